@@ -1,0 +1,229 @@
+"""Ways of averaging per-topic effectiveness scores across topics.
+
+Every function takes an array of scores and an ``axis`` like numpy: with a
+systems × topics array and ``axis=1`` each system gets its own average.
+Input is checked in one place, :func:`_as_scores`, so every mean answers bad
+input (empty, NaN, infinite, negative where a logarithm follows, outside
+[0, 1] for the logit) with the same kind of ``ValueError``, naming the index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "arithmetic_mean",
+    "geometric_mean",
+    "harmonic_mean",
+    "median",
+    "logit_mean",
+    "TREC_EVAL_GM_EPS",
+]
+
+#: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
+TREC_EVAL_GM_EPS = 1e-5
+
+
+def _as_scores(x, axis, *, nonnegative=False, unit=False):
+    """Validate scores and return them as a float64 array.
+
+    Raises ``ValueError`` for empty input, NaN or infinite values, negative
+    values when ``nonnegative``, and values outside [0, 1] when ``unit``; the
+    message gives the offending index.
+    """
+    a = np.asarray(x, dtype=np.float64)
+    if a.size == 0:
+        raise ValueError("cannot average an empty set of scores")
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if axis is not None:
+        if a.shape[axis] == 0:
+            raise ValueError(f"cannot average an empty set of scores along axis {axis}")
+    bad = ~np.isfinite(a)
+    if bad.any():
+        where = _first(bad)
+        raise ValueError(f"score at index {where} is {a[where]!r}: scores must be finite numbers")
+    if nonnegative and (a < 0).any():
+        where = _first(a < 0)
+        raise ValueError(f"score at index {where} is {a[where]!r}: this mean needs scores >= 0")
+    if unit and ((a < 0) | (a > 1)).any():
+        where = _first((a < 0) | (a > 1))
+        raise ValueError(f"score at index {where} is {a[where]!r}: the logit needs scores in [0, 1]")
+    return a
+
+
+def _first(mask):
+    """Index (a tuple for n-d input, an int for 1-d) of the first True in ``mask``."""
+    idx = np.unravel_index(int(np.argmax(mask)), mask.shape)
+    return int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)
+
+
+def _check_eps(eps):
+    if not np.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+    return float(eps)
+
+
+def arithmetic_mean(x, axis=None):
+    """Arithmetic mean of scores: MAP when the scores are per-topic AP.
+
+    Parameters
+    ----------
+    x : array_like
+        Per-topic scores.
+    axis : int, optional
+        Axis along which to average, as in numpy; ``None`` averages everything.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> arithmetic_mean([0.1, 0.1, 0.3, 0.8, 0.1])
+    0.28
+    """
+    a = _as_scores(x, axis)
+    return _scalar(np.mean(a, axis=axis))
+
+
+def geometric_mean(x, eps=0.0, method="add", axis=None):
+    """Geometric mean of scores, with ε to keep zeros from sending it to 0.
+
+    Parameters
+    ----------
+    x : array_like
+        Per-topic scores, all >= 0.
+    eps : float, default 0
+        The ε. With ε = 0 any zero makes the mean 0.
+    method : {"add", "floor"}
+        ``"add"``: exp(mean(log(x + ε))) − ε, the form of Robertson (2006) and
+        Ravana & Moffat's εGM; as ε grows it tends to the arithmetic mean.
+        ``"floor"``: exp(mean(log(max(x, ε)))), trec_eval's ``gm_map``, which
+        uses ε = 1e-5 (:data:`TREC_EVAL_GM_EPS`).
+    axis : int, optional
+        Axis along which to average.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(geometric_mean([0.0, 0.4, 0.2, 0.4, 0.3], eps=0.01), 3)
+    0.151
+    >>> round(geometric_mean([0.0, 0.4, 0.2, 0.4, 0.3], eps=1e-5, method="floor"), 3)
+    0.039
+    """
+    eps = _check_eps(eps)
+    a = _as_scores(x, axis, nonnegative=True)
+    if method == "add":
+        with np.errstate(divide="ignore"):  # log(0) = -inf gives exp(-inf) = 0, as it should
+            m = np.exp(np.mean(np.log(a + eps), axis=axis)) - eps
+        # exp(log(y)) may come back a hair below y; a mean of scores >= 0 is never below 0.
+        m = np.maximum(m, 0.0)
+    elif method == "floor":
+        if eps == 0:
+            raise ValueError("method='floor' needs eps > 0 (trec_eval uses 1e-5)")
+        m = np.exp(np.mean(np.log(np.maximum(a, eps)), axis=axis))
+    else:
+        raise ValueError(f"method must be 'add' or 'floor', got {method!r}")
+    return _scalar(m)
+
+
+def harmonic_mean(x, eps=0.0, axis=None):
+    """Harmonic mean of scores: t / Σ 1/(x + ε) − ε.
+
+    Parameters
+    ----------
+    x : array_like
+        Per-topic scores, all >= 0.
+    eps : float, default 0
+        Added to each score before the reciprocal and taken off the result.
+        With ε = 0 a zero score has no reciprocal and raises ``ValueError``.
+    axis : int, optional
+        Axis along which to average.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(harmonic_mean([0.1, 0.1, 0.3, 0.8, 0.1]), 3)
+    0.145
+    >>> round(harmonic_mean([0.0, 0.4, 0.2, 0.4, 0.3], eps=0.01), 3)
+    0.034
+    """
+    eps = _check_eps(eps)
+    a = _as_scores(x, axis, nonnegative=True)
+    if eps == 0 and (a == 0).any():
+        where = _first(a == 0)
+        raise ValueError(
+            f"score at index {where} is 0: the harmonic mean of a set with a zero is undefined; "
+            "pass eps > 0 (for example eps=0.01) to use the ε-harmonic mean"
+        )
+    t = a.size if axis is None else a.shape[axis]
+    m = t / np.sum(1.0 / (a + eps), axis=axis) - eps
+    return _scalar(np.maximum(m, 0.0))
+
+
+def median(x, axis=None):
+    """Median of scores.
+
+    Examples
+    --------
+    >>> median([0.0, 0.4, 0.2, 0.4, 0.3])
+    0.3
+    """
+    a = _as_scores(x, axis)
+    return _scalar(np.median(a, axis=axis))
+
+
+def logit_mean(x, eps=0.0, axis=None):
+    """Mean in log-odds space, mapped back to a score.
+
+    Each score becomes log((x + ε) / (1 − x + ε)); the mean of those, y, maps
+    back through x = ((1 + ε)·e^y − ε) / (1 + e^y), so that equal scores give
+    that score back. ε > 0 keeps scores of 0 and 1 finite (Robertson 2006, §4.2).
+
+    Parameters
+    ----------
+    x : array_like
+        Per-topic scores in [0, 1].
+    eps : float, default 0
+        Added to numerator and denominator of the odds. With ε = 0 a score of
+        exactly 0 or 1 raises ``ValueError``.
+    axis : int, optional
+        Axis along which to average.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(logit_mean([0.5, 0.5]), 6)
+    0.5
+    >>> round(logit_mean([0.9, 0.99]), 4)
+    0.9677
+    """
+    eps = _check_eps(eps)
+    a = _as_scores(x, axis, unit=True)
+    if eps == 0 and ((a == 0) | (a == 1)).any():
+        where = _first((a == 0) | (a == 1))
+        raise ValueError(
+            f"score at index {where} is {a[where]!r}: its log-odds are infinite; "
+            "pass eps > 0 (for example eps=0.01)"
+        )
+    y = np.mean(np.log(a + eps) - np.log1p(-a + eps), axis=axis)
+    # Written with exp(-|y|) so that large |y| neither overflows nor loses the answer.
+    e = np.exp(-np.abs(y))
+    m = np.where(y >= 0, ((1 + eps) - eps * e) / (1 + e), ((1 + eps) * e - eps) / (1 + e))
+    return _scalar(np.clip(m, 0.0, 1.0))
+
+
+def _scalar(m):
+    """Return a Python float for 0-d results, the array otherwise."""
+    m = np.asarray(m)
+    return float(m) if m.ndim == 0 else m
