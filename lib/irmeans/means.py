@@ -206,7 +206,7 @@ def logit_mean(x, eps=0.0, axis=None):
     >>> round(logit_mean([0.5, 0.5]), 6)
     0.5
     >>> round(logit_mean([0.9, 0.99]), 4)
-    0.9677
+    0.9676
     """
     eps = _check_eps(eps)
     a = _as_scores(x, axis, unit=True)
