@@ -1,0 +1,18 @@
+"""Every example in the library's docstrings runs and prints what it says."""
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import irmeans
+
+MODULES = ["irmeans"] + [f"irmeans.{m.name}" for m in pkgutil.iter_modules(irmeans.__path__)]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
