@@ -32,23 +32,22 @@ def _as_scores(x, axis, *, nonnegative=False, unit=False):
     message gives the offending index.
     """
     a = np.asarray(x, dtype=np.float64)
-    if a.size == 0:
-        raise ValueError("cannot average an empty set of scores")
     if a.ndim == 0:
         a = a.reshape(1)
-    if axis is not None:
-        if a.shape[axis] == 0:
-            raise ValueError(f"cannot average an empty set of scores along axis {axis}")
+    if axis is not None and a.shape[axis] == 0:
+        raise ValueError(f"cannot average an empty set of scores along axis {axis}")
+    if a.size == 0:
+        raise ValueError("cannot average an empty set of scores")
     bad = ~np.isfinite(a)
     if bad.any():
         where = _first(bad)
-        raise ValueError(f"score at index {where} is {a[where]!r}: scores must be finite numbers")
+        raise ValueError(f"score at index {where} is {float(a[where])!r}: scores must be finite numbers")
     if nonnegative and (a < 0).any():
         where = _first(a < 0)
-        raise ValueError(f"score at index {where} is {a[where]!r}: this mean needs scores >= 0")
+        raise ValueError(f"score at index {where} is {float(a[where])!r}: this mean needs scores >= 0")
     if unit and ((a < 0) | (a > 1)).any():
         where = _first((a < 0) | (a > 1))
-        raise ValueError(f"score at index {where} is {a[where]!r}: the logit needs scores in [0, 1]")
+        raise ValueError(f"score at index {where} is {float(a[where])!r}: the logit needs scores in [0, 1]")
     return a
 
 
@@ -213,7 +212,7 @@ def logit_mean(x, eps=0.0, axis=None):
     if eps == 0 and ((a == 0) | (a == 1)).any():
         where = _first((a == 0) | (a == 1))
         raise ValueError(
-            f"score at index {where} is {a[where]!r}: its log-odds are infinite; "
+            f"score at index {where} is {float(a[where])!r}: its log-odds are infinite; "
             "pass eps > 0 (for example eps=0.01)"
         )
     y = np.mean(np.log(a + eps) - np.log1p(-a + eps), axis=axis)

@@ -44,7 +44,7 @@ def _relevance(rels):
     if bad.any():
         i = np.unravel_index(int(np.argmax(bad)), r.shape)
         where = int(i[0]) if len(i) == 1 else tuple(int(j) for j in i)
-        raise ValueError(f"relevance value at index {where} is {r[i]!r}: values must be finite numbers")
+        raise ValueError(f"relevance value at index {where} is {float(r[i])!r}: values must be finite numbers")
     return r
 
 
