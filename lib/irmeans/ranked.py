@@ -128,6 +128,8 @@ def reciprocal_rank(rels, *, level=1):
     0.0
     """
     rel = _relevance(rels) >= level
+    if rel.shape[-1] == 0:
+        return _result(np.zeros(rel.shape[:-1]))
     first = np.argmax(rel, axis=-1) + 1
     return _result(np.where(rel.any(axis=-1), 1.0 / first, 0.0))
 
