@@ -1,0 +1,168 @@
+"""The ``irmeans`` command line: a trec_eval-compatible evaluator.
+
+``irmeans eval [-q] [-c] [-M N] [-l N] [-m MEASURE]... QRELS RUN`` prints
+trec_eval's line format, ``measure<TAB>topic<TAB>value``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+
+EVAL_DESCRIPTION = """\
+Evaluate RUN against QRELS as trec_eval 10 does and print trec_eval's lines
+(measure, topic, value).  Without -m every measure irmeans implements is
+printed (trec_eval's 'all_trec' set); -m official gives trec_eval's own
+default set.  Anything printed under a trec_eval name means what it means
+in trec_eval.
+
+After the trec_eval lines, irmeans adds 'all' lines of its own that
+trec_eval does not have, all computed over the per-topic AP values:
+  gm_map_add   additive epsilon geometric mean: exp(mean(log(AP + eps))) - eps
+  hm_map       epsilon harmonic mean: 1 / mean(1 / (AP + eps)) - eps
+  median_map   median AP
+  logit_map    logit mean of AP with epsilon
+with eps given by --eps (default 1e-5).  They are printed only when map is
+selected.
+"""
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return value
+
+
+def _int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def _digits(text):
+    value = _int(text)
+    if not 0 <= value <= 17:
+        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 17")
+    return value
+
+
+def _eps(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (value >= 0 and value < 1):
+        raise argparse.ArgumentTypeError(f"{text!r} is not in [0, 1)")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="irmeans",
+                     description="IR effectiveness measures and their averages across topics.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    ev = sub.add_parser("eval", help="evaluate a TREC run against qrels (trec_eval compatible)",
+                        description=EVAL_DESCRIPTION,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ev.add_argument("-q", action="store_true", help="also print the values of every topic")
+    ev.add_argument("-c", action="store_true",
+                    help="count qrels topics missing from the run as empty rankings")
+    ev.add_argument("-M", type=_positive_int, metavar="N", help="evaluate only the top N per topic")
+    ev.add_argument("-l", type=_int, default=1, metavar="N",
+                    help="lowest grade that counts as relevant (default 1)")
+    ev.add_argument("-m", action="append", metavar="MEASURE",
+                    help="measure, measure.params or nickname (official, all_trec, set); repeatable")
+    ev.add_argument("--digits", type=_digits, default=4, metavar="D",
+                    help="decimals printed (default 4)")
+    ev.add_argument("--eps", type=_eps, default=1e-5, metavar="E",
+                    help="epsilon of the extra gm_map_add, hm_map and logit_map lines (default 1e-5)")
+    ev.add_argument("qrels", metavar="QRELS")
+    ev.add_argument("run", metavar="RUN")
+    return parser
+
+
+def _format(name, qid, value, kind, digits):
+    if kind == "long":
+        text = "%d" % int(value)
+    elif kind == "string":
+        text = str(value)
+    else:
+        text = "%6.*f" % (digits, value)
+    return "%-22s\t%s\t%s" % (name, qid, text)
+
+
+def _extra_lines(ap, eps, digits):
+    from . import means
+
+    values = [("gm_map_add", lambda: means.geometric_mean(ap, eps=eps, method="add")),
+              ("hm_map", lambda: means.harmonic_mean(ap, eps=eps)),
+              ("median_map", lambda: means.median(ap)),
+              ("logit_map", lambda: means.logit_mean(ap, eps=eps))]
+    lines = []
+    for name, compute in values:
+        try:
+            value = float(compute())
+        except ValueError:
+            continue  # e.g. eps = 0 with an AP of 0: the mean is undefined
+        lines.append(_format(name, "all", value, "double", digits))
+    return lines
+
+
+def run_eval(opts, out) -> int:
+    from .evaluation import evaluate, printed_per_topic
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = evaluate(opts.qrels, opts.run, relevance_level=opts.l, depth=opts.M,
+                      complete=opts.c, measures=opts.m)
+    for w in caught:
+        print(f"irmeans eval: warning: {w.message}", file=sys.stderr)
+    lines = []
+    if opts.q:
+        names = printed_per_topic(ev)
+        columns = [ev.per_topic[n] for n in names]
+        kinds = [ev.kinds[n] for n in names]
+        for i, qid in enumerate(ev.topics):
+            for n, col, kind in zip(names, columns, kinds):
+                lines.append(_format(n, qid, col[i], kind, opts.digits))
+    for n, value in ev.aggregates.items():
+        lines.append(_format(n, "all", value, ev.kinds[n], opts.digits))
+    if "map" in ev.per_topic:
+        lines.extend(_extra_lines(ev.per_topic["map"], opts.eps, opts.digits))
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``irmeans`` console script; returns the exit status."""
+    parser = build_parser()
+    try:
+        opts = parser.parse_args(argv)
+        if opts.command is None:
+            parser.print_help()
+            return 2
+        return run_eval(opts, sys.stdout)
+    except _UsageError as exc:
+        print(str(exc).splitlines()[0], file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"irmeans eval: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
