@@ -28,7 +28,7 @@ def _check_finite(a, name):
     if bad.any():
         i = np.unravel_index(int(np.argmax(bad)), a.shape)
         where = int(i[0]) if len(i) == 1 else tuple(int(j) for j in i)
-        raise ValueError(f"{name} at index {where} is {a[i]!r}: scores must be finite numbers")
+        raise ValueError(f"{name} at index {where} is {float(a[i])!r}: scores must be finite numbers")
 
 
 def kendall_tau(x, y):
@@ -145,8 +145,10 @@ def _tau_rows(x, y):
 
     pairs = n * (n - 1) // 2
     con_minus_dis = pairs - x_ties - y_ties + both_ties - 2 * discordant
+    # One square root of the product (in floats: it can pass 2**63 for very
+    # long vectors) makes identical orders come out as exactly 1.
     with np.errstate(divide="ignore", invalid="ignore"):
-        tau = con_minus_dis / np.sqrt(pairs - x_ties) / np.sqrt(pairs - y_ties)
+        tau = con_minus_dis / np.sqrt((pairs - x_ties).astype(np.float64) * (pairs - y_ties))
     tau[(x_ties == pairs) | (y_ties == pairs)] = np.nan
     return np.clip(tau, -1.0, 1.0)
 
@@ -322,7 +324,7 @@ def standardize(scores, *, reference=None, ddof=1, constant="raise"):
     if flat.any() and constant == "raise":
         t = int(np.argmax(flat))
         raise ValueError(
-            f"topic {t}: every reference system scores {r[0, t]!r}, so its standard deviation is 0 "
+            f"topic {t}: every reference system scores {float(r[0, t])!r}, so its standard deviation is 0 "
             "and the scores cannot be standardized; pass constant='half' to give them all 0.5"
         )
     z = (s - mu) / np.where(flat, 1.0, sd)
