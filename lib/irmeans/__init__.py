@@ -27,5 +27,7 @@ from .ranked import (
     recall_at,
     reciprocal_rank,
 )
+from .trec_files import Qrels, Run, read_qrels, read_run
+from .evaluation import Evaluation, evaluate
 
 __version__ = "0.1.0"
