@@ -15,11 +15,31 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-book: venv
+# The site serves its own JavaScript: MathJax from npm (package-lock.json),
+# Vega from the vl-convert-python wheel, put in book/assets/ at build time.
+ASSETS := book/assets/.stamp
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+$(ASSETS): node_modules/.package-lock.json book/vendor_assets.py $(STAMP)
+	$(BIN)/python book/vendor_assets.py
+	touch $@
+
+book: venv $(ASSETS)
+	# Always from scratch: every notebook is re-executed anyway, and an incremental
+	# build can keep stale copies of the vendored JavaScript.
+	rm -rf _build
 	$(BIN)/jupyter-book build -W -n --keep-going .
+	$(BIN)/python book/check_site.py _build/html
+
+# Re-execute the chapters in place: refreshes the outputs nbval compares against.
+.PHONY: notebooks
+notebooks: venv
+	$(BIN)/python book/execute_notebooks.py
 
 test: venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000

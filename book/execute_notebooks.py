@@ -1,0 +1,39 @@
+"""Re-execute the chapters in place, so their stored outputs are what the code computes now.
+
+``make test`` runs nbval in strict mode, which compares these stored outputs
+with a fresh run: refresh them with ``make notebooks`` after changing code.
+
+Usage: ``python book/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+CHAPTERS = Path(__file__).resolve().parent.parent / "chapters"
+
+
+def execute(path: Path, timeout: int = 300) -> None:
+    """Run ``path`` top to bottom in its own folder and write it back with its outputs."""
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    # Widget state is a detail of one kernel session (random model ids): keep it out of the file.
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, path)
+
+
+def main(argv: list[str]) -> None:
+    paths = [Path(p) for p in argv] or sorted(CHAPTERS.glob("*.ipynb"))
+    for path in paths:
+        print(f"executing {path.name}", flush=True)
+        execute(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
