@@ -135,8 +135,8 @@ def _tau_rows(x, y):
     y_ties = _tied_pairs(same_y)
     both_ties = _tied_pairs(same_x & (p[:, 1:] == p[:, :-1]))
 
-    # Discordant pairs: i < j with p[i] > p[j]. Column k of the accumulator
-    # counts, for item k, the later items ranked below it.
+    # Discordant pairs: i < j with p[i] > p[j]. Row k of the accumulator
+    # counts, for the item in position k, the later items ranked below it.
     pt = np.ascontiguousarray(p.T)
     later_below = np.zeros((n - 1, rows), dtype=rank_type)
     for gap in range(1, n):

@@ -17,7 +17,10 @@ with c the L at which AP is 0.1. Both cut points are read off the sorted L
 of the collection itself (c halfway between the ``low_share`` quantile and
 the next value), so every collection, whatever the seed, has exactly
 round(zero_share · N) zeros and round(low_share · N) scores ≤ 0.1 among its
-N scores.
+N scores. The random draws do not depend on the shares, so for one seed the
+presets hold the same systems and topics, only mapped to AP differently: a
+statistic that depends only on the order of scores, such as the median of an
+odd number of topics, ranks the systems alike in all of them.
 
 The presets carry the shares of low AP scores that Ravana & Moffat (2009)
 report for three TREC collections: zeros and scores ≤ 0.1 among the AP of
