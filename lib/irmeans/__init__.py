@@ -27,6 +27,8 @@ from .ranked import (
     recall_at,
     reciprocal_rank,
 )
+from .consistency import draw_halves, kendall_tau, split_half, standardize
+from .simulate import PRESETS, simulate_collection
 from .trec_files import Qrels, Run, read_qrels, read_run
 from .evaluation import Evaluation, evaluate
 
