@@ -157,3 +157,31 @@ def test_the_palette_is_okabe_ito():
 def test_library_means_are_those_of_the_figure():
     assert plots.AVERAGES["geometric mean"] is irmeans.geometric_mean
     assert plots.AVERAGES["arithmetic mean"] is irmeans.arithmetic_mean
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: plots.averages_chart(SCORES_A, SCORES_B, WEAKEST),
+        lambda: plots.ranking_chart(),
+        lambda: plots.pr_curve_chart([1, 0, 1, 0, 0, 1, 0, 0, 0, 0], 5),
+    ],
+    ids=["averages", "ranking", "pr-curve"],
+)
+def test_charts_render_with_the_sites_vega(make):
+    # vl-convert runs the same Vega-Lite and Vega as the page's bundle.
+    import vl_convert
+
+    spec = plots.to_spec(make(), "A figure.")
+    svg = vl_convert.vegalite_to_svg(spec, vl_version="5.20")
+    assert svg.startswith("<svg") and "<path" in svg
+    assert vl_convert.vegalite_to_vega(spec, vl_version="5.20")["description"] == "A figure."
+
+
+def test_pr_table_blocks_add_up_to_ap():
+    rels = [1, 0, 1, 0, 0, 1, 0, 0, 0, 0]
+    points, interpolated = plots.pr_table(rels, 5)
+    blocks = points[points.relevant]
+    area = np.sum((blocks.recall - blocks.recall_before) * blocks.precision)
+    assert area == pytest.approx(ranked.average_precision(rels, 5))
+    np.testing.assert_allclose(interpolated.precision, ranked.interpolated_precision(rels, 5))

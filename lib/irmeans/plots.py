@@ -49,6 +49,9 @@ __all__ = [
     "rankings_table",
     "csv_data",
     "ranking_chart",
+    "RANKING_MEASURES",
+    "pr_table",
+    "pr_curve_chart",
 ]
 
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
@@ -436,7 +439,7 @@ def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), in
         .mark_square(size=300)
         .encode(
             x=alt.X("rank:O", title="Rank", axis=alt.Axis(labelAngle=0)),
-            color=alt.Color("judgement:N", title="Document",
+            color=alt.Color("judgement:N", title=None, legend=alt.Legend(orient="bottom", direction="horizontal"),
                             scale=alt.Scale(domain=["relevant", "not relevant"],
                                             range=[OKABE_ITO[4], "#DDDDDD"])),
         )
@@ -482,3 +485,77 @@ def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), in
     measures = alt.vconcat((bars + values).properties(width=180, height=170, title="The measures"), r_used)
 
     return alt.vconcat(strip, alt.hconcat(curve, measures)).add_params(*boxes, r_param)
+
+
+def pr_table(rels, num_relevant=None):
+    """Chapter 2's static curve: precision and recall at each rank, and the area AP adds.
+
+    Returns
+    -------
+    points : DataFrame
+        ``rank, relevant, recall, precision, recall_before``: at a relevant
+        rank the block from ``recall_before`` to ``recall`` at height
+        ``precision`` is that document's share of AP.
+    interpolated : DataFrame
+        ``recall_level, precision`` at the eleven standard recall levels.
+
+    Examples
+    --------
+    >>> pts, ip = pr_table([1, 0, 1], num_relevant=4)
+    >>> pts.recall_before.tolist(), len(ip)
+    ([0.0, 0.25, 0.25], 11)
+    """
+    rels = np.asarray(rels)
+    recall, precision = ranked.precision_recall_points(rels, num_relevant)
+    points = pd.DataFrame(
+        {
+            "rank": np.arange(1, rels.size + 1),
+            "relevant": rels >= 1,
+            "recall": recall,
+            "precision": precision,
+            "recall_before": np.concatenate([[0.0], recall[:-1]]),
+        }
+    )
+    interpolated = pd.DataFrame(
+        {
+            "recall_level": ranked.STANDARD_RECALL_LEVELS,
+            "precision": ranked.interpolated_precision(rels, num_relevant),
+        }
+    )
+    return points, interpolated
+
+
+def pr_curve_chart(rels, num_relevant=None):
+    """The precision-recall curve of one ranking, its 11-point interpolation, and AP's blocks.
+
+    Examples
+    --------
+    >>> spec = to_spec(pr_curve_chart([1, 0, 1], 4), "A curve.")
+    >>> len(spec["layer"])
+    4
+    """
+    points, interpolated = pr_table(rels, num_relevant)
+    x = alt.X("recall:Q", title="Recall", scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("precision:Q", title="Precision", scale=alt.Scale(domain=[0, 1]))
+    base = alt.Chart(points)
+    blocks = (
+        base.transform_filter("datum.relevant")
+        .transform_calculate(floor="0")
+        .mark_rect(opacity=0.35, color=OKABE_ITO[2])
+        .encode(x=alt.X("recall_before:Q"), x2="recall:Q", y=alt.Y("floor:Q"), y2="precision:Q")
+    )
+    line = base.mark_line(color=OKABE_ITO[0]).encode(x=x, y=y, order="rank:Q")
+    dots = base.mark_point(filled=True, size=60).encode(
+        x=x, y=y,
+        color=alt.Color("relevant:N", title="Document relevant",
+                        scale=alt.Scale(domain=[True, False], range=[OKABE_ITO[4], OKABE_ITO[5]])),
+        shape=alt.Shape("relevant:N", legend=None, scale=alt.Scale(domain=[True, False], range=["circle", "cross"])),
+        tooltip=["rank:O", alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
+    )
+    interp = (
+        alt.Chart(interpolated)
+        .mark_line(strokeDash=[5, 3], color="#000000", point=True)
+        .encode(x=alt.X("recall_level:Q"), y="precision:Q",
+                tooltip=[alt.Tooltip("recall_level:Q", format=".1f"), alt.Tooltip("precision:Q", format=".3f")])
+    )
+    return alt.layer(blocks, line, interp, dots).properties(width=360, height=260)
