@@ -39,3 +39,26 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
     assert len(found) == 3
     assert any(p.startswith("cdn.html") for p in found) and any(p.startswith("font.css") for p in found)
     assert any(p.startswith("fig.html") and "vega-bundle" in p for p in found)
+
+
+def test_setup_registers_the_renderer_first_for_html():
+    from myst_nb.core.render import get_mime_priority, load_mime_renders
+
+    hooks = []
+    irmeans_site.setup(SimpleNamespace(connect=lambda event, fn: hooks.append(event)))
+    assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
+    order = get_mime_priority("html", ())
+    assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
+    assert hooks == ["html-page-context"]
+
+
+def test_the_vega_script_is_added_only_to_pages_with_a_figure():
+    added = []
+    app = SimpleNamespace(add_js_file=added.append)
+    with_figure, without = nodes.section(), nodes.section()
+    with_figure += nodes.raw(text=plots.embed_html(SPEC), format="html")
+    without += nodes.raw(text="<p>no figure</p>", format="html")
+    irmeans_site._add_vega_script(app, "a", "page.html", {}, without)
+    assert added == []
+    irmeans_site._add_vega_script(app, "b", "page.html", {}, with_figure)
+    assert added == [irmeans_site.VEGA_JS]
