@@ -9,7 +9,7 @@ Examples
 >>> from irmeans.robertson import load_example
 >>> t = boost_table(load_example(), [0.0, 0.05])
 >>> row = t.query("amount == 0.05 and which == 'lowest'").iloc[0]
->>> round(row.map, 3), round(row.gmap, 3)
+>>> round(float(row["map"]), 3), round(float(row["gmap"]), 3)
 (0.334, 0.249)
 """
 

@@ -8,7 +8,7 @@ both, and the arithmetic mean, for every ε its slider offers.
 Examples
 --------
 >>> t = epsilon_table({"S2": S2}, [-5.0, -2.0])
->>> t.query("log10_eps == -2 and form == 'floor'").value.round(3).item()
+>>> t[(t.log10_eps == -2) & t.form.str.startswith("floor")].value.round(3).item()
 0.157
 """
 
