@@ -56,7 +56,7 @@ __all__ = [
 
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 
-#: Okabe & Ito's colour-blind-safe palette (black first, then the eight hues' order used by the book).
+#: Okabe & Ito's colour-blind-safe palette: seven hues, then black.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
 
 
