@@ -318,15 +318,17 @@ def headline_chart(summary, per_seed):
                        scale=alt.Scale(domain=PRESET_NAMES, range=_PRESET_COLOURS))
     y = alt.Y("average:N", sort=order, title=None)
     offset = alt.YOffset("preset:N", sort=PRESET_NAMES)
-    dots = alt.Chart(summary).mark_point(filled=True, size=90).encode(
+    # The same shape encoding in both layers merges the colour and shape legends into one.
+    shape = alt.Shape("preset:N", sort=PRESET_NAMES, title="Preset", scale=alt.Scale(domain=PRESET_NAMES))
+    dots = alt.Chart(summary).mark_point(filled=True, size=90, opacity=1).encode(
         x=alt.X("mean_tau:Q", title="Mean Kendall's τ between the halves' orders", scale=alt.Scale(zero=False)),
-        y=y, yOffset=offset, color=colour, shape=alt.Shape("preset:N", sort=PRESET_NAMES, title="Preset"),
+        y=y, yOffset=offset, color=colour, shape=shape,
         tooltip=["preset:N", "average:N", alt.Tooltip("mean_tau:Q", format=".3f"),
                  alt.Tooltip("seed_min:Q", format=".3f", title="lowest seed"),
                  alt.Tooltip("seed_max:Q", format=".3f", title="highest seed")],
     )
     ticks = alt.Chart(per_seed).mark_tick(thickness=1, size=8, opacity=0.7).encode(
-        x="mean_tau:Q", y=y, yOffset=offset, color=colour,
+        x="mean_tau:Q", y=y, yOffset=offset, color=colour, shape=shape,
         tooltip=["preset:N", "average:N", "seed:O", alt.Tooltip("mean_tau:Q", format=".3f")],
     )
     return alt.layer(ticks, dots).properties(width=420, height=330)
