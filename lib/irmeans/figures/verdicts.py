@@ -283,7 +283,7 @@ def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
     ]
     numbers = alt.vconcat(*rows, spacing=2, title="At this setting (baseline → new)")
     top = alt.hconcat(scores_panel, heat_panel).resolve_scale(color="independent")
-    return alt.vconcat(top, numbers).add_params(gain, loss)
+    return alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
 
 
 def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
