@@ -1,10 +1,13 @@
 """Fast readers for TREC qrels and run files.
 
-Both readers tokenise the whole file at once with numpy: a whitespace mask
-gives the start and end of every token, tokens are assigned to lines, and
-the fields are gathered into fixed-width byte-string arrays.  Only when
-something is wrong does a slow path look for the first offending line, so
-that the error message can name it.
+Files are read in chunks of a few megabytes cut at newlines, so memory stays
+bounded whatever the file size.  Each chunk is tokenised with numpy: a
+whitespace mask gives the start and end of every token, tokens are assigned
+to lines, and the wanted fields are gathered straight from the buffer, eight
+bytes at a time, into fixed-width byte-string arrays; scores and grades of
+the usual plain decimal form are converted without Python objects.  Only
+when something is wrong does a slow path look for the first offending line,
+so that the error message can name it.
 
 A qrels line is ``qid iter docno rel``; a run line is
 ``qid Q0 docno rank score tag`` (extra trailing fields are ignored, as is the
@@ -23,8 +26,15 @@ import numpy as np
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]
 
-_WHITESPACE = np.zeros(256, dtype=bool)
-_WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
+# Chunks are about this many bytes; a line longer than a chunk grows it.
+_CHUNK_BYTES = 1 << 23
+# Spare bytes after a chunk: room for a missing final newline and for reading
+# eight bytes from any token start.
+_SLACK = 1 << 12
+
+_POW10 = 10.0 ** np.arange(16)
+# _LOW_BYTES[k] keeps the first k bytes of a little-endian 64-bit word
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
 
 @dataclass(frozen=True)
@@ -127,11 +137,9 @@ def _as_bytes(values) -> np.ndarray:
                     dtype="S")
 
 
-def _read_bytes(path) -> bytes:
-    name = os.fspath(path)
+def _open(name):
     try:
-        with open(name, "rb") as fh:
-            return fh.read()
+        return open(name, "rb")
     except FileNotFoundError:
         raise ValueError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -140,85 +148,289 @@ def _read_bytes(path) -> bytes:
         raise ValueError(f"{name}: cannot read file ({exc.strerror})") from None
 
 
-class _Tokens:
-    """Tokens of a text buffer, grouped by line, comments and blanks removed."""
+def _chunks(name, chunk_bytes=_CHUNK_BYTES):
+    """Read a file in pieces that end at a newline.
 
-    def __init__(self, data: bytes, hash_comment_anywhere: bool):
-        if data and not data.endswith(b"\n"):
-            data += b"\n"
-        buf = np.frombuffer(data, dtype=np.uint8)
-        # isspace(): ' ' and \t \n \v \f \r (9..13); the uint8 subtraction wraps below 9
-        ws = np.empty(len(buf) + 2, dtype=bool)
-        ws[0] = ws[-1] = True
-        np.less(buf - np.uint8(9), 5, out=ws[1:-1])
-        ws[1:-1] |= buf == 32
-        # whitespace/non-whitespace switches alternate: token start, token end, ...
-        edges = np.flatnonzero(ws[1:] != ws[:-1])
-        self.buf = buf
-        self.starts = edges[0::2]
-        self.ends = edges[1::2]
-        newlines = np.flatnonzero(buf == 10)
-        line_begin = np.empty(len(newlines), dtype=np.int64)
-        line_begin[:1] = 0
-        line_begin[1:] = newlines[:-1] + 1
-        first = np.searchsorted(self.starts, line_begin)
-        count = np.diff(np.append(first, len(self.starts)))
-        if hash_comment_anywhere:
-            lead = np.zeros(len(first), dtype=np.uint8)
-            has = count > 0
-            lead[has] = buf[self.starts[first[has]]]
-            comment = (count > 0) & (lead == ord("#"))
+    Yields ``(buf, n, first_line, newlines)``: ``buf[:n]`` is the piece (a
+    newline is added after a last line that has none), ``buf`` holds at least
+    ``_SLACK`` more bytes, ``first_line`` is the 1-based number of its first
+    line and ``newlines`` the number of lines in it.  The buffer is reused:
+    a piece is only valid until the next one is asked for.
+    """
+    with _open(name) as fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size
+        except OSError:  # pragma: no cover
+            size = 0
+        cap = max(1, min(chunk_bytes, size + 1))
+        store = bytearray(cap + _SLACK)
+        have, line, eof = 0, 1, False
+        while not eof:
+            view = memoryview(store)
+            try:
+                while have < cap:
+                    got = fh.readinto(view[have:cap])
+                    if not got:
+                        eof = True
+                        break
+                    have += got
+            except OSError as exc:
+                raise ValueError(f"{name}: cannot read file ({exc.strerror})") from None
+            finally:
+                view.release()
+            if eof:
+                cut = have
+                if have and store[have - 1] != 10:
+                    store[have] = 10
+                    cut = have + 1
+            else:
+                cut = store.rfind(b"\n", 0, have) + 1
+                if cut == 0:        # a line longer than the buffer: grow it
+                    cap *= 2
+                    bigger = bytearray(cap + _SLACK)
+                    bigger[:have] = store[:have]
+                    store = bigger
+                    continue
+            if cut:
+                newlines = store.count(b"\n", 0, cut)
+                yield np.frombuffer(store, dtype=np.uint8), cut, line, newlines
+                line += newlines
+            if not eof:
+                store[: have - cut] = store[cut:have]
+                have -= cut
+
+
+class _ValueProblem(ValueError):
+    """A bad score or grade: reported only if no line has a wrong field count."""
+
+
+class _Lines:
+    """Tokens of one piece, grouped by line, comments and blank lines removed.
+
+    ``field(k)`` gives the start and end offsets of the k-th token of every
+    kept line and ``line_numbers`` the lines' numbers in the file.  When
+    every line has exactly ``expect`` tokens separated by single whitespace
+    characters (the usual case) no per-line search is needed, and the token
+    ends follow from the starts.
+    """
+
+    def __init__(self, buf, n, first_line, newlines, expect, hash_comment_anywhere):
+        b = buf[:n]
+        self.buf, self.n = buf, n
+        # isspace(): ' ' and \t \n \v \f \r; when the only control character
+        # is the newline, "<= 32" is the same test in one pass
+        if np.count_nonzero(b < 32) == newlines:
+            ws = b <= 32
         else:
-            comment = buf[line_begin] == ord("#")
+            ws = b - np.uint8(9) < 5
+            ws |= b == 32
+        lead_ws = bool(ws[0])
+        # a token starts after each whitespace-to-text switch (and at 0)
+        starts = np.flatnonzero(ws[:-1] > ws[1:])
+        starts += 1
+        if not lead_ws:
+            starts = np.concatenate((np.zeros(1, np.int64), starts))
+        ntok = len(starts)
+        self.starts = starts
+        self.regular = 0
+        # The piece ends with a newline.  With no leading whitespace, as many
+        # whitespace bytes as tokens means every gap is a single byte.
+        single = not lead_ws and np.count_nonzero(ws) == ntok
+        if single:
+            self.ends = None
+        else:
+            ends = np.flatnonzero(ws[:-1] < ws[1:])
+            ends += 1
+            self.ends = ends
+        del ws
+        if expect and ntok and ntok == expect * newlines:
+            # each line-final token must be followed by the newline (or
+            # CRLF): with exactly `expect` tokens per newline, no line is
+            # then blank or has more or fewer tokens
+            if single:
+                after = np.append(starts[expect::expect] - 1, n - 1)
+                ok = b[after] == 10
+            else:
+                after = self.ends[expect - 1 :: expect]
+                tail = b[after]
+                ok = tail == 10
+                if not ok.all():
+                    ok |= (tail == 13) & (b[np.minimum(after + 1, n - 1)] == 10)
+            if ok.all() and not (b[starts[::expect]] == 35).any():
+                self.regular = expect
+                self.line_numbers = np.arange(first_line, first_line + newlines, dtype=np.int64)
+                return
+        if self.ends is None:
+            ends = np.empty(ntok, dtype=np.int64)
+            ends[:-1] = starts[1:] - 1
+            ends[-1:] = n - 1
+            self.ends = ends
+        line_begin = np.empty(newlines, dtype=np.int64)
+        line_begin[:1] = 0
+        line_begin[1:] = np.flatnonzero(b == 10)[:-1] + 1
+        first = np.searchsorted(starts, line_begin)
+        count = np.diff(np.append(first, ntok))
+        if hash_comment_anywhere:
+            lead_char = np.zeros(len(first), dtype=np.uint8)
+            has = count > 0
+            lead_char[has] = b[starts[first[has]]]
+            comment = has & (lead_char == ord("#"))
+        else:
+            comment = b[line_begin] == ord("#")
         keep = (count > 0) & ~comment
-        self.line_numbers = np.flatnonzero(keep) + 1
+        self.line_numbers = np.flatnonzero(keep) + first_line
         self.first = first[keep]
         self.count = count[keep]
 
-    def field(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        idx = self.first + k
-        return self.starts[idx], self.ends[idx]
+    def __len__(self):
+        return len(self.line_numbers)
 
-    def text(self, start: int, end: int) -> str:
+    def check_counts(self, source, need, exact, what):
+        if self.regular:
+            return
+        bad = self.count < need
+        if exact:
+            bad |= self.count > need
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            k = int(self.count[i])
+            problem = "too few fields" if k < need else "too many fields"
+            raise _line_error(source, self.line_numbers[i],
+                              f"{problem} ({k}, a {what} line has "
+                              f"{'exactly' if exact else 'at least'} {need})")
+
+    def field(self, k):
+        """Start and end offsets of token ``k`` of every line."""
+        step = self.regular
+        if not step:
+            idx = self.first + k
+            return self.starts[idx], self.ends[idx]
+        s = self.starts[k::step]
+        if self.ends is not None:
+            return s, self.ends[k::step]
+        if k + 1 < step:
+            return s, self.starts[k + 1 :: step] - 1
+        e = np.empty(len(s), dtype=np.int64)
+        e[:-1] = self.starts[step::step] - 1
+        e[-1:] = self.n - 1
+        return s, e
+
+    def text(self, start, end):
         return self.buf[start:end].tobytes().decode("utf-8", "replace")
 
-    def gather(self, k: int) -> np.ndarray:
-        """Field ``k`` of every line as a fixed-width bytes array."""
-        s, e = self.field(k)
-        return _gather(self.buf, s, e)
+    def gather(self, k):
+        """Field ``k`` of every line (see :func:`_gather`)."""
+        return _gather(self.buf, *self.field(k))
 
 
-def _gather(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _gather(buf, s, e):
+    """Tokens ``buf[s:e]`` as a zero-padded ``S{8k}`` array, its (n, k) words and lengths.
+
+    Each word is an unaligned 64-bit read at a token offset, masked to the
+    token's length: k reads per token instead of one per byte.
+    """
     n = len(s)
     lengths = e - s
-    width = int(lengths.max()) if n else 1
-    out = np.zeros((n, width), dtype=np.uint8)
-    step = max(1, 4_000_000 // width)
-    cols = np.arange(width)
-    last = len(buf) - 1
-    for lo in range(0, n, step):
-        hi = min(n, lo + step)
-        idx = np.minimum(s[lo:hi, None] + cols, last)
-        block = buf[idx]
-        block[cols >= lengths[lo:hi, None]] = 0
-        out[lo:hi] = block
-    return out.view(f"S{width}").ravel()
+    if n == 0:
+        return np.zeros(0, "S8"), np.zeros((0, 1), "<u8"), lengths
+    short, width = int(lengths.min()), int(lengths.max())
+    k = -(-width // 8)
+    if int(s[-1]) + 8 * k > len(buf) or int(s.max()) + 8 * k > len(buf):  # pragma: no cover
+        buf = np.concatenate((buf, np.zeros(8 * k, np.uint8)))
+    # one unaligned read of 8k bytes at each token start, then the bytes
+    # past each token's end are cleared, a 64-bit word at a time
+    at = np.ndarray(shape=(len(buf) - 8 * k + 1,), dtype=f"S{8 * k}", buffer=buf, strides=(1,))
+    text = at[s]
+    words = text.view("<u8").reshape(n, k)
+    for j in range(k):
+        lo, hi = short - 8 * j, width - 8 * j
+        if lo >= 8:
+            continue
+        if lo == hi:
+            words[:, j] &= _ALL_BITS >> np.uint64(64 - 8 * lo)
+        else:
+            keep = np.minimum(np.maximum(lengths - 8 * j, 0), 8)
+            words[:, j] &= _ALL_BITS >> (64 - 8 * keep).astype(np.uint64)
+    return text, words, lengths
+
+
+def _decimal(words, lengths, fraction):
+    """Parse ``[+-]digits`` (and a ``.`` among them if ``fraction``) from token words.
+
+    Returns the values (float64 if ``fraction``, else int64) and a mask of
+    the tokens parsed; the others (exponents, ``inf``, too many digits, junk)
+    are left to Python's parser.  With at most 15 digits the mantissa and the
+    power of ten are exact doubles, so one division gives the correctly
+    rounded value, as ``float()`` does.
+    """
+    n = len(lengths)
+    chars = words.view(np.uint8).reshape(n, -1)
+    width = int(lengths.max()) if n else 0
+    c0 = chars[:, 0]
+    neg = c0 == 45
+    signed = neg | (c0 == 43)
+    mantissa = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.uint8)
+    dots = np.zeros(n, dtype=np.uint8)
+    after_dot = np.zeros(n, dtype=np.uint8)
+    ten = np.uint8(10)
+    for j in range(min(width, 40)):
+        c = chars[:, j]
+        d = c - np.uint8(48)
+        is_digit = d < ten
+        if j == 0:
+            is_digit &= ~signed
+        # a digit shifts the mantissa; anything else leaves it alone
+        mantissa *= np.where(is_digit, ten, np.uint8(1))
+        mantissa += d * is_digit
+        digits += is_digit
+        if fraction:
+            after_dot += is_digit & (dots > 0)
+            dots += c == 46
+    limit = 15 if fraction else 18
+    ok = (digits > 0) & (digits <= limit) & (dots <= 1)
+    ok &= (digits.astype(np.int64) + dots + signed) == lengths
+    if fraction:
+        values = mantissa.astype(np.float64)
+        values /= _POW10[np.minimum(after_dot, 15)]
+        np.negative(values, out=values, where=neg)
+    else:
+        values = np.where(neg, -mantissa, mantissa)
+    return values, ok
 
 
 def _line_error(source, line, message):
     return ValueError(f"{source}:{line}: {message}")
 
+def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse):
+    """Parse a file piece by piece with ``parse(lines)`` and collect the results.
 
-def _check_field_counts(tok: _Tokens, source: str, need: int, exact: bool, what: str):
-    bad = tok.count < need
-    if exact:
-        bad |= tok.count > need
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        n = int(tok.count[i])
-        problem = "too few fields" if n < need else "too many fields"
-        raise _line_error(source, tok.line_numbers[i],
-                          f"{problem} ({n}, a {what} line has {'exactly' if exact else 'at least'} {need})")
+    Wrong field counts are reported first wherever they are, then bad values,
+    as if the file were checked in one go.
+    """
+    pieces, pending = [], None
+    for buf, n, first_line, newlines in _chunks(source):
+        lines = _Lines(buf, n, first_line, newlines, expect, hash_comment_anywhere)
+        if not len(lines):
+            continue
+        lines.check_counts(source, expect, exact, what)
+        if pending is not None:
+            continue
+        try:
+            pieces.append(parse(lines))
+        except _ValueProblem as exc:
+            pending, pieces = exc, []
+    if pending is not None:
+        raise ValueError(*pending.args) from None
+    return pieces
+
+
+def _join(pieces, i):
+    parts = [p[i] for p in pieces]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def read_qrels(path) -> Qrels:
@@ -249,28 +461,37 @@ def read_qrels(path) -> Qrels:
     ([b'd1', b'd2'], [1, 0], [2, 3])
     """
     source = os.fspath(path)
-    tok = _Tokens(_read_bytes(path), hash_comment_anywhere=False)
-    if len(tok.count) == 0:
+
+    def parse(lines):
+        topics = lines.gather(0)[0]
+        docnos = lines.gather(2)[0]
+        text, words, lengths = lines.gather(3)
+        rels, ok = _decimal(words, lengths, fraction=False)
+        if not ok.all():
+            bad = np.flatnonzero(~ok)
+            rels[bad] = _slow_grades(text[bad], lines.line_numbers[bad], source)
+        return topics, docnos, rels, lines.line_numbers
+
+    pieces = _read_fields(source, 4, True, "qrels", False, parse)
+    if not pieces:
         raise ValueError(f"{source}: no judgments in the file")
-    _check_field_counts(tok, source, 4, True, "qrels")
-    topics = tok.gather(0)
-    docnos = tok.gather(2)
-    rel_text = tok.gather(3)
-    try:
-        rels = rel_text.astype(np.int64)
-    except (ValueError, OverflowError):
-        rels = None
-    if rels is None:
-        for i, value in enumerate(rel_text.tolist()):
-            try:
-                int(value)
-            except ValueError:
-                raise _line_error(source, tok.line_numbers[i],
-                                  f"relevance {value.decode('utf-8', 'replace')!r} is not an integer") from None
-        raise ValueError(f"{source}: relevance values could not be read")  # pragma: no cover
-    qrels = Qrels(topics, docnos, rels, source, tok.line_numbers)
+    qrels = Qrels(_join(pieces, 0), _join(pieces, 1), _join(pieces, 2), source, _join(pieces, 3))
     _check_unique(qrels.topics, qrels.docnos, qrels.lines, source, "judged")
     return qrels
+
+
+def _slow_grades(text, line_numbers, source):
+    try:
+        return text.astype(np.int64)
+    except (ValueError, OverflowError):
+        pass
+    for i, value in enumerate(text.tolist()):
+        try:
+            int(value)
+        except ValueError:
+            raise _ValueProblem(f"{source}:{line_numbers[i]}: relevance "
+                                f"{value.decode('utf-8', 'replace')!r} is not an integer") from None
+    raise _ValueProblem(f"{source}: relevance values could not be read")  # pragma: no cover
 
 
 def read_run(path) -> Run:
@@ -304,33 +525,43 @@ def read_run(path) -> Run:
     ([b'd1', b'd2'], [2.5, 1.5], 'bm25')
     """
     source = os.fspath(path)
-    tok = _Tokens(_read_bytes(path), hash_comment_anywhere=True)
-    if len(tok.count) == 0:
+
+    def parse(lines):
+        topics = lines.gather(0)[0]
+        docnos = lines.gather(2)[0]
+        text, words, lengths = lines.gather(4)
+        scores, ok = _decimal(words, lengths, fraction=True)
+        if not ok.all():
+            bad = np.flatnonzero(~ok)
+            scores[bad] = _slow_scores(text[bad], lines.line_numbers[bad], source)
+        s, e = lines.field(5)
+        return topics, docnos, scores, lines.line_numbers, lines.text(int(s[-1]), int(e[-1]))
+
+    pieces = _read_fields(source, 6, False, "run", True, parse)
+    if not pieces:
         raise ValueError(f"{source}: the run is empty")
-    _check_field_counts(tok, source, 6, False, "run")
-    topics = tok.gather(0)
-    docnos = tok.gather(2)
-    score_text = tok.gather(4)
-    try:
-        scores = score_text.astype(np.float64)
-        ok = np.isfinite(scores)
-    except ValueError:
-        scores, ok = None, None
-    if scores is None or not ok.all():
-        for i, value in enumerate(score_text.tolist()):
-            text = value.decode("utf-8", "replace")
-            try:
-                number = float(value)
-            except ValueError:
-                raise _line_error(source, tok.line_numbers[i], f"score {text!r} is not a number") from None
-            if not np.isfinite(number):
-                raise _line_error(source, tok.line_numbers[i], f"score {text!r} is not finite")
-        raise ValueError(f"{source}: scores could not be read")  # pragma: no cover
-    s, e = tok.field(5)
-    runid = tok.text(int(s[-1]), int(e[-1]))
-    run = Run(topics, docnos, scores, runid, source, tok.line_numbers)
+    run = Run(_join(pieces, 0), _join(pieces, 1), _join(pieces, 2), pieces[-1][4], source,
+              _join(pieces, 3))
     _check_unique(run.topics, run.docnos, run.lines, source, "retrieved")
     return run
+
+
+def _slow_scores(text, line_numbers, source):
+    try:
+        scores = text.astype(np.float64)
+        if np.isfinite(scores).all():
+            return scores
+    except ValueError:
+        pass
+    for i, value in enumerate(text.tolist()):
+        shown = value.decode("utf-8", "replace")
+        try:
+            number = float(value)
+        except ValueError:
+            raise _ValueProblem(f"{source}:{line_numbers[i]}: score {shown!r} is not a number") from None
+        if not np.isfinite(number):
+            raise _ValueProblem(f"{source}:{line_numbers[i]}: score {shown!r} is not finite")
+    raise _ValueProblem(f"{source}: scores could not be read")  # pragma: no cover
 
 
 def hash_bytes(values: np.ndarray, width: int | None = None) -> np.ndarray:
@@ -365,6 +596,10 @@ def _check_unique(topics, docnos, lines, source, verb):
     if n < 2:
         return
     key = hash_bytes(docnos) ^ (hash_bytes(topics) * np.uint64(0x9E3779B97F4A7C15))
+    flat = np.sort(key)
+    if not (flat[1:] == flat[:-1]).any():
+        return
+    del flat
     order = np.argsort(key, kind="stable")
     k = key[order]
     same = np.flatnonzero(k[1:] == k[:-1])
