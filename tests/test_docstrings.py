@@ -8,7 +8,7 @@ import pytest
 
 import irmeans
 
-MODULES = ["irmeans"] + [f"irmeans.{m.name}" for m in pkgutil.iter_modules(irmeans.__path__)]
+MODULES = ["irmeans"] + [m.name for m in pkgutil.walk_packages(irmeans.__path__, prefix="irmeans.")]
 
 
 @pytest.mark.parametrize("name", MODULES)
