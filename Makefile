@@ -41,6 +41,18 @@ notebooks: venv
 test: venv
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
+# Benchmarks against pytrec_eval, ir_measures and ranx (see benchmarks/README.md).
+# Their extra dependencies go into the same .venv, not into requirements.txt.
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
+	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt
+	touch $@
+
+.PHONY: bench
+bench: venv $(BENCH_STAMP)
+	$(BIN)/python benchmarks/bench.py
+
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000
 

@@ -114,41 +114,68 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
-def _dense_rank(x: np.ndarray) -> np.ndarray:
-    o = np.argsort(x)
-    sx = x[o]
-    rank = np.empty(len(x), dtype=np.int64)
-    rank[o] = np.cumsum(np.r_[False, sx[1:] != sx[:-1]])
-    return rank
+def _docno_keys(docnos: np.ndarray) -> list:
+    """Big-endian 64-bit words that compare like the docnos (strcmp order).
 
-
-def _docno_rank(docnos: np.ndarray) -> np.ndarray:
-    """Rank of each docno in strcmp order (equal docnos share a rank).
-
-    Docnos are compared as big-endian 64-bit words, after dropping the bytes
-    they all share at the front, which often leaves a single word.
+    Byte columns on which all docnos agree never decide a comparison, so
+    only the span from the first to the last column where they differ is
+    kept: often a single word.
     """
     m = len(docnos)
-    width = docnos.dtype.itemsize
-    raw = np.ascontiguousarray(docnos).view(np.uint8).reshape(m, width)
-    differs = (raw != raw[0]).any(axis=0)
-    skip = int(np.argmax(differs)) if differs.any() else width
-    rest = raw[:, skip:]
-    k = max(1, -(-rest.shape[1] // 8))
-    padded = np.zeros((m, 8 * k), dtype=np.uint8)
-    padded[:, : rest.shape[1]] = rest
-    words = padded.view(">u8")
-    rank = _dense_rank(words[:, 0])
-    for j in range(1, k):
-        rank = _dense_rank(rank * m + _dense_rank(words[:, j]))
-    return rank
+    width = -(-docnos.dtype.itemsize // 8) * 8
+    if width != docnos.dtype.itemsize:
+        docnos = docnos.astype(f"S{width}")
+    words = np.ascontiguousarray(docnos).view("<u8").reshape(m, width // 8)
+    differ = np.array([np.bitwise_or.reduce(words[:, j] ^ words[0, j])
+                       for j in range(words.shape[1])], dtype="<u8")
+    varying = np.flatnonzero(differ.view(np.uint8))
+    if len(varying) == 0:
+        return [np.zeros(m, dtype=np.uint64)]
+    lo, hi = int(varying[0]), int(varying[-1]) + 1
+    k = -(-(hi - lo) // 8)
+    raw = words.view(np.uint8)
+    span = np.zeros((m, 8 * k), dtype=np.uint8)
+    span[:, : hi - lo] = raw[:, lo:hi]
+    be = span.view(">u8")
+    return [be[:, j].astype(np.uint64) for j in range(k)]
+
+
+def _group_sort(group: np.ndarray, docnos: np.ndarray) -> np.ndarray:
+    """Permutation sorting rows by ``group`` (nondecreasing already), then docno descending.
+
+    One sort of 64-bit keys (group, then the top bits of the first docno
+    word) does it, except where two docnos of a group agree on those bits;
+    such rows are then sorted again on their whole docnos.
+    """
+    keys = _docno_keys(docnos)
+    gbits = max(1, int(group[-1]).bit_length())
+    both = (group.astype(np.uint64) << np.uint64(64 - gbits)) | (~keys[0] >> np.uint64(gbits))
+    sub = np.argsort(both)
+    ordered = both[sub]
+    del both
+    eq = ordered[1:] == ordered[:-1]
+    del ordered
+    if eq.any():
+        tied = np.zeros(len(sub), dtype=bool)
+        tied[1:] |= eq
+        tied[:-1] |= eq
+        p = np.flatnonzero(tied)
+        run_id = np.cumsum(np.concatenate(([True], ~eq)))[p]
+        rows = sub[p]
+        local = np.lexsort([~k[rows] for k in reversed(keys)] + [run_id])
+        sub[p] = rows[local]
+    return sub
 
 
 def _tie_order(docnos: np.ndarray, order: np.ndarray, tcode: np.ndarray,
                scores: np.ndarray) -> np.ndarray:
     """Within runs of equal (topic, score), put docnos in descending order."""
-    t, s = tcode[order], scores[order]
-    same = (t[1:] == t[:-1]) & (s[1:] == s[:-1])
+    t = tcode[order]
+    same = t[1:] == t[:-1]
+    del t
+    s = scores[order]
+    same &= s[1:] == s[:-1]
+    del s
     if not same.any():
         return order
     in_tie = np.zeros(len(order), dtype=bool)
@@ -157,10 +184,7 @@ def _tie_order(docnos: np.ndarray, order: np.ndarray, tcode: np.ndarray,
     slots = np.flatnonzero(in_tie)
     group = np.cumsum(~np.concatenate(([False], same)))[slots]
     members = order[slots]
-    m = len(members)
-    rank = _docno_rank(docnos[members])
-    # groups are already in order, so this sort is of nearly sorted keys
-    sub = np.argsort(group * m + (m - 1 - rank), kind="stable")
+    sub = _group_sort(group, docnos[members])
     order = order.copy()
     order[slots] = members[sub]
     return order
@@ -197,48 +221,30 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     keep = evaluated[rcode]
     rows = np.flatnonzero(keep) if not keep.all() else np.arange(len(rcode))
     tcode = topic_index[rcode]
+    del rcode, keep
     scores = run.scores
     order = _score_order(rows, tcode, scores)
+    del rows
     order = _tie_order(run.docnos, order, tcode, scores)
     seg = tcode[order]
+    del tcode
     lengths = np.bincount(seg, minlength=ntop).astype(np.int64)
     starts = np.cumsum(lengths) - lengths
-    pos = np.arange(len(order), dtype=np.int64) - np.repeat(starts, lengths)
+    pos = np.arange(len(order), dtype=np.int64)
+    pos -= np.repeat(starts, lengths)
     if depth is not None:
         cut = pos < int(depth)
         order, seg, pos = order[cut], seg[cut], pos[cut]
         lengths = np.minimum(lengths, int(depth))
         starts = np.cumsum(lengths) - lengths
 
-    # relevance lookup: keys with the topic in the high bits and a hash of
-    # the docno below, so that the run's lookups stay within its topic's
-    # stretch of the sorted qrels keys; hits are then checked on the strings
     qtop = topic_index[qcode]
     qkeep = qtop >= 0
     if not qkeep.all():
         qdoc, qtop, qrel = qrels.docnos[qkeep], qtop[qkeep], qrels.rels[qkeep]
     else:
         qdoc, qrel = qrels.docnos, qrels.rels
-    width = max(qdoc.dtype.itemsize, run.docnos.dtype.itemsize)
-    bits = np.uint64(max(1, int(ntop).bit_length()))
-    top_shift = np.uint64(64) - bits
-    qkey = (qtop.astype(np.uint64) << top_shift) | (hash_bytes(qdoc, width) >> bits)
-    qorder = np.argsort(qkey)
-    qkey_sorted = qkey[qorder]
-    rkey = (seg.astype(np.uint64) << top_shift) | (hash_bytes(run.docnos, width)[order] >> bits)
-    rel = np.full(len(order), NONPOOL, dtype=np.int64)
-    if len(qkey_sorted):
-        at = np.searchsorted(qkey_sorted, rkey)
-        np.minimum(at, len(qkey_sorted) - 1, out=at)
-        hit = qkey_sorted[at] == rkey
-        match = qorder[at[hit]]
-        ok = qdoc[match] == run.docnos[order[hit]]
-        collide = bool(np.any(qkey_sorted[1:] == qkey_sorted[:-1]))
-        if collide or not ok.all():
-            rel = _exact_lookup(qtop, qdoc, qrel, seg, run.docnos[order])
-        else:
-            grades = qrel[match]
-            rel[hit] = np.where(grades < 0, UNJUDGED, grades)
+    rel = _lookup(qtop, qdoc, qrel, seg, pos, starts, order, run.docnos, ntop)
 
     # -c: a topic without results is evaluated, like trec_eval does, as a
     # ranking of one document that is not in the pool
@@ -268,6 +274,69 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     return Ranked(topics, seg, pos, rel, starts, lengths, bogus, level, num_rel, num_nonrel,
                   max_grade, ideal, ideal_seg, ideal_pos, ideal_starts, num_pos,
                   run.runid, missing)
+
+
+def _lookup(qtop, qdoc, qrel, seg, pos, starts, order, docnos, ntop):
+    """Relevance of each ranked row (``docnos[order]``, topic ``seg``, rank ``pos``).
+
+    Qrels and run rows become 64-bit keys: topic, then a hash of the docno,
+    then a tag bit (qrels 0, run 1) and the row's place within its topic.
+    One sort of all keys puts each run row right after the qrels row of the
+    same topic and hash, if any.  Matches are then checked on the strings;
+    on any hash collision the lookup is redone by string comparison.
+    """
+    rel = np.full(len(seg), NONPOOL, dtype=np.int64)
+    if len(qtop) == 0 or len(seg) == 0:
+        return rel
+    qo = None
+    if np.any(qtop[1:] < qtop[:-1]):
+        qo = np.argsort(qtop, kind="stable")
+        qtop, qdoc, qrel = qtop[qo], qdoc[qo], qrel[qo]
+    qcount = np.bincount(qtop, minlength=ntop)
+    qstart = np.cumsum(qcount) - qcount
+    qpos = np.arange(len(qtop), dtype=np.int64) - np.repeat(qstart, qcount)
+    topic_bits = max(1, int(ntop).bit_length())
+    pos_bits = max(1, int(max(qcount.max(), pos.max() + 1)).bit_length())
+    hash_bits = 64 - topic_bits - 1 - pos_bits
+    width = max(qdoc.dtype.itemsize, docnos.dtype.itemsize)
+    if hash_bits < 24:      # pragma: no cover - too many topics and rows for one key
+        return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
+    u = np.uint64
+    drop = u(64 - hash_bits)
+    low = u(pos_bits + 1)
+    top = u(64 - topic_bits)
+    keys = np.empty(len(qtop) + len(seg), dtype=np.uint64)
+    q, r = keys[: len(qtop)], keys[len(qtop):]
+    np.right_shift(hash_bytes(qdoc, width), drop, out=q)
+    q <<= low
+    q |= qtop.astype(np.uint64) << top
+    q |= qpos.astype(np.uint64)
+    np.take(hash_bytes(docnos, width), order, out=r)
+    r >>= drop
+    r <<= low
+    r |= seg.astype(np.uint64) << top
+    r |= pos.astype(np.uint64) | (u(1) << u(pos_bits))
+    keys.sort()
+    # (topic, hash, tag) of each key: a qrels key k is followed by k + 1 if
+    # a run row matches it, by k itself if two qrels rows collide
+    tagged = keys >> u(pos_bits)
+    qrels_key = (tagged[:-1] & u(1)) == 0
+    step = tagged[1:] - tagged[:-1]
+    del tagged
+    if np.any((step == 0) & qrels_key):
+        return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
+    found = np.flatnonzero((step == 1) & qrels_key)
+    del step, qrels_key
+    mask = u((1 << pos_bits) - 1)
+    rtopic = (keys[found + 1] >> top).astype(np.int64)
+    rrow = starts[rtopic] + (keys[found + 1] & mask).astype(np.int64)
+    qrow = qstart[rtopic] + (keys[found] & mask).astype(np.int64)
+    del keys, q, r
+    if not np.array_equal(qdoc[qrow], docnos[order[rrow]]):
+        return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
+    grades = qrel[qrow]
+    rel[rrow] = np.where(grades < 0, UNJUDGED, grades)
+    return rel
 
 
 def _exact_lookup(qtop, qdoc, qrel, seg, rdoc):

@@ -27,7 +27,7 @@ import numpy as np
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]
 
 # Chunks are about this many bytes; a line longer than a chunk grows it.
-_CHUNK_BYTES = 1 << 23
+_CHUNK_BYTES = 1 << 21
 # Spare bytes after a chunk: room for a missing final newline and for reading
 # eight bytes from any token start.
 _SLACK = 1 << 12
@@ -428,9 +428,17 @@ def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse):
     return pieces
 
 
-def _join(pieces, i):
-    parts = [p[i] for p in pieces]
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+def _columns(pieces):
+    """Concatenate the pieces' fields one by one, letting each field's parts go at once."""
+    out = []
+    for i in range(len(pieces[0])):
+        parts = [p[i] for p in pieces]
+        for p in pieces:
+            p[i] = None
+        out.append(parts[0] if len(parts) == 1 else np.concatenate(parts))
+        del parts
+    pieces.clear()
+    return out
 
 
 def read_qrels(path) -> Qrels:
@@ -470,12 +478,13 @@ def read_qrels(path) -> Qrels:
         if not ok.all():
             bad = np.flatnonzero(~ok)
             rels[bad] = _slow_grades(text[bad], lines.line_numbers[bad], source)
-        return topics, docnos, rels, lines.line_numbers
+        return [topics, docnos, rels, lines.line_numbers]
 
     pieces = _read_fields(source, 4, True, "qrels", False, parse)
     if not pieces:
         raise ValueError(f"{source}: no judgments in the file")
-    qrels = Qrels(_join(pieces, 0), _join(pieces, 1), _join(pieces, 2), source, _join(pieces, 3))
+    topics, docnos, rels, line_numbers = _columns(pieces)
+    qrels = Qrels(topics, docnos, rels, source, line_numbers)
     _check_unique(qrels.topics, qrels.docnos, qrels.lines, source, "judged")
     return qrels
 
@@ -535,13 +544,16 @@ def read_run(path) -> Run:
             bad = np.flatnonzero(~ok)
             scores[bad] = _slow_scores(text[bad], lines.line_numbers[bad], source)
         s, e = lines.field(5)
-        return topics, docnos, scores, lines.line_numbers, lines.text(int(s[-1]), int(e[-1]))
+        return [topics, docnos, scores, lines.line_numbers, lines.text(int(s[-1]), int(e[-1]))]
 
     pieces = _read_fields(source, 6, False, "run", True, parse)
     if not pieces:
         raise ValueError(f"{source}: the run is empty")
-    run = Run(_join(pieces, 0), _join(pieces, 1), _join(pieces, 2), pieces[-1][4], source,
-              _join(pieces, 3))
+    runid = pieces[-1][4]
+    for p in pieces:
+        p[4] = np.zeros(0)
+    topics, docnos, scores, line_numbers, _ = _columns(pieces)
+    run = Run(topics, docnos, scores, runid, source, line_numbers)
     _check_unique(run.topics, run.docnos, run.lines, source, "retrieved")
     return run
 
@@ -590,16 +602,24 @@ def hash_bytes(values: np.ndarray, width: int | None = None) -> np.ndarray:
     return h
 
 
+def _pair_hash(topics, docnos):
+    key = hash_bytes(docnos)
+    mixed = hash_bytes(topics)
+    mixed *= np.uint64(0x9E3779B97F4A7C15)
+    key ^= mixed
+    return key
+
+
 def _check_unique(topics, docnos, lines, source, verb):
     """Raise if a (topic, docno) pair occurs twice (hash first, then verify)."""
     n = len(docnos)
     if n < 2:
         return
-    key = hash_bytes(docnos) ^ (hash_bytes(topics) * np.uint64(0x9E3779B97F4A7C15))
-    flat = np.sort(key)
-    if not (flat[1:] == flat[:-1]).any():
+    key = _pair_hash(topics, docnos)
+    key.sort()
+    if not (key[1:] == key[:-1]).any():
         return
-    del flat
+    key = _pair_hash(topics, docnos)
     order = np.argsort(key, kind="stable")
     k = key[order]
     same = np.flatnonzero(k[1:] == k[:-1])

@@ -1,0 +1,280 @@
+"""Benchmarks of ``irmeans eval``, the in-memory evaluator and split-half consistency.
+
+``python benchmarks/bench.py [--rounds N] [--data DIR] [--skip-big]`` prints
+Markdown tables (medians over N interleaved rounds, ratios, peak memory).
+
+1. Whole process on a 1,000 topics x 1,000 documents run: ``irmeans eval``
+   against pytrec_eval and ir_measures (see ``contenders.py``), each a fresh
+   process; peak memory is the child's maximum resident set size.
+2. In memory: ``irmeans.evaluate`` on ``Qrels``/``Run`` built with
+   ``from_arrays`` against ranx's ``evaluate`` after one warm-up call (numba
+   compiles then; the warm-up is reported).
+3. ``split_half`` over 10,000 splits of 105 systems x 50 topics against a
+   Python loop of ``scipy.stats.kendalltau`` over the same halves, and a check
+   that ``kendall_tau`` equals scipy's tau-b on data with ties.
+4. Whole process on a 10,000 topics x 1,000 documents run (10M lines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from generate import generate  # noqa: E402
+
+MEASURES = ["map", "gm_map", "recip_rank", "P", "ndcg", "Rprec"]
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+def bindir():
+    return os.path.dirname(sys.executable)
+
+
+def run_child(argv):
+    """Run ``argv`` with stdout to /dev/null; return (wall seconds, peak RSS in MiB)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{err}")
+    return wall, usage.ru_maxrss / 1024.0     # Linux reports KiB
+
+
+def interleaved(contenders, rounds):
+    """Run each contender once per round, in turn; return name -> list of results."""
+    results = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, call in contenders.items():
+            results[name].append(call())
+    return results
+
+
+def load():
+    try:
+        with open("/proc/loadavg") as fh:
+            return " ".join(fh.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def machine():
+    cpu = platform.processor() or "?"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    ram = "?"
+    try:
+        with open("/proc/meminfo") as fh:
+            kb = int(fh.readline().split()[1])
+            ram = f"{kb / 2**20:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{os.cpu_count()} CPUs ({cpu}), {ram} RAM, Python {platform.python_version()}, numpy {np.__version__}"
+
+
+def whole_process(qrels, run, rounds):
+    py = sys.executable
+    flags = [a for m in MEASURES for a in ("-m", m)]
+    contenders = {
+        "irmeans eval": lambda: run_child([os.path.join(bindir(), "irmeans"), "eval", *flags, qrels, run]),
+        "pytrec_eval": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "pytrec_eval",
+                                          qrels, run]),
+        "ir_measures": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "ir_measures",
+                                          qrels, run]),
+    }
+    res = interleaved(contenders, rounds)
+    base = statistics.median(w for w, _ in res["irmeans eval"])
+    base_rss = statistics.median(m for _, m in res["irmeans eval"])
+    print(f"\n### Whole process, {os.path.basename(run)} ({rounds} interleaved rounds)\n")
+    print("| contender | median wall (s) | min–max (s) | irmeans / it | peak RSS (MiB) | irmeans RSS / it |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, values in res.items():
+        walls = [w for w, _ in values]
+        rss = statistics.median(m for _, m in values)
+        med = statistics.median(walls)
+        print(f"| {name} | {med:.2f} | {min(walls):.2f}–{max(walls):.2f} | {base / med:.2f} "
+              f"| {rss:.0f} | {base_rss / rss:.2f} |")
+
+
+def in_memory(qrels_path, run_path, rounds):
+    import warnings
+
+    import irmeans
+    from irmeans.trec_files import read_qrels, read_run
+
+    q0, r0 = read_qrels(qrels_path), read_run(run_path)
+    q = irmeans.Qrels.from_arrays(q0.topics, q0.docnos, q0.rels)
+    r = irmeans.Run.from_arrays(r0.topics, r0.docnos, r0.scores, runid=r0.runid)
+
+    import pandas as pd
+    from ranx import Qrels as RQrels, Run as RRun, evaluate as ranx_evaluate
+
+    rq = RQrels.from_df(pd.DataFrame({"q_id": q0.topics.astype(str), "doc_id": q0.docnos.astype(str),
+                                      "score": q0.rels}))
+    rr = RRun.from_df(pd.DataFrame({"q_id": r0.topics.astype(str), "doc_id": r0.docnos.astype(str),
+                                    "score": r0.scores}))
+    metrics = ["map", "mrr", "ndcg", "r-precision"] + [f"precision@{k}" for k in CUTOFFS]
+
+    def ours():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = irmeans.evaluate(q, r, measures=MEASURES)
+        return ev.aggregates["map"]
+
+    def theirs():
+        per_query = ranx_evaluate(rq, rr, metrics, return_mean=False, threads=0,
+                                  save_results_in_run=False)
+        ap = np.asarray(per_query["map"])
+        means = {m: float(np.mean(v)) for m, v in per_query.items()}
+        means["gm_map"] = float(np.exp(np.mean(np.log(np.maximum(ap, 1e-5)))))
+        return means["map"]
+
+    start = time.perf_counter()
+    theirs()
+    warm_up = time.perf_counter() - start
+
+    def timed(f):
+        def call():
+            t = time.perf_counter()
+            f()
+            return time.perf_counter() - t
+        return call
+
+    res = interleaved({"irmeans.evaluate": timed(ours), "ranx.evaluate (warm)": timed(theirs)}, rounds)
+    base = statistics.median(res["irmeans.evaluate"])
+    print(f"\n### In memory, already parsed arrays ({rounds} interleaved rounds)\n")
+    print("| contender | median (s) | min–max (s) | irmeans / it |")
+    print("|---|---:|---:|---:|")
+    for name, values in res.items():
+        med = statistics.median(values)
+        print(f"| {name} | {med:.3f} | {min(values):.3f}–{max(values):.3f} | {base / med:.2f} |")
+    print(f"\nranx warm-up (first call, numba compiling): {warm_up:.1f} s; "
+          f"numba threads: {_numba_threads()}")
+
+
+def _numba_threads():
+    try:
+        import numba
+        return numba.config.NUMBA_NUM_THREADS
+    except Exception:  # pragma: no cover
+        return "?"
+
+
+def consistency(rounds):
+    from scipy.stats import kendalltau
+
+    from irmeans.consistency import draw_halves, kendall_tau, split_half
+    from irmeans.means import arithmetic_mean
+
+    rng = np.random.default_rng(2024)
+    scores = rng.beta(2.0, 5.0, size=(105, 50)).round(4)
+    n_splits, seed = 10_000, 7
+
+    def ours():
+        return split_half(scores, arithmetic_mean, n_splits=n_splits, seed=seed)
+
+    def loop():
+        first, second = draw_halves(scores.shape[1], n_splits, np.random.default_rng(seed))
+        taus = np.empty(n_splits)
+        for i in range(n_splits):
+            a = arithmetic_mean(scores[:, first[i]], axis=-1)
+            b = arithmetic_mean(scores[:, second[i]], axis=-1)
+            taus[i] = kendalltau(a, b).statistic
+        return taus
+
+    def timed(f, out):
+        def call():
+            t = time.perf_counter()
+            out.append(f())
+            return time.perf_counter() - t
+        return call
+
+    got, want = [], []
+    res = interleaved({"split_half": timed(ours, got), "scipy.stats.kendalltau loop": timed(loop, want)},
+                      rounds)
+    same = float(np.max(np.abs(got[0] - want[0])))
+    base = statistics.median(res["split_half"])
+    print(f"\n### split_half, {n_splits:,} splits of 105 systems x 50 topics, arithmetic mean "
+          f"({rounds} interleaved rounds)\n")
+    print("| contender | median (s) | min–max (s) | split_half / it |")
+    print("|---|---:|---:|---:|")
+    for name, values in res.items():
+        med = statistics.median(values)
+        print(f"| {name} | {med:.2f} | {min(values):.2f}–{max(values):.2f} | {base / med:.3f} |")
+    print(f"\nlargest |tau difference| between the two over the {n_splits:,} splits: {same:.1e}")
+
+    # tau-b with ties in both vectors: scores on a coarse grid
+    x = rng.integers(0, 6, size=(2000, 30)).astype(float)
+    y = np.where(rng.random((2000, 30)) < 0.5, x, rng.integers(0, 6, size=(2000, 30)))
+    ours_tau = kendall_tau(x, y)
+    ref = np.array([kendalltau(a, b).statistic for a, b in zip(x, y)])
+    diff = float(np.max(np.abs(ours_tau - ref)))
+    verdict = "OK" if diff <= 1e-12 else "FAILED"
+    print(f"kendall_tau vs scipy tau-b on 2,000 pairs of 30 tied scores: "
+          f"max |difference| {diff:.1e} ({verdict}, limit 1e-12)")
+    if diff > 1e-12:
+        raise SystemExit("kendall_tau differs from scipy's tau-b")
+
+
+def big(qrels, run, rounds):
+    flags = [a for m in MEASURES for a in ("-m", m)]
+    res = interleaved({"irmeans eval": lambda: run_child(
+        [os.path.join(bindir(), "irmeans"), "eval", *flags, qrels, run])}, rounds)["irmeans eval"]
+    walls = [w for w, _ in res]
+    rss = [m for _, m in res]
+    size = os.path.getsize(run) / 2**20
+    print(f"\n### Whole process, {os.path.basename(run)} (10M lines, {size:.0f} MiB; {rounds} rounds)\n")
+    print("| contender | median wall (s) | min–max (s) | peak RSS (MiB), max over rounds |")
+    print("|---|---:|---:|---:|")
+    print(f"| irmeans eval | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} "
+          f"| {max(rss):.0f} |")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--data", default=os.path.join(HERE, "data"))
+    parser.add_argument("--skip-big", action="store_true", help="leave out the 10M-line run")
+    parser.add_argument("--only", choices=["process", "memory", "consistency", "big"], action="append")
+    opts = parser.parse_args(argv)
+    parts = set(opts.only or ["process", "memory", "consistency", "big"])
+    if opts.skip_big:
+        parts.discard("big")
+    flags = " ".join(f"-m {m}" for m in MEASURES)
+    print("## irmeans benchmarks\n")
+    print(f"Machine: {machine()}.  Load average at start: {load()}.")
+    print(f"irmeans eval command: `irmeans eval {flags} QRELS RUN > /dev/null`.")
+    qrels, run = generate(opts.data, 1000, 1000)
+    if "process" in parts:
+        whole_process(qrels, run, opts.rounds)
+    if "memory" in parts:
+        in_memory(qrels, run, opts.rounds)
+    if "consistency" in parts:
+        consistency(opts.rounds)
+    if "big" in parts:
+        big_q, big_r = generate(opts.data, 10_000, 1000)
+        big(big_q, big_r, max(1, min(opts.rounds, 3)))
+    print(f"\nLoad average at end: {load()}.")
+
+
+if __name__ == "__main__":
+    main()

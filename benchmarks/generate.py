@@ -1,0 +1,69 @@
+"""Seeded TREC run and qrels for the benchmarks.
+
+``python benchmarks/generate.py OUTDIR TOPICS DOCS [SEED]`` writes
+``OUTDIR/run_{TOPICS}x{DOCS}.txt`` and ``OUTDIR/qrels_{TOPICS}x{DOCS}.txt``.
+
+The run has DOCS documents for each of TOPICS topics, scores rounded to two
+decimals (so many ties, broken by docno), written topic by topic with the
+rank column.  The qrels judge about 300 documents per topic with grades 0/1/2:
+about two thirds from the run, the rest never retrieved; one topic in twenty
+has no relevant document at all.  Existing files are kept.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+COLLECTION = 50_000_000     # docnos are drawn from doc00000000 ... doc49999999
+
+
+def _paths(outdir, topics, docs):
+    tag = f"{topics}x{docs}"
+    return os.path.join(outdir, f"qrels_{tag}.txt"), os.path.join(outdir, f"run_{tag}.txt")
+
+
+def _topic_docs(rng, n):
+    # distinct docnos for one topic
+    d = np.unique(rng.integers(0, COLLECTION, size=int(n * 1.1) + 10))
+    rng.shuffle(d)
+    return d[:n]
+
+
+def generate(outdir, topics, docs, seed=42):
+    """Write the qrels and run (unless present); return their paths."""
+    qpath, rpath = _paths(outdir, topics, docs)
+    if os.path.exists(qpath) and os.path.exists(rpath):
+        return qpath, rpath
+    os.makedirs(outdir, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    tmp_q, tmp_r = qpath + ".part", rpath + ".part"
+    with open(tmp_q, "w") as fq, open(tmp_r, "w") as fr:
+        for t in range(topics):
+            qid = str(101 + t)
+            cand = _topic_docs(rng, docs + 100)
+            retrieved, unretrieved = cand[:docs], cand[docs:]
+            scores = np.sort(np.round(rng.gamma(2.0, 3.0, size=docs), 2))[::-1]
+            # relevant documents lean towards the top of the ranking
+            n_judged = int(rng.integers(150, 300))
+            pick = np.unique(np.minimum(rng.exponential(docs / 3, size=n_judged).astype(np.int64),
+                                        docs - 1))
+            judged = np.concatenate((retrieved[pick], unretrieved[: int(rng.integers(20, 100))]))
+            p_rel = 0.0 if t % 20 == 7 else float(rng.uniform(0.05, 0.4))
+            u = rng.random(len(judged))
+            grades = np.where(u < p_rel * 0.4, 2, np.where(u < p_rel, 1, 0))
+            order = rng.permutation(len(judged))
+            fq.write("".join(f"{qid} 0 doc{d:08d} {g}\n"
+                             for d, g in zip(judged[order].tolist(), grades[order].tolist())))
+            fr.write("".join(f"{qid} Q0 doc{d:08d} {i} {s:.2f} bench\n"
+                             for i, (d, s) in enumerate(zip(retrieved.tolist(), scores.tolist()), 1)))
+    os.replace(tmp_q, qpath)
+    os.replace(tmp_r, rpath)
+    return qpath, rpath
+
+
+if __name__ == "__main__":
+    out, n_topics, n_docs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(*generate(out, n_topics, n_docs, int(sys.argv[4]) if len(sys.argv) > 4 else 42))
