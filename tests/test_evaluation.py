@@ -136,3 +136,96 @@ def test_bad_depth_and_no_overlap():
         ev(depth=0)
     with pytest.raises(ValueError, match="no topic of the run"):
         evaluate((["7"], ["a"], [1]), (["8"], ["a"], [1.0]))
+
+
+# --- Fast paths of the join give what plain sorting and lookup give ---
+
+import irmeans.eval_join as eval_join  # noqa: E402
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from irmeans.trec_files import Qrels, Run  # noqa: E402
+
+
+def tie_heavy(seed, n_topics=25, docs=60, prefix="", suffix=""):
+    rng = np.random.default_rng(seed)
+    topics, docnos, scores, qt, qd, qr = [], [], [], [], [], []
+    for t in range(n_topics):
+        qid = str(t + 1)           # "1", "2", ..., "10": file order is not strcmp order
+        ids = rng.choice(10**6, docs, replace=False)
+        for i, d in enumerate(ids):
+            topics.append(qid)
+            docnos.append(f"{prefix}{d:07d}{suffix}")
+            scores.append(float(rng.integers(0, 8)) / 4)
+            if rng.random() < 0.5:
+                qt.append(qid)
+                qd.append(docnos[-1])
+                qr.append(int(rng.integers(-1, 3)))
+    return (qt, qd, qr), (topics, docnos, scores)
+
+
+def plain_ranking(run):
+    """(topic, docno) in trec_eval's order: topic, score descending, docno descending."""
+    topics, docnos, scores = run
+    rows = sorted(zip(topics, scores, docnos), key=lambda r: (r[0].encode(), -r[1]))
+    out, i = [], 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][:2] == rows[i][:2]:
+            j += 1
+        out.extend(sorted(rows[i:j], key=lambda r: r[2].encode(), reverse=True))
+        i = j
+    return [(t, d) for t, _, d in out]
+
+
+@pytest.mark.parametrize("prefix, suffix", [("", ""), ("clueweb09-en0000-", ""),
+                                            ("x", "-a-rather-long-common-tail")])
+def test_ranking_breaks_ties_by_docno_descending(prefix, suffix):
+    _, run = tie_heavy(1, prefix=prefix, suffix=suffix)
+    # every document judged with its own grade, so the grades spell the ranking
+    grade = {d: i for i, d in enumerate(sorted(set(run[1])))}
+    qrels = (run[0], run[1], [grade[d] for d in run[1]])
+    r = eval_join.build_ranked(Qrels.from_arrays(*qrels), Run.from_arrays(*run))
+    got = list(zip((r.topics[r.seg].astype(str)).tolist(), r.rel.tolist()))
+    assert got == [(t, grade[d]) for t, d in plain_ranking(run)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.binary(min_size=1, max_size=20).filter(
+    lambda b: b"\0" not in b)), min_size=1, max_size=200))
+def test_group_sort_orders_docnos_descending_within_groups(items):
+    items = sorted(set(items), key=lambda x: x[0])
+    group = np.array([g for g, _ in items], dtype=np.int64)
+    docnos = np.array([d for _, d in items])
+    sub = eval_join._group_sort(group, docnos)
+    got = [(int(group[i]), docnos[i]) for i in sub]
+    want = sorted(((int(g), d) for g, d in zip(group, docnos)),
+                  key=lambda x: (x[0], [-c for c in x[1]] + [1]))
+    assert got == want
+
+
+def per_topic(e, names=("map", "P_5", "ndcg", "recip_rank", "Rprec", "num_rel_ret", "relstring")):
+    return {n: e[n].tolist() for n in names}
+
+
+def test_shuffled_run_and_qrels_give_the_same_values():
+    qrels, run = tie_heavy(2)
+    base = evaluate(qrels, run, measures=["map", "P.5", "ndcg", "recip_rank", "Rprec",
+                                          "num_rel_ret", "relstring"])
+    rng = np.random.default_rng(0)
+    pr, pq = rng.permutation(len(run[0])), rng.permutation(len(qrels[0]))
+    shuffled = evaluate(tuple(np.asarray(c)[pq] for c in qrels),
+                        tuple(np.asarray(c)[pr] for c in run),
+                        measures=["map", "P.5", "ndcg", "recip_rank", "Rprec", "num_rel_ret",
+                                  "relstring"])
+    assert per_topic(shuffled) == per_topic(base)
+
+
+def test_hash_collisions_fall_back_to_string_comparison(monkeypatch):
+    qrels, run = tie_heavy(3)
+    measures = ["map", "P.5", "ndcg", "recip_rank", "Rprec", "num_rel_ret", "relstring"]
+    base = evaluate(qrels, run, measures=measures, depth=40)
+    # a hash with only a few distinct values: every kind of collision happens
+    strong = eval_join.hash_bytes
+    monkeypatch.setattr(eval_join, "hash_bytes",
+                        lambda values, width=None: (strong(values, width) & np.uint64(3)) << np.uint64(62))
+    assert per_topic(evaluate(qrels, run, measures=measures, depth=40)) == per_topic(base)

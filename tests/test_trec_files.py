@@ -98,3 +98,145 @@ def test_hash_is_width_independent():
     c = hash_bytes(np.array([b"abc"], dtype="S3"), 30)
     assert a[0] != a[1]
     assert b[0] == c[0]
+
+
+# --- Chunked reading: any chunk size gives the same arrays and messages ---
+
+import irmeans.trec_files as trec_files  # noqa: E402
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def reference_run(text):
+    """A plain Python reading of a run, for comparison."""
+    topics, docnos, scores, lines = [], [], [], []
+    for number, line in enumerate(text.encode().split(b"\n"), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        topics.append(fields[0])
+        docnos.append(fields[2])
+        scores.append(float(fields[4]))
+        lines.append(number)
+    return topics, docnos, scores, lines
+
+
+MESSY_RUN = ("# header\n"
+             "1 Q0 d1 1 2.5 tagA\n"
+             "1\tQ0\td#2\t2\t-1e3\ttagA extra fields\n"
+             "\n"
+             "   \n"
+             "  # indented comment\n"
+             "1 Q0 dx 3 .5 tagA\r\n"
+             "2  Q0   a-long-document-name-over-16 4 +7 tagB \n"
+             "2 Q0 d\x013 5 5. tagB\n"
+             "2 Q0 d4 6 -0.0000012345 tagB\x0b\n"
+             "3 Q0 d5 7 123456789012.5 tagC\n"
+             "3 Q0 d6 8 1.23456789012345678 tagC")       # no final newline
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 16, 33, 64, 1 << 21])
+def test_chunked_run_matches_reference(tmp_path, monkeypatch, chunk):
+    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    r = read_run(write(tmp_path, "r.txt", MESSY_RUN))
+    topics, docnos, scores, lines = reference_run(MESSY_RUN)
+    assert r.topics.tolist() == topics
+    assert r.docnos.tolist() == docnos
+    assert r.scores.tolist() == scores
+    assert r.lines.tolist() == lines
+    assert r.runid == "tagC"
+
+
+def regular_run(n, crlf=False, final_newline=True):
+    rng = np.random.default_rng(n)
+    end = "\r\n" if crlf else "\n"
+    rows = [f"{100 + i // 7} Q0 doc{rng.integers(0, 10**6):07d}-{i} {i} {rng.normal() * 10:.{i % 6}f} run"
+            for i in range(n)]
+    text = end.join(rows) + (end if final_newline else "")
+    return text
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+@pytest.mark.parametrize("final_newline", [False, True])
+@pytest.mark.parametrize("chunk", [5, 100, 257, 1 << 21])
+def test_chunk_boundaries_inside_lines(tmp_path, monkeypatch, crlf, final_newline, chunk):
+    text = regular_run(300, crlf, final_newline)
+    path = write(tmp_path, "r.txt", "")
+    with open(path, "w", newline="") as fh:
+        fh.write(text)
+    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    r = read_run(path)
+    topics, docnos, scores, lines = reference_run(text)
+    assert r.topics.tolist() == topics
+    assert r.docnos.tolist() == docnos
+    assert r.scores.tolist() == scores
+    assert r.lines.tolist() == lines
+
+
+@pytest.mark.parametrize("chunk", [3, 20, 1 << 21])
+def test_chunked_qrels(tmp_path, monkeypatch, chunk):
+    text = "# c\n1 0 d1 2\n\n1 0 doc#7_x -1\n  2 0 d3 0\n2\t0\td4\t+3\r\n2 0 d5 007"
+    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    q = read_qrels(write(tmp_path, "q.txt", text))
+    assert q.topics.tolist() == [b"1", b"1", b"2", b"2", b"2"]
+    assert q.docnos.tolist() == [b"d1", b"doc#7_x", b"d3", b"d4", b"d5"]
+    assert q.rels.tolist() == [2, -1, 0, 3, 7]
+    assert q.lines.tolist() == [2, 4, 5, 6, 7]
+
+
+@pytest.mark.parametrize("chunk", [4, 16, 1 << 21])
+def test_field_count_error_beats_earlier_value_error(tmp_path, monkeypatch, chunk):
+    # as if the file were checked in one go: wrong field counts first
+    text = "1 Q0 d1 1 abc t\n" + "1 Q0 d2 2 2 t\n" * 5 + "1 Q0 d9 3 2\n"
+    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    with pytest.raises(ValueError) as err:
+        read_run(write(tmp_path, "r.txt", text))
+    assert str(err.value).endswith("r.txt:7: too few fields (5, a run line has at least 6)")
+    text = "1 0 d1 x\n" + "1 0 d2 1\n" * 5 + "1 0 d3 1 1\n"
+    with pytest.raises(ValueError) as err:
+        read_qrels(write(tmp_path, "q.txt", text))
+    assert str(err.value).endswith("q.txt:7: too many fields (5, a qrels line has exactly 4)")
+
+
+@pytest.mark.parametrize("chunk", [6, 1 << 21])
+def test_errors_name_the_right_line_with_small_chunks(tmp_path, monkeypatch, chunk):
+    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    text = "1 Q0 d1 1 2 t\n" * 3 + "\n# c\n" + "1 Q0 d5 5 1e400 t\n"
+    with pytest.raises(ValueError, match=r"r\.txt:6: score '1e400' is not finite$"):
+        read_run(write(tmp_path, "r.txt", text))
+    text = "1 0 d1 1\n1 0 d2 1\n\n1 0 d1 0\n"
+    with pytest.raises(ValueError, match=r"q\.txt:4: document 'd1' judged twice for topic '1' "
+                                         r"\(first on line 1\)$"):
+        read_qrels(write(tmp_path, "q.txt", text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.tuples(st.floats(-1e6, 1e6), st.integers(0, 12)).map(lambda t: f"{t[0]:.{t[1]}f}"),
+    st.from_regex(r"[+-]?[0-9]{0,20}(\.[0-9]{0,20})?", fullmatch=True).filter(
+        lambda s: any(c.isdigit() for c in s)),
+), min_size=1, max_size=40))
+def test_scores_parse_like_python_float(texts):
+    s = np.array([t.encode() for t in texts])
+    words = np.zeros((len(s), -(-s.dtype.itemsize // 8)), dtype="<u8")
+    words.view(f"S{8 * words.shape[1]}")[:, 0] = s
+    lengths = np.array([len(t) for t in texts])
+    values, ok = trec_files._decimal(words, lengths, fraction=True)
+    want = np.array([float(t) for t in texts])
+    assert np.array_equal(values[ok], want[ok])
+    assert np.array_equal(np.signbit(values[ok]), np.signbit(want[ok]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(-10**18, 10**18).map(str),
+                          st.from_regex(r"[+-]?0*[0-9]{1,5}", fullmatch=True),
+                          st.sampled_from(["1.0", "x", "-", "+", "1e3", "٣"])), min_size=1, max_size=30))
+def test_grades_parse_like_python_int(texts):
+    s = np.array([t.encode() for t in texts])
+    words = np.zeros((len(s), -(-s.dtype.itemsize // 8)), dtype="<u8")
+    words.view(f"S{8 * words.shape[1]}")[:, 0] = s
+    lengths = np.array([len(t.encode()) for t in texts])
+    values, ok = trec_files._decimal(words, lengths, fraction=False)
+    for v, good, t in zip(values.tolist(), ok.tolist(), texts):
+        if good:
+            assert v == int(t)

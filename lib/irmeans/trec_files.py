@@ -148,7 +148,7 @@ def _open(name):
         raise ValueError(f"{name}: cannot read file ({exc.strerror})") from None
 
 
-def _chunks(name, chunk_bytes=_CHUNK_BYTES):
+def _chunks(name, chunk_bytes=None):
     """Read a file in pieces that end at a newline.
 
     Yields ``(buf, n, first_line, newlines)``: ``buf[:n]`` is the piece (a
@@ -162,7 +162,7 @@ def _chunks(name, chunk_bytes=_CHUNK_BYTES):
             size = os.fstat(fh.fileno()).st_size
         except OSError:  # pragma: no cover
             size = 0
-        cap = max(1, min(chunk_bytes, size + 1))
+        cap = max(1, min(chunk_bytes or _CHUNK_BYTES, size + 1))
         store = bytearray(cap + _SLACK)
         have, line, eof = 0, 1, False
         while not eof:
