@@ -43,6 +43,7 @@ __all__ = [
     "to_spec",
     "figure_id",
     "embed_html",
+    "FIGURES_GLOBAL",
     "AVERAGES",
     "averages_table",
     "averages_chart",
@@ -133,11 +134,18 @@ def figure_id(spec):
     return f"vl-{digest[:12]}"
 
 
+#: Where the site's pages keep each figure's ``vegaEmbed`` result, by figure id:
+#: the Vega view behind a figure, for scripts and the site's browser tests.
+FIGURES_GLOBAL = "irmeansFigures"
+
+
 def embed_html(spec):
     """HTML for the site: a labelled div and the ``vegaEmbed`` call that fills it.
 
     ``vegaEmbed`` comes from the site's own copy of Vega (loaded on the page
-    before the body); nothing is fetched from elsewhere.
+    before the body); nothing is fetched from elsewhere. Once drawn, the
+    figure's embed result (with its Vega ``view``) is kept in
+    ``window.irmeansFigures[id]``; a failure is logged as a console error.
 
     Examples
     --------
@@ -154,7 +162,9 @@ def embed_html(spec):
         f'<div class="irmeans-figure" id="{div}" role="figure" aria-label="{label}">'
         f"<noscript>{label}</noscript></div>\n"
         "<script>\n(function () {\n"
+        f"  var figures = window.{FIGURES_GLOBAL} = window.{FIGURES_GLOBAL} || {{}};\n"
         f'  var draw = function () {{ vegaEmbed("#{div}", {payload}, {options})'
+        f'.then(function (result) {{ figures["{div}"] = result; }})'
         ".catch(function (e) { console.error(e); }); };\n"
         '  if (window.vegaEmbed) { draw(); } else { window.addEventListener("load", draw); }\n'
         "})();\n</script>"
