@@ -167,6 +167,17 @@ positive = arrays(np.float64, st.integers(1, 30), elements=st.floats(1e-6, 1.0))
 epsilons = st.floats(1e-6, 1.0)
 
 
+def every_mean(eps):
+    """Each mean of the library with its ε where it takes one, as (function, kwargs)."""
+    return [
+        (arithmetic_mean, {}),
+        (geometric_mean, {"eps": eps}),
+        (harmonic_mean, {"eps": eps}),
+        (median, {}),
+        (logit_mean, {"eps": eps}),
+    ]
+
+
 @given(scores, epsilons)
 def test_gm_never_exceeds_am(x, eps):
     assert geometric_mean(x, eps=eps) <= arithmetic_mean(x) + 1e-12
@@ -198,14 +209,7 @@ def test_each_mean_is_monotone_in_every_input(x, i, delta, eps):
     i = i % x.size
     y = x.copy()
     y[i] = min(1.0, y[i] + delta)
-    for mean, kw in [
-        (arithmetic_mean, {}),
-        (geometric_mean, {"eps": eps}),
-        (geometric_mean, {"eps": eps, "method": "floor"}),
-        (harmonic_mean, {"eps": eps}),
-        (median, {}),
-        (logit_mean, {"eps": eps}),
-    ]:
+    for mean, kw in every_mean(eps) + [(geometric_mean, {"eps": eps, "method": "floor"})]:
         assert mean(y, **kw) >= mean(x, **kw) - 1e-12, mean.__name__
 
 
@@ -213,24 +217,12 @@ def test_each_mean_is_monotone_in_every_input(x, i, delta, eps):
 def test_permuting_topics_changes_no_mean(x, rnd, eps):
     y = x.copy()
     rnd.shuffle(y)
-    for mean, kw in [
-        (arithmetic_mean, {}),
-        (geometric_mean, {"eps": eps}),
-        (harmonic_mean, {"eps": eps}),
-        (median, {}),
-        (logit_mean, {"eps": eps}),
-    ]:
+    for mean, kw in every_mean(eps):
         assert mean(y, **kw) == pytest.approx(mean(x, **kw), rel=1e-12, abs=1e-15)
 
 
 @given(st.floats(0.0, 1.0), st.integers(1, 20), epsilons)
 def test_every_mean_of_equal_scores_is_that_score(v, n, eps):
     x = np.full(n, v)
-    for mean, kw in [
-        (arithmetic_mean, {}),
-        (geometric_mean, {"eps": eps}),
-        (harmonic_mean, {"eps": eps}),
-        (median, {}),
-        (logit_mean, {"eps": eps}),
-    ]:
+    for mean, kw in every_mean(eps):
         assert mean(x, **kw) == pytest.approx(v, rel=1e-9, abs=1e-12)
