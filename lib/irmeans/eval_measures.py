@@ -25,6 +25,39 @@ def _div(num, den):
     return out
 
 
+class _Sparse:
+    """Rows of interest of each topic (in rank order), for counts and sums up to a depth.
+
+    ``upto(k)`` gives, per topic, how many of these rows lie in the first
+    ``k`` ranks, by one binary search over (topic, rank) keys instead of a
+    pass over every retrieved row.
+    """
+
+    def __init__(self, r: Ranked, rows: np.ndarray):
+        self.rows = rows
+        self.seg = r.seg[rows]
+        self.count = np.bincount(self.seg, minlength=r.ntopics).astype(np.int64)
+        self.first = np.cumsum(self.count) - self.count
+        self.local = np.arange(len(rows), dtype=np.int64) - np.repeat(self.first, self.count)
+        self._span = int(r.num_ret.max()) + 1 if len(r.num_ret) else 1
+        self._keys = self.seg * self._span + r.pos[rows]
+        self._num_ret = r.num_ret
+
+    def upto(self, k) -> np.ndarray:
+        T = len(self.count)
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (T,))
+        k = np.clip(k, 0, self._num_ret)
+        bound = np.arange(T, dtype=np.int64) * self._span + k
+        return np.searchsorted(self._keys, bound) - self.first
+
+    def last_value(self, cum: np.ndarray, k) -> np.ndarray:
+        """``cum`` (one value per row of interest) at the last such row in the first ``k`` ranks, else 0."""
+        n = self.upto(k)
+        idx = np.maximum(self.first + n - 1, 0)
+        out = cum[np.minimum(idx, max(len(cum) - 1, 0))] if len(cum) else np.zeros(len(n))
+        return np.where(n > 0, out, 0.0)
+
+
 class Context:
     """Quantities shared by several measures, computed once on demand."""
 
@@ -32,20 +65,27 @@ class Context:
         self.r = r
         self.T = r.ntopics
         self.isrel = r.isrel
-        self.cumrel = r.cum(self.isrel)
-        self.num_rel_ret = seg_count(self.isrel, r.seg, self.T)
+        self.rel = _Sparse(r, np.flatnonzero(self.isrel))
+        self.num_rel_ret = self.rel.count
         self._cache = {}
+
+    @property
+    def cumrel(self):
+        """Running count of relevant documents at every row."""
+        if "cumrel" not in self._cache:
+            self._cache["cumrel"] = self.r.cum(self.isrel)
+        return self._cache["cumrel"]
 
     def rel_at(self, k):
         """Relevant documents among the first ``k`` retrieved, per topic."""
-        return value_at(self.cumrel, self.r.starts, self.r.num_ret, k)
+        return self.rel.upto(k)
 
     @property
     def prec_at_rel(self):
         """Precision at each relevant row (trec_eval's AP summands), and the rows."""
         if "prec" not in self._cache:
-            rows = np.flatnonzero(self.isrel)
-            self._cache["prec"] = (rows, self.cumrel[rows] / (self.r.pos[rows] + 1.0))
+            rows = self.rel.rows
+            self._cache["prec"] = (rows, (self.rel.local + 1) / (self.r.pos[rows] + 1.0))
         return self._cache["prec"]
 
     @property
@@ -63,6 +103,16 @@ class Context:
         return self._cache["dcg"]
 
     @property
+    def _gained(self):
+        """Running DCG at the rows with a positive gain only (adding zeros changes no sum)."""
+        if "gained" not in self._cache:
+            r = self.r
+            pos = _Sparse(r, np.flatnonzero(r.rel > 0))
+            contrib = r.rel[pos.rows].astype(np.float64) / np.log2(r.pos[pos.rows] + 2.0)
+            self._cache["gained"] = (pos, seg_cumsum(contrib, pos.seg, pos.local, pos.count))
+        return self._cache["gained"]
+
+    @property
     def idcg_cum(self):
         if "idcg" not in self._cache:
             r = self.r
@@ -71,7 +121,8 @@ class Context:
         return self._cache["idcg"]
 
     def dcg_at(self, k):
-        return value_at(self.dcg_cum, self.r.starts, self.r.num_ret, k).astype(np.float64)
+        pos, cum = self._gained
+        return pos.last_value(cum, k).astype(np.float64)
 
     def idcg_at(self, k):
         return value_at(self.idcg_cum, self.r.ideal_starts, self.r.num_pos, k).astype(np.float64)
@@ -87,8 +138,8 @@ class Context:
 
     def kth_rel_row(self, k):
         """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
-        rows = np.flatnonzero(self.isrel)
-        first = np.cumsum(self.num_rel_ret) - self.num_rel_ret
+        rows = self.rel.rows
+        first = self.rel.first
         return rows[np.minimum(first + np.maximum(k, 1) - 1, max(len(rows) - 1, 0))] if len(rows) \
             else np.zeros(self.T, np.int64)
 
