@@ -141,6 +141,7 @@ def test_bad_depth_and_no_overlap():
 # --- Fast paths of the join give what plain sorting and lookup give ---
 
 import irmeans.eval_join as eval_join  # noqa: E402
+import irmeans.trec_files as trec_files  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from irmeans.trec_files import Qrels, Run  # noqa: E402
@@ -225,7 +226,11 @@ def test_hash_collisions_fall_back_to_string_comparison(monkeypatch):
     measures = ["map", "P.5", "ndcg", "recip_rank", "Rprec", "num_rel_ret", "relstring"]
     base = evaluate(qrels, run, measures=measures, depth=40)
     # a hash with only a few distinct values: every kind of collision happens
-    strong = eval_join.hash_bytes
-    monkeypatch.setattr(eval_join, "hash_bytes",
+    strong = trec_files.hash_bytes
+    monkeypatch.setattr(trec_files, "hash_bytes",
                         lambda values, width=None: (strong(values, width) & np.uint64(3)) << np.uint64(62))
+    calls = []
+    exact = eval_join._exact_lookup
+    monkeypatch.setattr(eval_join, "_exact_lookup", lambda *a: calls.append(1) or exact(*a))
     assert per_topic(evaluate(qrels, run, measures=measures, depth=40)) == per_topic(base)
+    assert calls

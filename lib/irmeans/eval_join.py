@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .eval_segments import seg_cumsum
-from .trec_files import Qrels, Run, hash_bytes
+from .trec_files import Qrels, Run, docno_hashes
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -89,25 +89,27 @@ def _distinct(values: np.ndarray) -> np.ndarray:
 
 def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """``rows`` ordered by topic code, then score descending (ties in any order)."""
-    if len(rows) == 0:
-        return rows
-    t, s = tcode[rows], scores[rows]
     n = len(rows)
-    heads = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
+    if n == 0:
+        return rows
+    everything = n == len(tcode)        # rows is then 0 .. n-1
+    t = tcode if everything else tcode[rows]
+    s = scores if everything else scores[rows]
+    change = t[1:] != t[:-1]
+    heads = np.flatnonzero(change) + 1
+    heads = np.concatenate((np.zeros(1, np.int64), heads))
     codes = t[heads]
     # The usual case: each topic in one block, scores never rising inside
     # it; then only the blocks need to be put in topic order.
-    if len(np.unique(codes)) == len(codes):
-        rising = s[1:] > s[:-1]
-        rising[heads[1:] - 1] = False
-        if not rising.any():
-            if np.all(codes[1:] > codes[:-1]):
-                return rows
-            lengths = np.diff(np.append(heads, n))
-            bo = np.argsort(codes)
-            new_start = np.cumsum(lengths[bo]) - lengths[bo]
-            shift = np.repeat(heads[bo] - new_start, lengths[bo])
-            return rows[np.arange(n) + shift]
+    if len(np.unique(codes)) == len(codes) and not np.any((s[1:] > s[:-1]) & ~change):
+        if np.all(codes[1:] > codes[:-1]):
+            return rows
+        lengths = np.diff(np.append(heads, n))
+        bo = np.argsort(codes)
+        new_start = np.cumsum(lengths[bo]) - lengths[bo]
+        moved = np.repeat(heads[bo] - new_start, lengths[bo])
+        moved += np.arange(n)
+        return moved if everything else rows[moved]
     by_score = np.argsort(-s)
     small = t.max() < np.iinfo(np.int16).max
     by_topic = np.argsort(t[by_score].astype(np.int16 if small else np.int64), kind="stable")
@@ -182,7 +184,12 @@ def _tie_order(docnos: np.ndarray, order: np.ndarray, tcode: np.ndarray,
     in_tie[1:] |= same
     in_tie[:-1] |= same
     slots = np.flatnonzero(in_tie)
-    group = np.cumsum(~np.concatenate(([False], same)))[slots]
+    del in_tie
+    # a slot opens a new group unless it ties with the row before it
+    opens = np.ones(len(slots), dtype=bool)
+    inner = slots > 0
+    opens[inner] = ~same[slots[inner] - 1]
+    group = np.cumsum(opens)
     members = order[slots]
     sub = _group_sort(group, docnos[members])
     order = order.copy()
@@ -244,7 +251,10 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
         qdoc, qtop, qrel = qrels.docnos[qkeep], qtop[qkeep], qrels.rels[qkeep]
     else:
         qdoc, qrel = qrels.docnos, qrels.rels
-    rel = _lookup(qtop, qdoc, qrel, seg, pos, starts, order, run.docnos, ntop)
+    width = -(-max(qrels.docnos.dtype.itemsize, run.docnos.dtype.itemsize) // 8) * 8
+    qhash = docno_hashes(qrels, width)
+    rel = _lookup(qtop, qdoc, qrel, qhash if qkeep.all() else qhash[qkeep], seg, pos, starts,
+                  order, run.docnos, docno_hashes(run, width), ntop)
 
     # -c: a topic without results is evaluated, like trec_eval does, as a
     # ranking of one document that is not in the pool
@@ -276,7 +286,7 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
                   run.runid, missing)
 
 
-def _lookup(qtop, qdoc, qrel, seg, pos, starts, order, docnos, ntop):
+def _lookup(qtop, qdoc, qrel, qhash, seg, pos, starts, order, docnos, rhash, ntop):
     """Relevance of each ranked row (``docnos[order]``, topic ``seg``, rank ``pos``).
 
     Qrels and run rows become 64-bit keys: topic, then a hash of the docno,
@@ -291,14 +301,13 @@ def _lookup(qtop, qdoc, qrel, seg, pos, starts, order, docnos, ntop):
     qo = None
     if np.any(qtop[1:] < qtop[:-1]):
         qo = np.argsort(qtop, kind="stable")
-        qtop, qdoc, qrel = qtop[qo], qdoc[qo], qrel[qo]
+        qtop, qdoc, qrel, qhash = qtop[qo], qdoc[qo], qrel[qo], qhash[qo]
     qcount = np.bincount(qtop, minlength=ntop)
     qstart = np.cumsum(qcount) - qcount
     qpos = np.arange(len(qtop), dtype=np.int64) - np.repeat(qstart, qcount)
     topic_bits = max(1, int(ntop).bit_length())
     pos_bits = max(1, int(max(qcount.max(), pos.max() + 1)).bit_length())
     hash_bits = 64 - topic_bits - 1 - pos_bits
-    width = max(qdoc.dtype.itemsize, docnos.dtype.itemsize)
     if hash_bits < 24:      # pragma: no cover - too many topics and rows for one key
         return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
     u = np.uint64
@@ -307,11 +316,11 @@ def _lookup(qtop, qdoc, qrel, seg, pos, starts, order, docnos, ntop):
     top = u(64 - topic_bits)
     keys = np.empty(len(qtop) + len(seg), dtype=np.uint64)
     q, r = keys[: len(qtop)], keys[len(qtop):]
-    np.right_shift(hash_bytes(qdoc, width), drop, out=q)
+    np.right_shift(qhash, drop, out=q)
     q <<= low
     q |= qtop.astype(np.uint64) << top
     q |= qpos.astype(np.uint64)
-    np.take(hash_bytes(docnos, width), order, out=r)
+    np.take(rhash, order, out=r)
     r >>= drop
     r <<= low
     r |= seg.astype(np.uint64) << top

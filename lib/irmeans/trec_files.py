@@ -352,8 +352,9 @@ def _gather(buf, s, e):
         if lo == hi:
             words[:, j] &= _ALL_BITS >> np.uint64(64 - 8 * lo)
         else:
-            keep = np.minimum(np.maximum(lengths - 8 * j, 0), 8)
-            words[:, j] &= _ALL_BITS >> (64 - 8 * keep).astype(np.uint64)
+            # the mask of word j for each possible token length
+            table = _LOW_BYTES[np.clip(np.arange(width + 1) - 8 * j, 0, 8)]
+            words[:, j] &= table[lengths]
     return text, words, lengths
 
 
@@ -473,19 +474,24 @@ def read_qrels(path) -> Qrels:
     def parse(lines):
         topics = lines.gather(0)[0]
         docnos = lines.gather(2)[0]
+        hashes = hash_bytes(docnos)
         text, words, lengths = lines.gather(3)
         rels, ok = _decimal(words, lengths, fraction=False)
         if not ok.all():
             bad = np.flatnonzero(~ok)
             rels[bad] = _slow_grades(text[bad], lines.line_numbers[bad], source)
-        return [topics, docnos, rels, lines.line_numbers]
+        return [topics, docnos, rels, lines.line_numbers, hashes]
 
     pieces = _read_fields(source, 4, True, "qrels", False, parse)
     if not pieces:
         raise ValueError(f"{source}: no judgments in the file")
-    topics, docnos, rels, line_numbers = _columns(pieces)
+    widths = {p[1].dtype.itemsize for p in pieces}
+    topics, docnos, rels, line_numbers, hashes = _columns(pieces)
     qrels = Qrels(topics, docnos, rels, source, line_numbers)
-    _check_unique(qrels.topics, qrels.docnos, qrels.lines, source, "judged")
+    if len(widths) == 1:
+        _keep_hashes(qrels, hashes)
+    del hashes
+    _check_unique(qrels.topics, qrels.docnos, qrels.lines, source, "judged", docno_hashes(qrels))
     return qrels
 
 
@@ -538,23 +544,29 @@ def read_run(path) -> Run:
     def parse(lines):
         topics = lines.gather(0)[0]
         docnos = lines.gather(2)[0]
+        hashes = hash_bytes(docnos)
         text, words, lengths = lines.gather(4)
         scores, ok = _decimal(words, lengths, fraction=True)
         if not ok.all():
             bad = np.flatnonzero(~ok)
             scores[bad] = _slow_scores(text[bad], lines.line_numbers[bad], source)
         s, e = lines.field(5)
-        return [topics, docnos, scores, lines.line_numbers, lines.text(int(s[-1]), int(e[-1]))]
+        return [topics, docnos, scores, lines.line_numbers, hashes,
+                lines.text(int(s[-1]), int(e[-1]))]
 
     pieces = _read_fields(source, 6, False, "run", True, parse)
     if not pieces:
         raise ValueError(f"{source}: the run is empty")
-    runid = pieces[-1][4]
+    runid = pieces[-1][5]
+    widths = {p[1].dtype.itemsize for p in pieces}
     for p in pieces:
-        p[4] = np.zeros(0)
-    topics, docnos, scores, line_numbers, _ = _columns(pieces)
+        p[5] = np.zeros(0)
+    topics, docnos, scores, line_numbers, hashes, _ = _columns(pieces)
     run = Run(topics, docnos, scores, runid, source, line_numbers)
-    _check_unique(run.topics, run.docnos, run.lines, source, "retrieved")
+    if len(widths) == 1:        # the hashes depend on the width of the array
+        _keep_hashes(run, hashes)
+    del hashes
+    _check_unique(run.topics, run.docnos, run.lines, source, "retrieved", docno_hashes(run))
     return run
 
 
@@ -602,24 +614,45 @@ def hash_bytes(values: np.ndarray, width: int | None = None) -> np.ndarray:
     return h
 
 
-def _pair_hash(topics, docnos):
-    key = hash_bytes(docnos)
+def docno_hashes(data, width: int | None = None) -> np.ndarray:
+    """:func:`hash_bytes` of ``data.docnos`` (a Qrels or Run), computed once per width.
+
+    Examples
+    --------
+    >>> r = Run.from_arrays(["1", "1"], ["d1", "d2"], [2.0, 1.0])
+    >>> bool(np.array_equal(docno_hashes(r, 16), hash_bytes(r.docnos, 16)))
+    True
+    """
+    width = -(-max(data.docnos.dtype.itemsize, width or 0) // 8) * 8
+    cache = data.__dict__.setdefault("_docno_hashes", {})
+    if width not in cache:
+        cache[width] = hash_bytes(data.docnos, width)
+    return cache[width]
+
+
+def _keep_hashes(data, hashes):
+    width = -(-data.docnos.dtype.itemsize // 8) * 8
+    data.__dict__.setdefault("_docno_hashes", {})[width] = hashes
+
+
+def _pair_hash(topics, docnos, hashes=None):
+    key = hash_bytes(docnos) if hashes is None else hashes.copy()
     mixed = hash_bytes(topics)
     mixed *= np.uint64(0x9E3779B97F4A7C15)
     key ^= mixed
     return key
 
 
-def _check_unique(topics, docnos, lines, source, verb):
+def _check_unique(topics, docnos, lines, source, verb, hashes=None):
     """Raise if a (topic, docno) pair occurs twice (hash first, then verify)."""
     n = len(docnos)
     if n < 2:
         return
-    key = _pair_hash(topics, docnos)
+    key = _pair_hash(topics, docnos, hashes)
     key.sort()
     if not (key[1:] == key[:-1]).any():
         return
-    key = _pair_hash(topics, docnos)
+    key = _pair_hash(topics, docnos, hashes)
     order = np.argsort(key, kind="stable")
     k = key[order]
     same = np.flatnonzero(k[1:] == k[:-1])
