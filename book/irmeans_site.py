@@ -5,11 +5,25 @@ Jupyter renders. On the site this extension renders that output as the HTML
 of :func:`irmeans.plots.embed_html`, and adds the site's own copy of Vega
 (``book/assets/vega/``, made by ``book/vendor_assets.py``) to exactly the
 pages that have such a figure.
+
+It also makes the pages right for a reader with no Jupyter:
+
+- the site's front door, ``index.html``, is a small page sending the reader
+  to the book's root page, with a title and a language (Jupyter Book's own
+  redirect is a bare ``<meta>`` tag);
+- the bibliography's entries get the role their list requires
+  (``listitem``; docutils writes the deprecated ``doc-biblioentry``);
+- sphinx-thebe is taken off the pages: Jupyter Book 1 always loads it, it
+  declares ``THEBE_JS_URL`` twice (a script error on every page) and points
+  at a CDN, and the book has no live code cells.
 """
 
 from __future__ import annotations
 
+import html
 import json
+import re
+from pathlib import Path
 
 from docutils import nodes
 from myst_nb.core import render
@@ -17,6 +31,9 @@ from myst_nb.core import render
 from irmeans.plots import VEGALITE_MIMETYPE, embed_html
 
 VEGA_JS = "vega/vega-bundle.js"
+THEBE_FILES = ("sphinx-thebe.js", "sphinx-thebe.css")
+# An entry of a citation list as docutils writes it, e.g. <div class="citation" id="x" role="doc-biblioentry">.
+CITATION_ROLE = re.compile(r'(<div class="citation"[^>]*\brole=")doc-biblioentry(")')
 
 
 class VegaLiteSiteRenderer:
@@ -40,6 +57,49 @@ def _add_vega_script(app, pagename, templatename, context, doctree):
         app.add_js_file(VEGA_JS)  # in html-page-context: this page only
 
 
+def _is_thebe(asset) -> bool:
+    """Whether a page's script or style sheet belongs to sphinx-thebe."""
+    name = str(getattr(asset, "filename", "") or "")
+    body = getattr(asset, "attributes", {}).get("body", "")
+    return name.split("?")[0].endswith(THEBE_FILES) or "THEBE_JS_URL" in body
+
+
+def _drop_thebe_assets(app, pagename, templatename, context, doctree):
+    for key in ("script_files", "css_files"):
+        if key in context:
+            context[key] = [asset for asset in context[key] if not _is_thebe(asset)]
+
+
+def _drop_thebe_config(app, doctree, docname):
+    """Remove the ``text/x-thebe-config`` script sphinx-thebe puts in every page."""
+    for node in list(doctree.findall(nodes.raw)):
+        if "text/x-thebe-config" in node.astext():
+            node.parent.remove(node)
+
+
+def _fix_citation_roles(app, pagename, templatename, context, doctree):
+    if "body" in context:
+        context["body"] = CITATION_ROLE.sub(r"\1listitem\2", context["body"])
+
+
+def _write_front_door(app, exception):
+    """A redirecting ``index.html`` at the site's root, if the book's root page is elsewhere."""
+    if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    index = Path(app.outdir) / "index.html"
+    if index.exists():
+        return
+    target = html.escape(app.builder.get_target_uri(app.config.root_doc), quote=True)
+    title = html.escape(app.config.html_title or app.config.project or "")
+    # No icon link: the page is left at once, and the icon's request would be cut off.
+    index.write_text(
+        f'<!DOCTYPE html>\n<html lang="{app.config.language or "en"}"><head><meta charset="utf-8">'
+        f'<title>{title}</title><meta http-equiv="Refresh" content="0; url={target}"></head>\n'
+        f'<body><main><p><a href="{target}">{title}</a></p></main></body></html>\n',
+        encoding="utf-8",
+    )
+
+
 def setup(app):
     # myst-nb finds mime renderers through entry points and caches the list;
     # the book registers its own without packaging a plugin.
@@ -47,4 +107,10 @@ def setup(app):
     if VegaLiteSiteRenderer not in plugins:
         plugins.append(VegaLiteSiteRenderer)
     app.connect("html-page-context", _add_vega_script)
+    # Late: after sphinx-thebe has added its assets and its config node.
+    app.connect("html-page-context", _drop_thebe_assets, priority=900)
+    app.connect("html-page-context", _fix_citation_roles)
+    app.connect("doctree-resolved", _drop_thebe_config, priority=900)
+    # Before sphinx-external-toc's build-finished handler, which then leaves index.html alone.
+    app.connect("build-finished", _write_front_door, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

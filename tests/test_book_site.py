@@ -45,11 +45,11 @@ def test_setup_registers_the_renderer_first_for_html():
     from myst_nb.core.render import get_mime_priority, load_mime_renders
 
     hooks = []
-    irmeans_site.setup(SimpleNamespace(connect=lambda event, fn: hooks.append(event)))
+    irmeans_site.setup(SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event)))
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
-    assert hooks == ["html-page-context"]
+    assert hooks.count("html-page-context") == 3 and "build-finished" in hooks
 
 
 def test_the_vega_script_is_added_only_to_pages_with_a_figure():
@@ -62,3 +62,53 @@ def test_the_vega_script_is_added_only_to_pages_with_a_figure():
     assert added == []
     irmeans_site._add_vega_script(app, "b", "page.html", {}, with_figure)
     assert added == [irmeans_site.VEGA_JS]
+
+
+def test_thebe_assets_are_taken_off_the_pages():
+    from sphinx.builders.html._assets import _CascadingStyleSheet, _JavaScript
+
+    keep = [_JavaScript("vega/vega-bundle.js"), _CascadingStyleSheet("irmeans.css")]
+    thebe = [_JavaScript("", body='const THEBE_JS_URL = "https://unpkg.com/thebe"'),
+             _JavaScript("sphinx-thebe.js", **{"async": "async"}), _CascadingStyleSheet("sphinx-thebe.css")]
+    context = {"script_files": keep[:1] + thebe[:2], "css_files": keep[1:] + thebe[2:]}
+    irmeans_site._drop_thebe_assets(None, "a", "page.html", context, None)
+    assert context == {"script_files": keep[:1], "css_files": keep[1:]}
+
+
+def test_thebe_config_node_is_removed():
+    doc = nodes.section()
+    doc += nodes.raw(text='<script type="text/x-thebe-config">{}</script>', format="html")
+    doc += nodes.raw(text="<p>kept</p>", format="html")
+    irmeans_site._drop_thebe_config(None, doc, "a")
+    assert [n.astext() for n in doc.findall(nodes.raw)] == ["<p>kept</p>"]
+
+
+def test_citation_entries_become_list_items():
+    context = {"body": '<div role="list" class="citation-list">\n'
+                       '<div class="citation" id="id4" role="doc-biblioentry">'}
+    irmeans_site._fix_citation_roles(None, "bib", "page.html", context, None)
+    assert context["body"].endswith('<div class="citation" id="id4" role="listitem">')
+
+
+def _html_app(outdir, root_doc="chapters/index"):
+    return SimpleNamespace(
+        outdir=str(outdir),
+        builder=SimpleNamespace(format="html", get_target_uri=lambda doc: doc + ".html"),
+        config=SimpleNamespace(root_doc=root_doc, html_title="A <book>", project="x", html_favicon="book/static/favicon.svg",
+                               language=None),
+    )
+
+
+def test_the_front_door_sends_readers_to_the_root_page(tmp_path):
+    irmeans_site._write_front_door(_html_app(tmp_path), None)
+    page = (tmp_path / "index.html").read_text()
+    assert 'url=chapters/index.html"' in page and '<a href="chapters/index.html">A &lt;book&gt;</a>' in page
+    assert '<html lang="en">' in page and "<title>A &lt;book&gt;</title>" in page
+
+
+def test_the_front_door_leaves_an_existing_index_and_failed_builds_alone(tmp_path):
+    irmeans_site._write_front_door(_html_app(tmp_path), RuntimeError("build failed"))
+    assert not (tmp_path / "index.html").exists()
+    (tmp_path / "index.html").write_text("mine")
+    irmeans_site._write_front_door(_html_app(tmp_path), None)
+    assert (tmp_path / "index.html").read_text() == "mine"
