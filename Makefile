@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv book test serve clean
+.PHONY: venv book site test serve clean
 
 venv: $(STAMP)
 
@@ -26,18 +26,31 @@ $(ASSETS): node_modules/.package-lock.json book/vendor_assets.py $(STAMP)
 	$(BIN)/python book/vendor_assets.py
 	touch $@
 
-book: venv $(ASSETS)
+# Everything the site is made from; `make site` rebuilds only if one is newer than the last good build.
+BOOK_SOURCES := _config.yml _toc.yml references.bib $(wildcard chapters/* book/*.py book/static/* \
+	lib/irmeans/*.py lib/irmeans/*/*.py)
+SITE := _build/site.stamp
+
+$(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
 	# Always from scratch: every notebook is re-executed anyway, and an incremental
 	# build can keep stale copies of the vendored JavaScript.
 	rm -rf _build
 	$(BIN)/jupyter-book build -W -n --keep-going .
 	$(BIN)/python book/check_site.py _build/html
+	touch $@
+
+site: venv $(SITE)
+
+book: venv $(ASSETS)
+	rm -f $(SITE)
+	$(MAKE) --no-print-directory site
 
 # Re-execute the chapters in place: refreshes the outputs nbval compares against.
 .PHONY: notebooks
 notebooks: venv
 	$(BIN)/python book/execute_notebooks.py
 
+# The browser tests (tests/browser) run `make site` themselves and use Debian's chromium.
 test: venv
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
