@@ -1,0 +1,86 @@
+"""The built site as the browser tests see it: built if stale, served on 127.0.0.1, its pages.
+
+The site is ``_build/html``, made by ``make site`` (which rebuilds only when a
+source is newer than the last good build). It is served by a thread of this
+process on a free port, as ``make serve`` would serve it.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "_build" / "html"
+#: Where screenshots, the PDF of a page and the report go, for a person to look at.
+OUTPUT = ROOT / "_build" / "screenshots"
+#: Debian's browser; the tests never download one of their own.
+CHROMIUM = Path(os.environ.get("IRMEANS_CHROMIUM", "/usr/bin/chromium"))
+#: No sandbox (CI runs as root); no background traffic (the pages alone may make requests).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--no-first-run",
+    "--no-default-browser-check",
+]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+HELPERS = Path(__file__).with_name("page_helpers.js")
+# Folders of the site that hold assets and sources, not pages.
+NOT_PAGES = {"_static", "_sources", "_images", "_sphinx_design_static"}
+
+
+def build_site() -> None:
+    """Run ``make site``; raise with the end of its output if it fails."""
+    done = subprocess.run(["make", "--no-print-directory", "site"], cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-40:])
+        raise RuntimeError(f"`make site` failed (exit {done.returncode}):\n{tail}")
+
+
+def pages(site: Path) -> list[str]:
+    """Every HTML page of the site, as paths relative to its root, sorted."""
+    return sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if not NOT_PAGES.intersection(p.relative_to(site).parts)
+    )
+
+
+def notebook_pages(site: Path) -> list[str]:
+    """The pages made from a notebook: the chapters a reader can download and launch."""
+    return [p for p in pages(site) if (site / "_sources" / p).with_suffix(".ipynb").is_file()]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a browser leaving a page mid-download is not the site's problem; the tests watch the browser
+
+
+@contextmanager
+def serve(site: Path):
+    """Serve ``site`` on 127.0.0.1 on a free port; yield its base URL (ending in ``/``)."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,108 @@
+"""Every control of every interactive figure changes what the figure shows; the numbers are the library's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from figure_checks import CHECKS, Figure, check_for
+from visit import open_page
+
+
+def _picture_and_signal(figure: Figure, name: str):
+    return figure.js("picture"), json.dumps(figure.signal(name))
+
+
+def _moves(figure: Figure, control: dict):
+    """Ways a reader moves a control, tried in turn until one changes the figure."""
+    locator = figure.control(control["name"])
+    if control["kind"] == "checkbox":
+        yield "clicked", lambda: locator.click()
+    elif control["kind"] == "select":
+        current = locator.evaluate("el => el.selectedIndex")
+        for index, label in enumerate(control["options"]):
+            if index != current:
+                yield f"chose {label!r}", lambda index=index: locator.select_option(index=index)
+    elif control["kind"] == "radio":
+        for index in range(locator.count()):
+            yield f"picked option {index + 1}", lambda index=index: locator.nth(index).check()
+    else:  # range: the keyboard moves it as a reader would
+        at_max = locator.evaluate("el => +el.value >= +el.max")
+        for key in (["ArrowLeft"] if at_max else ["ArrowRight"]) + ["Home", "End"]:
+            yield f"pressed {key}", lambda key=key: (locator.focus(), figure.page.keyboard.press(key))
+
+
+def exercise(figure: Figure) -> list[dict]:
+    """Move each control of ``figure``; whether and how the figure's state and picture changed."""
+    results = []
+    for control in figure.controls():
+        if control["kind"] == "radio" and any(r["name"] == control["name"] for r in results):
+            continue
+        result = {"control": control["name"], "kind": control["kind"], "changed": False, "move": None}
+        for move, do in _moves(figure, control):
+            before = _picture_and_signal(figure, control["name"])
+            do()
+            figure.js("settle")
+            after = _picture_and_signal(figure, control["name"])
+            result["move"] = move
+            if after[0] != before[0] and after[1] != before[1]:
+                result["changed"] = True
+                break
+        results.append(result)
+    return results
+
+
+@pytest.fixture(scope="module")
+def figure_pages(visits):
+    pages = {path: v.figures for path, v in visits.items() if v.figures}
+    assert pages, "no page has an interactive figure"
+    return pages
+
+
+@pytest.fixture(scope="module")
+def exercised(browser, base_url, figure_pages, output_dir):
+    """Every control of every figure moved, and every applicable library check run, page by page."""
+    controls, checks, errors = {}, {}, {}
+    for path, ids in figure_pages.items():
+        page, log = open_page(browser, base_url, path)
+        for figure_id in ids:
+            figure = Figure(page, figure_id)
+            key = f"{path}#{figure_id}"
+            controls[key] = exercise(figure)
+            check = check_for(figure)
+            if check is not None:
+                try:
+                    checks[key] = (check.name, check.run(figure), None)
+                except AssertionError as e:
+                    checks[key] = (check.name, [], str(e))
+        errors[path] = log.errors + log.failed + log.outside
+        page.context.close()
+    (output_dir / "figures.json").write_text(json.dumps({"controls": controls, "checks": checks}, indent=1),
+                                             encoding="utf-8")
+    return controls, checks, errors
+
+
+def test_every_control_changes_its_figure(exercised):
+    controls, _, _ = exercised
+    assert any(controls.values()), "no figure has a control"
+    stuck = [f"{key}: {c['control']} ({c['kind']}) — last tried: {c['move']}"
+             for key, found in controls.items() for c in found if not c["changed"]]
+    assert not stuck, "controls that change nothing:\n" + "\n".join(stuck)
+
+
+def test_moving_controls_logs_no_error(exercised):
+    _, _, errors = exercised
+    assert not any(errors.values()), {p: e for p, e in errors.items() if e}
+
+
+def test_figures_show_what_irmeans_computes(exercised):
+    _, checks, _ = exercised
+    failed = {key: error for key, (_, _, error) in checks.items() if error}
+    assert not failed, "\n".join(f"{key}: {error}" for key, error in failed.items())
+
+
+def test_every_registered_check_found_its_figure(exercised):
+    _, checks, _ = exercised
+    used = {name for name, _, _ in checks.values()}
+    assert used == set(CHECKS), f"checks that found no figure on the site: {set(CHECKS) - used}"

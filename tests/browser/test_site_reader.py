@@ -1,0 +1,98 @@
+"""What a reader of the site expects: search, downloads, launch links, dark mode, toggles, print."""
+
+from __future__ import annotations
+
+import urllib.request
+
+import pytest
+import yaml
+
+import sitetools
+from visit import open_page, screenshot_name
+
+@pytest.fixture(scope="module")
+def chapters(site):
+    found = sitetools.notebook_pages(site)
+    assert found, "no page is made from a notebook"
+    return found
+
+
+@pytest.fixture(scope="module")
+def repository():
+    config = yaml.safe_load((sitetools.ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = config["repository"]["url"].rstrip("/")
+    assert url.startswith("https://github.com/"), url
+    return url.removeprefix("https://github.com/"), config["repository"].get("branch", "main")
+
+
+def test_search_finds_pages_offline(browser, base_url):
+    page, log = open_page(browser, base_url, "search.html?q=precision")
+    results = page.locator("#search-results ul.search li a")
+    results.first.wait_for(timeout=30_000)
+    assert results.count() >= 1
+    assert all(href.endswith(".html") or ".html#" in href or ".html?" in href
+               for href in results.evaluate_all("as => as.map(a => a.getAttribute('href'))"))
+    assert not (log.errors or log.failed or log.outside), log
+    page.context.close()
+
+
+def test_each_chapter_has_a_download_of_its_notebook(visits, base_url, chapters):
+    for path in chapters:
+        notebook = base_url + "_sources/" + path.removesuffix(".html") + ".ipynb"
+        assert notebook in visits[path].links, f"{path}: no download link to {notebook}"
+        with urllib.request.urlopen(notebook, timeout=10) as response:
+            assert response.status == 200
+            assert b'"nbformat"' in response.read(), f"{notebook} is not a notebook"
+
+
+def test_each_chapter_launches_on_binder_and_colab(visits, chapters, repository):
+    repo, branch = repository
+    for path in chapters:
+        notebook = path.removesuffix(".html") + ".ipynb"
+        links = visits[path].links
+        binder = [u for u in links if u.startswith(f"https://mybinder.org/v2/gh/{repo}/{branch}")]
+        colab = [u for u in links
+                 if u == f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}"]
+        assert binder and notebook in binder[0], f"{path}: no Binder link to {repo}'s {notebook}"
+        assert colab, f"{path}: no Colab link to {repo}'s {notebook}"
+
+
+def test_the_theme_switch_turns_every_page_dark(visits):
+    """Each page was switched to dark with the theme's own button (its errors and axe are the pages' tests')."""
+    not_dark = {path: v.themes for path, v in visits.items() if not v.themes or v.themes[-1] != "dark"}
+    assert not not_dark, not_dark
+
+
+def test_a_dark_screenshot_of_every_page_is_written(visits, output_dir):
+    missing = [p for p in visits if not (output_dir / screenshot_name(p, "-dark")).is_file()]
+    assert not missing
+
+
+def test_the_readers_system_setting_chooses_the_mode(browser, base_url, chapters):
+    for scheme in ("dark", "light"):
+        page, log = open_page(browser, base_url, chapters[0], color_scheme=scheme)
+        assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
+        assert not (log.errors or log.failed or log.outside), log
+        page.context.close()
+
+
+def test_hidden_code_toggles_open(visits, chapters):
+    toggles = {path: visits[path].toggles for path in chapters}
+    assert any(toggles.values()), "no toggle found on any chapter"
+    stuck = {path: t for path, t in toggles.items() if "did not open" in t}
+    assert not stuck, stuck
+
+
+def test_print_hides_navigation_and_keeps_figures_whole(browser, base_url, visits, output_dir):
+    path = next(p for p, v in visits.items() if v.figures)
+    page, _ = open_page(browser, base_url, path)
+    page.emulate_media(media="print")
+    assert not page.locator(".bd-sidebar-primary").is_visible()
+    assert not page.locator(".bd-header").is_visible()
+    breaks = page.locator(".irmeans-figure").evaluate_all(
+        "fs => fs.map(f => getComputedStyle(f).breakInside)")
+    assert breaks and set(breaks) == {"avoid"}, breaks
+    pdf = output_dir / screenshot_name(path).replace(".png", ".pdf")
+    page.pdf(path=str(pdf), format="A4", print_background=True)
+    assert pdf.stat().st_size > 10_000
+    page.context.close()
