@@ -102,6 +102,8 @@ def whole_process(qrels, run, rounds):
                                           qrels, run]),
         "ir_measures": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "ir_measures",
                                           qrels, run]),
+        # start-up alone: the interpreter, numpy and the irmeans package
+        "(start-up: import irmeans.cli)": lambda: run_child([py, "-c", "import irmeans.cli"]),
     }
     res = interleaved(contenders, rounds)
     base = statistics.median(w for w, _ in res["irmeans eval"])

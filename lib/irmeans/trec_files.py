@@ -329,8 +329,9 @@ _ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 def _gather(buf, s, e):
     """Tokens ``buf[s:e]`` as a zero-padded ``S{8k}`` array, its (n, k) words and lengths.
 
-    Each word is an unaligned 64-bit read at a token offset, masked to the
-    token's length: k reads per token instead of one per byte.
+    Each token is one unaligned read of 8k bytes at its offset, cleared past
+    its end with 64-bit masks: no per-byte indexing.  ``buf`` must hold 8k
+    readable bytes after the last token start (the chunk's slack).
     """
     n = len(s)
     lengths = e - s
@@ -338,10 +339,8 @@ def _gather(buf, s, e):
         return np.zeros(0, "S8"), np.zeros((0, 1), "<u8"), lengths
     short, width = int(lengths.min()), int(lengths.max())
     k = -(-width // 8)
-    if int(s[-1]) + 8 * k > len(buf) or int(s.max()) + 8 * k > len(buf):  # pragma: no cover
+    if int(s[-1]) + 8 * k > len(buf):  # pragma: no cover - a token longer than the slack
         buf = np.concatenate((buf, np.zeros(8 * k, np.uint8)))
-    # one unaligned read of 8k bytes at each token start, then the bytes
-    # past each token's end are cleared, a 64-bit word at a time
     at = np.ndarray(shape=(len(buf) - 8 * k + 1,), dtype=f"S{8 * k}", buffer=buf, strides=(1,))
     text = at[s]
     words = text.view("<u8").reshape(n, k)
