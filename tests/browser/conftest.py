@@ -38,8 +38,11 @@ def output_dir(site):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip."""
+def browser(site):
+    """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip.
+
+    After ``site``: building the site runs ``npm ci``, which installs axe-core.
+    """
     if not sitetools.CHROMIUM.is_file():
         pytest.fail(f"{sitetools.CHROMIUM} is missing: install Debian's chromium "
                     "(apt-get install chromium) or set IRMEANS_CHROMIUM", pytrace=False)
