@@ -5,7 +5,7 @@
 
 The run has DOCS documents for each of TOPICS topics, scores rounded to two
 decimals (so many ties, broken by docno), written topic by topic with the
-rank column.  The qrels judge about 300 documents per topic with grades 0/1/2:
+rank column.  The qrels judge 150-330 documents per topic with grades 0/1/2:
 about two thirds from the run, the rest never retrieved; one topic in twenty
 has no relevant document at all.  Existing files are kept.
 """
