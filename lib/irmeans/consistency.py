@@ -14,7 +14,6 @@ scores to the standardized scores of Webber, Moffat & Zobel (2008).
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ndtr
 
 __all__ = ["kendall_tau", "draw_halves", "split_half", "standardize"]
 
@@ -328,4 +327,6 @@ def standardize(scores, *, reference=None, ddof=1, constant="raise"):
             "and the scores cannot be standardized; pass constant='half' to give them all 0.5"
         )
     z = (s - mu) / np.where(flat, 1.0, sd)
+    from scipy.special import ndtr  # here, not at the top: `import irmeans` stays light for the CLI
+
     return np.where(flat, 0.5, ndtr(z))

@@ -15,7 +15,6 @@ Average Precision, as in trec_eval.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import digamma
 
 __all__ = [
     "average_precision",
@@ -334,6 +333,8 @@ def expected_ap_random_order(rels, num_relevant, collection_size, *, level=1):
     retrieved_sum, found, R, m, n, N = _unretrieved(rels, num_relevant, collection_size, level)
     L = N - n
     # S0 = sum_{p=1..L} 1/(n+p) = H(N) - H(n); S1 = sum_{p=1..L} (p-1)/(n+p).
+    from scipy.special import digamma  # here, not at the top: `import irmeans` stays light
+
     S0 = digamma(N + 1.0) - digamma(n + 1.0)
     S1 = L - (n + 1) * S0
     pairs = _safe_div((m - 1) * S1, L - 1)

@@ -30,7 +30,6 @@ all runs on all topics.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit, logit
 
 __all__ = ["PRESETS", "simulate_collection"]
 
@@ -135,6 +134,8 @@ def simulate_collection(
         at_tenth = ordered[0] - 1.0
     else:
         at_tenth = (ordered[n_low - 1] + ordered[n_low]) / 2
+    from scipy.special import expit, logit  # here, not at the top: `import irmeans` stays light
+
     ap = expit(slope * (quality - at_tenth) + logit(0.1))
     ap[quality < zero_cut] = 0.0
     return ap
