@@ -231,7 +231,7 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=0.05, initial_which="lowest"
             y=alt.Y("count:Q", title="Topics", stack="zero", scale=alt.Scale(domain=[0, _YMAX])),
             color=alt.Color("part:N", title="Topic", scale=alt.Scale(
                 domain=list(_PART_COLOURS), range=list(_PART_COLOURS.values()))),
-            order=alt.Order("part:N"),
+            order=alt.Order("part:O"),
             tooltip=[alt.Tooltip("bin_start:Q", title="from", format=".2f"),
                      alt.Tooltip("bin_end:Q", title="below", format=".2f"), "part:N", "count:Q"],
         )

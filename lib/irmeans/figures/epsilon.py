@@ -199,14 +199,15 @@ def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=-5.0, initial_da
     this_set = "datum.data_set == data_set"
     now = f"{this_set} && abs(datum.log10_eps - log10_eps) < 1e-9"
     forms = list(FORMS)
+    legend = alt.Legend(orient="bottom", columns=2, symbolType="stroke", symbolStrokeWidth=3)
     base = alt.Chart(table).transform_filter(this_set).encode(
         x=alt.X("log10_eps:Q", title="ε (log scale)",
                 axis=alt.Axis(values=list(range(int(e.min()), int(e.max()) + 1)), labelExpr="'1e' + datum.value")),
         y=alt.Y("value:Q", title="Average over topics", scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("form:N", title=None, sort=forms,
-                        scale=alt.Scale(domain=forms, range=[c for c, _ in FORMS.values()]),
-                        legend=alt.Legend(orient="bottom", columns=2, symbolType="stroke", symbolStrokeWidth=3)),
-        strokeDash=alt.StrokeDash("form:N", sort=forms, legend=None,
+                        scale=alt.Scale(domain=forms, range=[c for c, _ in FORMS.values()]), legend=legend),
+        # The same legend for both channels of one field: Vega-Lite draws one legend, coloured and dashed.
+        strokeDash=alt.StrokeDash("form:N", title=None, sort=forms, legend=legend,
                                   scale=alt.Scale(domain=forms, range=[d for _, d in FORMS.values()])),
     )
     lines = base.mark_line(strokeWidth=2.5, clip=True).encode(
