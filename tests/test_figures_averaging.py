@@ -1,8 +1,10 @@
 """Chapter 4's figure tables equal the library's means and Ravana & Moffat's Table 1; the charts are valid."""
 
 import doctest
+import io
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import irmeans
@@ -81,3 +83,12 @@ def test_live_description_agrees():
     text = averaging.describe_means(averaging.TABLE1_SCORES["S1"], 0.01)
     assert text.splitlines()[2] == "εGM   0.1917"
     assert round(irmeans.geometric_mean(averaging.TABLE1_SCORES["S1"], eps=0.01), 4) == 0.1917
+
+
+def test_chart_values_are_rounded_once_to_the_three_decimals_printed():
+    # GM of S1 with topic 1 at 0.75 is 0.282523: rounded to 4 decimals, then printed with 3, it would read 0.282.
+    spec = plots.to_spec(averaging.means_chart(first_values=[0.75], eps_exponents=[-4.0]), "alt")
+    (csv,) = [v for v in spec["datasets"].values() if isinstance(v, str) and v.startswith("s,x,k,m,v")]
+    values = pd.read_csv(io.StringIO(csv))
+    assert values.query("s == 1 and m == 1").v.item() == 0.283
+    assert round(irmeans.geometric_mean([0.75, 0.1, 0.3, 0.8, 0.1]), 3) == 0.283

@@ -1,8 +1,10 @@
 """Chapter 7's figure tables equal the library's means and scipy's tests; the chart is valid and interactive."""
 
 import doctest
+import io
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -106,3 +108,13 @@ def test_describe_and_controls(baseline):
     assert text.splitlines()[-1] == "verdict: MAP better, GMAP worse"
     box = verdicts.feedback_controls(baseline)
     assert [c.description for c in box.children[:2]] == ["Gain, easy", "Loss, hard"]
+
+
+def test_chart_numbers_are_rounded_once_to_the_decimals_printed():
+    baseline = robertson.load_example()
+    spec = plots.to_spec(verdicts.verdicts_chart(baseline, GAINS, LOSSES), "alt")
+    (csv,) = [v for v in spec["datasets"].values() if isinstance(v, str) and v.startswith("gain,loss,map")]
+    page = pd.read_csv(io.StringIO(csv))
+    full, _, _ = verdicts.verdicts_table(baseline, GAINS, LOSSES, decimals=12)
+    for column, decimals in {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}.items():
+        np.testing.assert_allclose(page[column], full[column].round(decimals), rtol=0, atol=1e-12)

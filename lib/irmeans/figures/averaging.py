@@ -131,7 +131,8 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
     >>> sorted(p["name"] for p in to_spec(c, "Six averages.")["params"])
     ['first', 'k', 'system']
     """
-    topics, values = means_table(systems, first_values, eps_exponents)
+    # Rounded once, to the three decimals printed: a value rounded to 4 and then printed with 3 can be off by one.
+    topics, values = means_table(systems, first_values, eps_exponents, decimals=3)
     xs, ks = np.unique(topics.x), np.unique(values.k)
     names = list(systems)
     step = lambda a: float(np.round(np.min(np.diff(a)), 10)) if a.size > 1 else 1.0  # noqa: E731

@@ -202,6 +202,10 @@ def verdicts_table(ap, gains, losses, seed=SEED, eps=EPS, decimals=4):
     return grid, topics, baseline
 
 
+#: The decimals :func:`verdicts_chart` prints of each number of the grid.
+_PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
+
+
 def _fmt(field, spec):
     return f"format(datum.{field}, '{spec}')"
 
@@ -216,7 +220,9 @@ def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
     >>> sorted(p["name"] for p in to_spec(c, "Verdicts.")["params"])
     ['gain', 'loss']
     """
-    grid, topics, baseline = verdicts_table(ap, gains, losses, seed, eps)
+    _, topics, baseline = verdicts_table(ap, gains, losses, seed, eps)
+    # The numbers rounded once, to the decimals printed: t rounded to 4 and then printed with 2 can be off by one.
+    grid = verdicts_table(ap, gains, losses, seed, eps, decimals=12)[0].round(_PRINTED)
     n = len(baseline)
     step = lambda v: float(np.round(np.min(np.diff(v)), 10)) if len(v) > 1 else 0.05  # noqa: E731
     gain = alt.param(name="gain", value=float(initial[0]),
