@@ -122,6 +122,8 @@ def test_sweep_chart_binds_a_select_and_a_slider_over_the_grid(small_sweep):
     assert binds["logeps"]["step"] == 2.0
     text = json.dumps(spec)
     assert "datum.preset == preset" in text and "abs(datum.log_eps - logeps)" in text
+    # A line of text prints the three mean τ at the chosen ε.
+    assert "mean τ of εGM" in json.dumps(spec, ensure_ascii=False)
 
 
 def test_sweep_chart_page_data_holds_the_histogram(small_sweep):

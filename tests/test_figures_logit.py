@@ -1,6 +1,7 @@
 """Chapter 8's figure tables equal the library's means; the charts are valid and interactive."""
 
 import doctest
+import json
 
 import numpy as np
 import pytest
@@ -79,3 +80,14 @@ def test_describe_and_controls():
     assert [line.split()[-1] for line in text.splitlines()] == ["X", "X", "Y"]
     box = logit.logit_controls()
     assert [c.description for c in box.children[:2]] == ["Data set", "ε"]
+
+
+def test_charts_print_their_numbers():
+    # The first figure prints both curves at the scores 0 and 1; the second both systems' three averages.
+    assert "score 0 → log" in json.dumps(plots.to_spec(logit.curves_chart(), "alt"), ensure_ascii=False)
+    assert "format(datum.X, '.4f')" in json.dumps(plots.to_spec(logit.logit_chart(), "alt"))
+    # Printed, the averages are rounded once: the table keeps them unrounded.
+    _, table = logit.averages_table()
+    row = table.query("dataset == 'nDCG: easy and middling topics' and eps == 1e-5 and system == 'Y'")
+    y = np.array(logit.DATASETS["nDCG: easy and middling topics"]["Y"])
+    assert row.set_index("average").value["geometric mean"] == irmeans.geometric_mean(y, eps=1e-5)

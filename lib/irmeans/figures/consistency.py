@@ -318,7 +318,7 @@ def headline_chart(summary, per_seed):
                        scale=alt.Scale(domain=PRESET_NAMES, range=_PRESET_COLOURS))
     y = alt.Y("average:N", sort=order, title=None)
     offset = alt.YOffset("preset:N", sort=PRESET_NAMES)
-    # The same shape encoding in both layers merges the colour and shape legends into one.
+    # Colour and shape of the one field share a legend (a tick has no shape: the dots carry it).
     shape = alt.Shape("preset:N", sort=PRESET_NAMES, title="Preset", scale=alt.Scale(domain=PRESET_NAMES))
     dots = alt.Chart(summary).mark_point(filled=True, size=90, opacity=1).encode(
         x=alt.X("mean_tau:Q", title="Mean Kendall's τ between the halves' orders", scale=alt.Scale(zero=False)),
@@ -328,7 +328,7 @@ def headline_chart(summary, per_seed):
                  alt.Tooltip("seed_max:Q", format=".3f", title="highest seed")],
     )
     ticks = alt.Chart(per_seed).mark_tick(thickness=1, size=8, opacity=0.7).encode(
-        x="mean_tau:Q", y=y, yOffset=offset, color=colour, shape=shape,
+        x="mean_tau:Q", y=y, yOffset=offset, color=colour,
         tooltip=["preset:N", "average:N", "seed:O", alt.Tooltip("mean_tau:Q", format=".3f")],
     )
     return alt.layer(ticks, dots).properties(width=420, height=330)
@@ -337,7 +337,8 @@ def headline_chart(summary, per_seed):
 def sweep_chart(curve, histogram, initial_preset="TREC9", initial_log_eps=-2.0):
     """Chapter 9's interactive figure: mean τ against ε, and the distribution of τ at the chosen ε.
 
-    A select picks the preset, a slider log10 ε; nothing is computed on the page.
+    A select picks the preset, a slider log10 ε; a line of text gives the mean τ
+    of εGM, AM and standardized AM there. Nothing is computed on the page.
 
     Examples
     --------
@@ -379,6 +380,17 @@ def sweep_chart(curve, histogram, initial_preset="TREC9", initial_log_eps=-2.0):
         y="mean_tau:Q", color=colour, tooltip=["average:N", alt.Tooltip("mean_tau:Q", format=".3f")])
     left = alt.layer(band, rules, line, chosen).properties(
         width=330, height=260, title="Mean τ against ε (band: range over collection seeds)")
+    readout = (
+        alt.Chart(curve[["preset", "average", "log_eps", "mean_tau"]])
+        .transform_filter(this_preset).transform_filter("datum.average != 'εGM' || " + this_eps)
+        .transform_pivot("average", value="mean_tau", groupby=["preset"])
+        .transform_calculate(text=(
+            "'log10 ε = ' + format(logeps, '.1f') + ':  mean τ of εGM ' + format(datum['εGM'], '.3f') + "
+            "',  AM ' + format(datum['AM'], '.3f') + ',  standardized AM ' + format(datum['standardized AM'], '.3f')"))
+        .mark_text(align="left", fontSize=13, fontWeight="bold")
+        .encode(text="text:N", x=alt.value(0))
+        .properties(width=330, height=18, view=alt.ViewConfig(stroke=None))
+    )
 
     hist = (
         alt.Chart(_csv(_compact_histogram(histogram)), height=260, width=300)
@@ -395,7 +407,7 @@ def sweep_chart(curve, histogram, initial_preset="TREC9", initial_log_eps=-2.0):
         )
         .properties(title="Distribution of τ at the chosen ε")
     )
-    return alt.hconcat(left, hist).add_params(preset, logeps)
+    return alt.hconcat(alt.vconcat(left, readout), hist).add_params(preset, logeps)
 
 
 def _csv(frame):

@@ -113,6 +113,8 @@ def curves_table(eps_values=EPS_OPTIONS, n_points=201):
 def curves_chart(eps_values=EPS_OPTIONS, initial=1e-2, marks=(0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999)):
     """log(x + ε) and logit(x, ε) against x, with a select for ε and points at ``marks``.
 
+    A line of text below gives both curves' values at the scores 0 and 1.
+
     Examples
     --------
     >>> from irmeans.plots import to_spec
@@ -138,7 +140,19 @@ def curves_chart(eps_values=EPS_OPTIONS, initial=1e-2, marks=(0.001, 0.01, 0.1, 
     points = alt.Chart(dots).transform_filter(pick).mark_point(filled=True, size=50).encode(
         x=x, y=y, color=colour, shape=alt.Shape("scale:N", legend=None),
         tooltip=["scale:N", alt.Tooltip("x:Q", format="g"), alt.Tooltip("y:Q", format=".3f")])
-    return (lines + points).add_params(eps).properties(width=420, height=280)
+    # Where the curves start and end at this ε: the scores 0 and 1, which only ε keeps finite.
+    ends = (
+        alt.Chart(table).transform_filter(pick).transform_filter("datum.x == 0 || datum.x == 1")
+        .transform_calculate(end="datum.scale + (datum.x == 0 ? '0' : '1')")
+        .transform_pivot("end", value="y", groupby=["eps"])
+        .transform_calculate(text=(
+            "'ε = ' + format(datum.eps, '~g') + ':  score 0 → log ' + format(datum.log0, '.3f') + "
+            "', logit ' + format(datum.logit0, '.3f') + ';  score 1 → log ' + format(datum.log1, '.3f') + "
+            "', logit ' + format(datum.logit1, '.3f')"))
+        .mark_text(align="left", fontSize=13).encode(text="text:N", x=alt.value(0))
+        .properties(width=420, height=18, view=alt.ViewConfig(stroke=None))
+    )
+    return alt.vconcat((lines + points).properties(width=420, height=280), ends).add_params(eps)
 
 
 def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
@@ -176,7 +190,7 @@ def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
                 for s in systems:
                     average_rows.append({
                         "dataset": name, "eps": eps, "average": average, "system": s,
-                        "value": round(float(v[s]), decimals),
+                        "value": float(v[s]),  # unrounded: the figure prints it, and twice rounded it can print wrong
                         "on_scale": round(float(np.mean(_on_scale(systems[s], scale, eps))), decimals),
                         "winner": winner})
     return pd.concat(topic_rows, ignore_index=True), pd.DataFrame(average_rows)
@@ -186,8 +200,8 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
     """Chapter 8's second figure: selects for the data set, the scale and ε.
 
     Left: the per-topic scores of both systems on the chosen scale, with each
-    system's mean on that scale as a rule. Right: the three averages as scores
-    and the system each puts higher.
+    system's mean on that scale as a rule. Right: the three averages as scores,
+    the system each puts higher and both systems' values.
 
     Examples
     --------
@@ -234,8 +248,10 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
         tooltip=["average:N", "system:N", alt.Tooltip("value:Q", format=".6f")],
     )
     verdict = (
-        chosen.transform_filter("datum.system == 'X'")
-        .transform_calculate(label="datum.winner == 'tie' ? 'a tie' : 'higher: ' + datum.winner")
+        chosen.transform_pivot("system", value="value", groupby=["average", "winner"])
+        .transform_calculate(label=(
+            "[datum.winner == 'tie' ? 'a tie' : 'higher: ' + datum.winner, "
+            "'X ' + format(datum.X, '.4f'), 'Y ' + format(datum.Y, '.4f')]"))
         .mark_text(align="left", fontWeight="bold").encode(
             y=alt.Y("average:N", sort=list(AVERAGES), title=None, axis=None), text="label:N")
         .properties(width=80, height=250)
