@@ -1,5 +1,8 @@
 """Tests of the TREC qrels and run readers."""
 
+import os
+import threading
+
 import numpy as np
 import pytest
 
@@ -257,3 +260,34 @@ def test_grades_parse_like_python_int(texts):
             assert good == plain_decimal(t, "", 18)
             if good:
                 assert v == int(t)
+
+
+def _through_fifo(tmp_path, name, text, read):
+    """``read`` applied to a FIFO that a thread fills with ``text``."""
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(text.encode()))
+    writer.start()
+    try:
+        return read(str(fifo))
+    finally:
+        writer.join()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_reading_a_pipe_gives_what_the_file_gives_in_full_chunks(tmp_path):
+    run = "".join(f"{t} Q0 doc{d} {d} {1 - d / 1000:.4f} bm25\n" for t in range(5) for d in range(400))
+    qrels = "".join(f"{t} 0 doc{d} {d % 3}\n" for t in range(5) for d in range(0, 400, 7))
+    from_file = read_run(write(tmp_path, "r.txt", run))
+    from_pipe = _through_fifo(tmp_path, "r.fifo", run, read_run)
+    for field in ("topics", "docnos", "scores", "lines"):
+        assert np.array_equal(getattr(from_pipe, field), getattr(from_file, field)), field
+    assert from_pipe.runid == from_file.runid == "bm25"
+    from_file = read_qrels(write(tmp_path, "q.txt", qrels))
+    from_pipe = _through_fifo(tmp_path, "q.fifo", qrels, read_qrels)
+    for field in ("topics", "docnos", "rels", "lines"):
+        assert np.array_equal(getattr(from_pipe, field), getattr(from_file, field)), field
+    # a pipe reports size 0: its pieces must still be chunk-sized, not a line each
+    newlines = _through_fifo(tmp_path, "n.fifo", run,
+                             lambda name: [piece[3] for piece in trec_files._chunks(name)])
+    assert newlines == [2000]

@@ -162,7 +162,9 @@ def _chunks(name, chunk_bytes=None):
             size = os.fstat(fh.fileno()).st_size
         except OSError:  # pragma: no cover
             size = 0
-        cap = max(1, min(chunk_bytes or _CHUNK_BYTES, size + 1))
+        cap = chunk_bytes or _CHUNK_BYTES
+        if size > 0:    # a pipe or terminal reports 0: its size is unknown
+            cap = max(1, min(cap, size + 1))
         store = bytearray(cap + _SLACK)
         have, line, eof = 0, 1, False
         while not eof:
