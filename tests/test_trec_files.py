@@ -95,6 +95,19 @@ def test_from_arrays():
         Qrels.from_arrays(["1"], ["a"], [0.5])
 
 
+def test_from_arrays_rejects_duplicates_like_the_readers():
+    # the same docno in two topics is fine; twice in one topic is not
+    Qrels.from_arrays(["1", "2"], ["a", "a"], [1, 0])
+    Run.from_arrays(["1", "2"], ["a", "a"], [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"^judgments: row 3: document 'a' judged twice for "
+                                         r"topic '1' \(first in row 0\)$"):
+        Qrels.from_arrays(["1", "1", "2", "1"], ["a", "b", "a", "a"], [1, 0, 1, 0],
+                          source="judgments")
+    with pytest.raises(ValueError, match=r"^<arrays>: row 2: document 'd' retrieved twice for "
+                                         r"topic 'q' \(first in row 1\)$"):
+        Run.from_arrays(["q", "q", "q"], ["c", "d", "d"], [3.0, 2.0, 1.0])
+
+
 def test_hash_is_width_independent():
     a = hash_bytes(np.array([b"abc", b"abcdefghij"]), 16)
     b = hash_bytes(np.array([b"abc", b"abcdefghij"], dtype="S30"), 30)

@@ -66,7 +66,12 @@ class Qrels:
 
     @classmethod
     def from_arrays(cls, topics, docnos, rels, source="<arrays>"):
-        """Build qrels from in-memory sequences (str or bytes)."""
+        """Build qrels from in-memory sequences (str or bytes).
+
+        Raises ``ValueError`` for relevance values that are not integers,
+        sequences of different lengths, or a document judged twice for one
+        topic (the message names the row, counted from 0).
+        """
         rels = np.asarray(rels)
         if rels.dtype.kind == "f":
             if not np.all(np.isfinite(rels)) or np.any(rels != np.round(rels)):
@@ -76,6 +81,7 @@ class Qrels:
         t, d = _as_bytes(topics), _as_bytes(docnos)
         if not (len(t) == len(d) == len(rels)):
             raise ValueError(f"{source}: topics, docnos and rels differ in length")
+        _check_unique(t, d, None, source, "judged")
         return cls(t, d, rels.astype(np.int64), source, None)
 
     def __len__(self):
@@ -111,7 +117,12 @@ class Run:
 
     @classmethod
     def from_arrays(cls, topics, docnos, scores, runid="run", source="<arrays>"):
-        """Build a run from in-memory sequences (str or bytes)."""
+        """Build a run from in-memory sequences (str or bytes).
+
+        Raises ``ValueError`` for an empty run, sequences of different
+        lengths, a score that is not finite, or a document retrieved twice for
+        one topic (the message names the row, counted from 0).
+        """
         s = np.asarray(scores, dtype=np.float64)
         t, d = _as_bytes(topics), _as_bytes(docnos)
         if not (len(t) == len(d) == len(s)):
@@ -121,6 +132,7 @@ class Run:
         bad = np.flatnonzero(~np.isfinite(s))
         if len(bad):
             raise ValueError(f"{source}: row {bad[0]}: score {s[bad[0]]!r} is not finite")
+        _check_unique(t, d, None, source, "retrieved")
         return cls(t, d, s, str(runid), source, None)
 
     def __len__(self):
