@@ -9,14 +9,14 @@ STAMP := $(VENV)/.installed
 venv: $(STAMP)
 
 # Reinstall whenever the requirements or the package metadata change.
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt constraints.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-# The site serves its own JavaScript: MathJax from npm (package-lock.json),
-# Vega from the vl-convert-python wheel, put in book/assets/ at build time.
+# The site serves its own JavaScript: MathJax, Vega, Vega-Lite and vega-embed from
+# npm (package-lock.json), put in book/assets/ at build time.
 ASSETS := book/assets/.stamp
 
 node_modules/.package-lock.json: package.json package-lock.json
