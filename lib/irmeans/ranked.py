@@ -243,8 +243,12 @@ def precision_recall_points(rels, num_relevant=None, *, level=1):
 def interpolated_precision(rels, num_relevant=None, recall_levels=None, *, level=1):
     """Interpolated precision: the best precision at any recall >= each level.
 
-    This is trec_eval's ``iprec_at_recall``; at a level no rank reaches, it
-    is 0.
+    This is the textbook definition (Manning et al., §8.4); at a level no
+    rank reaches, it is 0. trec_eval's ``iprec_at_recall`` differs in where
+    it starts: it takes the best precision from the k-th relevant document
+    on, with k = round(level · R), so for a level between two recall steps
+    it may count a precision this definition does not (the evaluator,
+    :func:`irmeans.evaluate`, follows trec_eval).
 
     Parameters
     ----------
