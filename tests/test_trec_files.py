@@ -108,6 +108,17 @@ def test_from_arrays_rejects_duplicates_like_the_readers():
         Run.from_arrays(["q", "q", "q"], ["c", "d", "d"], [3.0, 2.0, 1.0])
 
 
+def test_qrels_and_run_compare_by_identity_and_hash():
+    # numpy fields: field-wise == would raise; identity equality keeps them usable in sets and dicts
+    q = Qrels.from_arrays(["1", "1"], ["a", "b"], [1, 0])
+    r = Run.from_arrays(["1"], ["a"], [0.5])
+    assert q == q and r == r
+    assert q != Qrels.from_arrays(["1", "1"], ["a", "b"], [1, 0])
+    assert {q: 1, r: 2}[q] == 1 and hash(r) == hash(r)
+    with pytest.raises(AttributeError):
+        q.source = "other"          # still frozen
+
+
 def test_hash_is_width_independent():
     a = hash_bytes(np.array([b"abc", b"abcdefghij"]), 16)
     b = hash_bytes(np.array([b"abc", b"abcdefghij"], dtype="S30"), 30)

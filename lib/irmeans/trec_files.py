@@ -37,7 +37,7 @@ _POW10 = 10.0 ** np.arange(16)
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Qrels:
     """Relevance judgments: one row per judged (topic, document) pair.
 
@@ -88,7 +88,7 @@ class Qrels:
         return len(self.rels)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Run:
     """A retrieval run: one row per retrieved (topic, document) pair.
 
