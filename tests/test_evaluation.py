@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-from irmeans.evaluation import evaluate, parse_measures
+from irmeans.evaluation import MEASURE_FAMILIES, evaluate, parse_measures
 
 # Topic 1: relevant a, c; judged non-relevant b, e; d is not judged.
 # Topic 2: only non-relevant judgments.  Topic 3: judged but never retrieved.
@@ -234,3 +234,21 @@ def test_hash_collisions_fall_back_to_string_comparison(monkeypatch):
     monkeypatch.setattr(eval_join, "_exact_lookup", lambda *a: calls.append(1) or exact(*a))
     assert per_topic(evaluate(qrels, run, measures=measures, depth=40)) == per_topic(base)
     assert calls
+
+
+def test_public_measure_functions_are_listed_and_documented():
+    import inspect
+
+    from irmeans import cli, eval_measures
+
+    public = {n for n, f in vars(eval_measures).items()
+              if inspect.isfunction(f) and f.__module__ == eval_measures.__name__ and not n.startswith("_")}
+    assert public <= set(eval_measures.__all__)
+    for name in eval_measures.__all__:
+        obj = getattr(eval_measures, name)
+        if callable(obj):
+            assert inspect.getdoc(obj), name
+    for fam in MEASURE_FAMILIES:
+        if fam.func is not None:
+            assert fam.name in fam.func.__doc__, fam.name   # the trec_eval measure it computes
+    assert inspect.getdoc(cli.build_parser) and inspect.getdoc(cli.run_eval)

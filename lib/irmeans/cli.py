@@ -72,6 +72,7 @@ class _UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``irmeans`` argument parser and its ``eval`` subcommand (usage errors raise)."""
     parser = _Parser(prog="irmeans",
                      description="IR effectiveness measures and their averages across topics.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -123,6 +124,7 @@ def _extra_lines(ap, eps, digits):
 
 
 def run_eval(opts, out) -> int:
+    """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns 0."""
     from .evaluation import evaluate, printed_per_topic
 
     with warnings.catch_warnings(record=True) as caught:

@@ -12,6 +12,14 @@ import numpy as np
 from .eval_join import NONPOOL, UNJUDGED, Ranked
 from .eval_segments import seg_count, seg_cumsum, seg_suffix_max, seg_sum, value_at
 
+__all__ = [
+    "Context", "MIN_GEO_MEAN", "INFAP_EPSILON", "RBP_P",
+    "counts", "ap", "map_", "gm_map", "rprec", "bpref_values", "bpref", "gm_bpref", "recip_rank",
+    "iprec_values", "iprec_at_recall", "eleven_pt", "P", "recall", "relative_P", "success",
+    "map_cut", "rprec_mult", "infap", "utility", "bin_g", "g_measure", "ndcg", "ndcg_cut",
+    "ndcg_rel", "rndcg", "sets", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj", "relstring",
+]
+
 MIN_GEO_MEAN = 1e-5     # floor of gm_map / gm_bpref
 INFAP_EPSILON = 1e-5
 RBP_P = 0.9
@@ -95,6 +103,7 @@ class Context:
 
     @property
     def dcg_cum(self):
+        """Running DCG at every retrieved row (gain / log2(rank + 1))."""
         if "dcg" not in self._cache:
             r = self.r
             g = self.gain
@@ -114,6 +123,7 @@ class Context:
 
     @property
     def idcg_cum(self):
+        """Running DCG of the ideal ranking at every row of it."""
         if "idcg" not in self._cache:
             r = self.r
             contrib = r.ideal / np.log2(r.ideal_pos + 2.0)
@@ -121,10 +131,12 @@ class Context:
         return self._cache["idcg"]
 
     def dcg_at(self, k):
+        """DCG of the first ``k`` retrieved documents, per topic."""
         pos, cum = self._gained
         return pos.last_value(cum, k).astype(np.float64)
 
     def idcg_at(self, k):
+        """DCG of the first ``k`` documents of the ideal ranking, per topic."""
         return value_at(self.idcg_cum, self.r.ideal_starts, self.r.num_pos, k).astype(np.float64)
 
     @property
@@ -145,30 +157,36 @@ class Context:
 
 
 def counts(c: Context):
+    """trec_eval's num_ret, num_rel, num_rel_ret: {name: per-topic int array}."""
     r = c.r
     num_ret = np.where(r.bogus, 0, r.num_ret)
     return {"num_ret": num_ret, "num_rel": r.num_rel, "num_rel_ret": c.num_rel_ret}
 
 
 def ap(c: Context):
+    """Average precision of each topic (array): precision at each relevant document / num_rel."""
     rows, prec = c.prec_at_rel
     s = seg_sum(prec, c.r.seg[rows], c.T)
     return _div(s, c.r.num_rel)
 
 
 def map_(c):
+    """trec_eval's map: {"map": average precision of each topic}."""
     return {"map": ap(c)}
 
 
 def gm_map(c):
+    """trec_eval's gm_map: {"gm_map": per-topic AP}, averaged geometrically by evaluate()."""
     return {"gm_map": ap(c)}
 
 
 def rprec(c):
+    """trec_eval's Rprec: {"Rprec": precision after num_rel documents, per topic}."""
     return {"Rprec": _div(c.rel_at(c.r.num_rel), c.r.num_rel)}
 
 
 def bpref_values(c):
+    """bpref of each topic as an array (for bpref and gm_bpref)."""
     r = c.r
     judged_nonrel = (r.rel >= 0) & (r.rel < r.level)
     nonrel_before = r.cum(judged_nonrel) - judged_nonrel
@@ -182,14 +200,17 @@ def bpref_values(c):
 
 
 def bpref(c):
+    """trec_eval's bpref: {"bpref": per-topic bpref}."""
     return {"bpref": bpref_values(c)}
 
 
 def gm_bpref(c):
+    """trec_eval's gm_bpref: {"gm_bpref": per-topic bpref}, averaged geometrically by evaluate()."""
     return {"gm_bpref": bpref_values(c)}
 
 
 def recip_rank(c):
+    """trec_eval's recip_rank: {"recip_rank": 1 / rank of the first relevant document, or 0}."""
     r = c.r
     has = c.num_rel_ret > 0
     first_pos = r.pos[c.kth_rel_row(np.ones(c.T, np.int64))]
@@ -209,10 +230,12 @@ def iprec_values(c, fractions):
 
 
 def iprec_at_recall(c, params):
+    """trec_eval's iprec_at_recall: {"iprec_at_recall_0.10": interpolated precision, ...}."""
     return {f"iprec_at_recall_{p:3.2f}": v for p, v in zip(params, iprec_values(c, params))}
 
 
 def eleven_pt(c, params):
+    """trec_eval's 11pt_avg: {"11pt_avg": mean interpolated precision at the recall levels}."""
     values = iprec_values(c, params)
     total = np.zeros(c.T)
     for v in reversed(values):      # trec_eval adds from the highest cutoff down
@@ -221,22 +244,27 @@ def eleven_pt(c, params):
 
 
 def P(c, params):
+    """trec_eval's P: {"P_k": relevant documents in the first k / k} for each k in params."""
     return {f"P_{k}": c.rel_at(k) / float(k) for k in params}
 
 
 def recall(c, params):
+    """trec_eval's recall: {"recall_k": relevant in the first k / num_rel} for each k."""
     return {f"recall_{k}": _div(c.rel_at(k), c.r.num_rel) for k in params}
 
 
 def relative_P(c, params):
+    """trec_eval's relative_P: {"relative_P_k": relevant in the first k / min(k, num_rel)}."""
     return {f"relative_P_{k}": _div(c.rel_at(k), np.minimum(k, c.r.num_rel)) for k in params}
 
 
 def success(c, params):
+    """trec_eval's success: {"success_k": 1.0 if a relevant document is in the first k, else 0}."""
     return {f"success_{k}": (c.rel_at(k) > 0).astype(np.float64) for k in params}
 
 
 def map_cut(c, params):
+    """trec_eval's map_cut: {"map_cut_k": AP of the first k ranks, over num_rel} for each k."""
     rows, prec = c.prec_at_rel
     out = {}
     for k in params:
@@ -246,6 +274,7 @@ def map_cut(c, params):
 
 
 def rprec_mult(c, params):
+    """trec_eval's Rprec_mult: {"Rprec_mult_m": precision after (long)(m * R + 0.9) documents}."""
     out = {}
     for p in params:
         cut = np.floor(p * c.r.num_rel + 0.9).astype(np.int64)
@@ -254,6 +283,7 @@ def rprec_mult(c, params):
 
 
 def infap(c):
+    """trec_eval's infAP: {"infAP": inferred average precision of each topic}."""
     r = c.r
     judged_nonrel = (r.rel >= 0) & (r.rel < r.level)
     unjudged = r.rel == UNJUDGED
@@ -271,6 +301,7 @@ def infap(c):
 
 
 def utility(c):
+    """trec_eval's utility: {"utility": num_rel_ret - (num_ret - num_rel_ret)} per topic."""
     r = c.r
     a = c.num_rel_ret.astype(np.float64)
     ret = r.num_ret.astype(np.float64)
@@ -279,6 +310,7 @@ def utility(c):
 
 
 def bin_g(c):
+    """trec_eval's binG: {"binG": per-topic binary gain with a log2 discount, over num_rel}."""
     r = c.r
     rows = np.flatnonzero(c.isrel)
     contrib = 1.0 / np.log2(3.0 + r.pos[rows] - c.cumrel[rows])
@@ -287,7 +319,7 @@ def bin_g(c):
 
 
 def g_measure(c):
-    """trec_eval's experimental G: gain / log2(2 + ideal cost so far - gain so far)."""
+    """trec_eval's G: {"G": gain / log2(2 + ideal cost - gain so far), summed, over ideal gain}."""
     r = c.r
     gain = c.gain
     sum_results = seg_cumsum(gain, r.seg, r.pos, r.num_ret)
@@ -305,15 +337,18 @@ def g_measure(c):
 
 
 def ndcg(c):
+    """trec_eval's ndcg: {"ndcg": DCG of the ranking / DCG of the ideal ranking, per topic}."""
     r = c.r
     return {"ndcg": _div(c.dcg_at(r.num_ret), c.idcg_at(r.num_pos))}
 
 
 def ndcg_cut(c, params):
+    """trec_eval's ndcg_cut: {"ndcg_cut_k": DCG of the first k / ideal DCG at k} for each k."""
     return {f"ndcg_cut_{k}": _div(c.dcg_at(k), c.idcg_at(k)) for k in params}
 
 
 def ndcg_rel(c):
+    """trec_eval's ndcg_rel: {"ndcg_rel": nDCG averaged over the relevant documents, per topic}."""
     r = c.r
     rows = np.flatnonzero(c.gain > 0)
     seg = r.seg[rows]
@@ -328,7 +363,7 @@ def ndcg_rel(c):
 
 
 def rndcg(c):
-    """nDCG averaged at the ranks where the ideal gain drops, plus at num_ret."""
+    """trec_eval's Rndcg: {"Rndcg": nDCG averaged where the ideal gain drops and at num_ret}."""
     r = c.r
     # boundaries: cumulative counts of each positive grade, highest grade first
     change = np.ones(len(r.ideal), dtype=bool)
@@ -357,6 +392,7 @@ def _dcg_at_rows(c, seg, depth):
 
 
 def sets(c):
+    """trec_eval's set_P, set_relative_P, set_recall, set_map, set_F: {name: per-topic array}."""
     r = c.r
     a = c.num_rel_ret
     ret = r.num_ret
@@ -368,6 +404,7 @@ def sets(c):
 
 
 def num_nonrel_judged_ret(c):
+    """trec_eval's num_nonrel_judged_ret: {name: judged non-relevant retrieved, int}."""
     r = c.r
     return {"num_nonrel_judged_ret": seg_count((r.rel >= 0) & (r.rel < r.level), r.seg, c.T)}
 
@@ -380,6 +417,7 @@ def _powers(n, p):
 
 
 def rbp(c):
+    """trec_eval's rbp: {"rbp": rank-biased precision, persistence RBP_P, per topic}."""
     r = c.r
     pw = _powers(int(r.num_ret.max()), RBP_P)
     top = r.max_grade[r.seg].astype(np.float64)
@@ -391,6 +429,7 @@ def rbp(c):
 
 
 def rbp_resid(c):
+    """trec_eval's rbp_resid: {"rbp_resid": RBP weight left to unjudged and unranked ranks}."""
     r = c.r
     pw = _powers(int(r.num_ret.max()), RBP_P)
     unj = r.rel < 0
@@ -401,6 +440,7 @@ def rbp_resid(c):
 
 
 def unj(c, params):
+    """trec_eval's unj: {"unj_k": unjudged documents in the first k / k} for each k in params."""
     r = c.r
     cum = r.cum((r.rel == NONPOOL) | (r.rel == UNJUDGED))
     out = {}
@@ -411,6 +451,7 @@ def unj(c, params):
 
 
 def relstring(c, params):
+    """trec_eval's relstring: {"relstring": the grades of the first ranks, as a quoted string}."""
     r = c.r
     width = int(params[0])
     chars = np.where(r.rel > 9, ord(">"), np.where(r.rel >= 0, ord("0") + np.minimum(r.rel, 9),
