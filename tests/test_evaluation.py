@@ -114,6 +114,7 @@ def test_run_topics_absent_from_qrels_are_ignored():
 def test_to_frame_and_aggregates_order():
     e = ev(measures=["official"])
     frame = e.to_frame()
+    assert not hasattr(e, "to_pandas")     # one public name for the frame
     assert list(frame.index) == ["1", "2"]
     assert list(e.aggregates)[:3] == ["runid", "num_q", "num_ret"]
     assert e.aggregates["runid"] == "handmade"

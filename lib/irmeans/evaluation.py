@@ -180,8 +180,6 @@ class Evaluation:
 
         return pd.DataFrame(self.per_topic, index=pd.Index(self.topics, name="topic"))
 
-    to_pandas = to_frame
-
     def __getitem__(self, name):
         return self.per_topic[name]
 
@@ -272,13 +270,13 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False,
             logs = np.log(np.maximum(values, m.MIN_GEO_MEAN))
             aggregates[n] = float(np.exp(np.cumsum(logs)[-1] / nq))
     order = list(aggregates)
-    order.sort(key=lambda n: _print_rank(n, per_topic, aggregates))
+    order.sort(key=lambda n: _print_rank(n, per_topic))
     aggregates = {n: aggregates[n] for n in order}
     topics = [t.decode("utf-8", "replace") for t in ranked.topics.tolist()]
     return Evaluation(topics, per_topic, aggregates, kinds, ranked.missing, ranked.runid)
 
 
-def _print_rank(name, per_topic, aggregates):
+def _print_rank(name, per_topic):
     keys = list(per_topic)
     if name == "runid":
         return -2
