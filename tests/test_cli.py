@@ -101,3 +101,38 @@ def test_help(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "eval" in capsys.readouterr().out
+
+
+def test_extra_lines_are_the_means_of_the_per_topic_ap(tmp_path, capsys):
+    from irmeans import means
+
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 x 1\n3 0 z 1\n")
+    r.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 y 1 2 t\n2 Q0 x 2 1 t\n3 Q0 z 1 1 t\n")
+    # AP by hand: topic 1 ranks a, b, c: (1 + 2/3) / 2; topic 2: 1/2; topic 3: 1
+    ap = [(1 + 2 / 3) / 2, 1 / 2, 1.0]
+    for eps in (1e-5, 0.01):
+        assert main(["eval", "-m", "map", "--digits", "6", "--eps", str(eps), str(q), str(r)]) == 0
+        captured = capsys.readouterr()
+        rows = {row[0].strip(): row[2] for row in lines(captured.out)}
+        assert list(rows) == ["map", "gm_map_add", "hm_map", "median_map", "logit_map"]
+        assert rows["map"] == "%6.6f" % (sum(ap) / 3)
+        assert rows["gm_map_add"] == "%6.6f" % means.geometric_mean(ap, eps=eps, method="add")
+        assert rows["hm_map"] == "%6.6f" % means.harmonic_mean(ap, eps=eps)
+        assert rows["hm_map"] == "%6.6f" % (3 / sum(1 / (a + eps) for a in ap) - eps)
+        assert rows["median_map"] == "%6.6f" % means.median(ap) == "0.833333"
+        assert rows["logit_map"] == "%6.6f" % means.logit_mean(ap, eps=eps)
+        assert captured.err == ""
+
+
+def test_an_undefined_extra_line_is_left_out_with_a_note(files, capsys):
+    # per-topic AP 1 and 0: with --eps 0 the harmonic mean (a zero) and the
+    # logit mean (log-odds of 1) are undefined; the other lines are printed
+    assert main(["eval", "-m", "map", "--eps", "0", *files]) == 0
+    captured = capsys.readouterr()
+    rows = {row[0].strip(): row[2] for row in lines(captured.out)}
+    assert rows == {"map": "0.5000", "gm_map_add": "0.0000", "median_map": "0.5000"}
+    notes = captured.err.strip().splitlines()
+    assert [n.split(",")[0] for n in notes[-2:]] == [
+        "irmeans eval: note: hm_map line left out", "irmeans eval: note: logit_map line left out"]
+    assert all("undefined with --eps 0:" in n for n in notes[-2:])

@@ -117,8 +117,11 @@ def _extra_lines(ap, eps, digits):
     for name, compute in values:
         try:
             value = float(compute())
-        except ValueError:
-            continue  # e.g. eps = 0 with an AP of 0: the mean is undefined
+        except ValueError as exc:  # e.g. eps = 0 with an AP of 0: the mean is undefined
+            reason = str(exc).splitlines()[0] if str(exc) else "undefined"
+            print(f"irmeans eval: note: {name} line left out, undefined with --eps {eps:g}: "
+                  f"{reason}", file=sys.stderr)
+            continue
         lines.append(_format(name, "all", value, "double", digits))
     return lines
 
