@@ -1,6 +1,5 @@
 """Chapter 4's figure tables equal the library's means and Ravana & Moffat's Table 1; the charts are valid."""
 
-import doctest
 import io
 
 import numpy as np
@@ -24,9 +23,6 @@ PUBLISHED = {
 def tables():
     return averaging.means_table()
 
-
-def test_docstring_examples():
-    assert doctest.testmod(averaging, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 @pytest.mark.parametrize("system", list(PUBLISHED))

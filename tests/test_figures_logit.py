@@ -1,6 +1,5 @@
 """Chapter 8's figure tables equal the library's means; the charts are valid and interactive."""
 
-import doctest
 import json
 
 import numpy as np
@@ -10,9 +9,6 @@ import irmeans
 from irmeans import plots
 from irmeans.figures import logit
 
-
-def test_docstring_examples():
-    assert doctest.testmod(logit, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_log_odds_is_the_scale_of_the_logit_mean():

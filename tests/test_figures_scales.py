@@ -1,6 +1,5 @@
 """Chapter 3's figure tables equal the library's means; the chart is valid and bound to its controls."""
 
-import doctest
 
 import numpy as np
 import pytest
@@ -19,9 +18,6 @@ LOWEST = np.round(np.arange(1, 31) / 100, 2)
 def tables():
     return scales.transform_table(A, B, LOWEST)
 
-
-def test_docstring_examples():
-    assert doctest.testmod(scales, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_table_has_every_setting(tables):
