@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from irmeans import means, ranked, robertson
+from irmeans.figures.averaging import TABLE1_SCORES
 from irmeans.plots import OKABE_ITO
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 #: System S2 of Ravana & Moffat (2009), Table 1: five topics, one of them scored 0.
-S2 = (0.0, 0.4, 0.2, 0.4, 0.3)
+S2 = TABLE1_SCORES["S2"]
 
 #: The slider's settings of log10 ε: −8 to 0 in steps of 0.1.
 EXPONENTS = np.round(np.arange(-80, 1) / 10, 1)
