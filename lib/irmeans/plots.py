@@ -49,6 +49,7 @@ __all__ = [
     "averages_chart",
     "rankings_table",
     "csv_data",
+    "slider_param",
     "ranking_chart",
     "RANKING_MEASURES",
     "pr_table",
@@ -256,13 +257,8 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None):
     """
     topics, table = averages_table(scores_a, scores_b, weakest_values)
     w = np.asarray(weakest_values, dtype=float)
-    step = float(np.round(np.min(np.diff(w)), 10)) if w.size > 1 else 0.01
-    weakest = alt.param(
-        name="weakest",
-        value=float(w[-1] if initial_weakest is None else initial_weakest),
-        bind=alt.binding_range(min=float(w.min()), max=float(w.max()), step=step,
-                               name="System A, last topic's score "),
-    )
+    weakest = slider_param("weakest", w, w[-1] if initial_weakest is None else initial_weakest,
+                           "System A, last topic's score ")
     average = alt.param(
         name="average",
         value="arithmetic mean",
@@ -388,6 +384,38 @@ def rankings_table(depth=10, max_r=15, decimals=3):
         }
     )
     return per_ranking, per_setting
+
+
+def slider_param(name, values, value, label):
+    """A parameter bound to a slider that steps over a grid of precomputed settings.
+
+    The slider runs from the grid's smallest to its largest value in steps of
+    its smallest gap, so every position it can take is a row of the figure's
+    table.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the chart's expressions.
+    values : array_like
+        The grid of settings the table was computed for.
+    value : float
+        The initial setting.
+    label : str
+        The text shown beside the slider.
+
+    Examples
+    --------
+    >>> p = slider_param("eps", [0.0, 0.5, 1.0], 0.5, "ε ")
+    >>> p.param.bind.to_dict()
+    {'input': 'range', 'max': 1.0, 'min': 0.0, 'name': 'ε ', 'step': 0.5}
+    """
+    grid = np.unique(np.asarray(values, dtype=float))
+    if grid.size == 0:
+        raise ValueError("a slider needs at least one setting")
+    step = float(np.round(np.min(np.diff(grid)), 10)) if grid.size > 1 else 1.0
+    return alt.param(name=name, value=float(value),
+                     bind=alt.binding_range(min=float(grid[0]), max=float(grid[-1]), step=step, name=label))
 
 
 def csv_data(frame):

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .. import means
-from ..plots import OKABE_ITO, csv_data
+from ..plots import OKABE_ITO, csv_data, slider_param
 
 __all__ = [
     "TABLE1_SCORES",
@@ -135,16 +135,11 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
     topics, values = means_table(systems, first_values, eps_exponents, decimals=3)
     xs, ks = np.unique(topics.x), np.unique(values.k)
     names = list(systems)
-    step = lambda a: float(np.round(np.min(np.diff(a)), 10)) if a.size > 1 else 1.0  # noqa: E731
     system = alt.param(name="system", value=names.index(initial[0]) + 1,
                        bind=alt.binding_select(options=list(range(1, len(names) + 1)), labels=names,
                                                name="Start from system "))
-    first = alt.param(name="first", value=float(initial[1]),
-                      bind=alt.binding_range(min=float(xs.min()), max=float(xs.max()), step=step(xs),
-                                             name="Topic 1's score "))
-    k = alt.param(name="k", value=float(initial[2]),
-                  bind=alt.binding_range(min=float(ks.min()), max=float(ks.max()), step=step(ks),
-                                         name="ε = 10 to the power "))
+    first = slider_param("first", xs, initial[1], "Topic 1's score ")
+    k = slider_param("k", ks, initial[2], "ε = 10 to the power ")
     pick = "datum.s == system && abs(datum.x - first) < 1e-9"
 
     picked = (

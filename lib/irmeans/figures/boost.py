@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from irmeans import robertson
-from irmeans.plots import OKABE_ITO
+from irmeans.plots import OKABE_ITO, slider_param
 
 __all__ = [
     "AMOUNTS",
@@ -208,11 +208,7 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=0.05, initial_which="lowest"
     table = boost_table(ap, a)
     hist = histogram_table(ap, a, width)
     hist["label"] = hist.which.map(CHOICES)
-    step = float(np.round(np.min(np.diff(a)), 10)) if a.size > 1 else 0.01
-    amount = alt.param(
-        name="amount", value=float(initial_amount),
-        bind=alt.binding_range(min=float(a.min()), max=float(a.max()), step=step, name="Boost added "),
-    )
+    amount = slider_param("amount", a, initial_amount, "Boost added ")
     labels = list(CHOICES.values())
     which = alt.param(
         name="which", value=CHOICES[initial_which],

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from irmeans import consistency, means, simulate
-from irmeans.plots import OKABE_ITO, csv_data
+from irmeans.plots import OKABE_ITO, csv_data, slider_param
 
 __all__ = [
     "PRESET_NAMES",
@@ -350,12 +350,9 @@ def sweep_chart(curve, histogram, initial_preset="TREC9", initial_log_eps=-2.0):
     """
     presets = [p for p in PRESET_NAMES if p in set(curve.preset)]
     steps = np.sort(curve.log_eps.dropna().unique())
-    step = float(np.round(np.min(np.diff(steps)), 6)) if steps.size > 1 else 1.0
     preset = alt.param(name="preset", value=initial_preset,
                        bind=alt.binding_select(options=presets, name="Collection preset "))
-    logeps = alt.param(name="logeps", value=float(initial_log_eps),
-                       bind=alt.binding_range(min=float(steps.min()), max=float(steps.max()), step=step,
-                                              name="log10 ε "))
+    logeps = slider_param("logeps", steps, initial_log_eps, "log10 ε ")
     this_preset = "datum.preset == preset"
     this_eps = "abs(datum.log_eps - logeps) < 1e-6"
     averages = ["εGM", "AM", "standardized AM"]

@@ -20,7 +20,7 @@ import pandas as pd
 
 from irmeans import means, ranked, robertson
 from irmeans.figures.averaging import TABLE1_SCORES
-from irmeans.plots import OKABE_ITO
+from irmeans.plots import OKABE_ITO, slider_param
 
 __all__ = [
     "S2",
@@ -188,11 +188,7 @@ def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=-5.0, initial_da
     names = list(data)
     table = epsilon_table(data, exponents)
     e = np.asarray(exponents, dtype=float)
-    step = float(np.round(np.min(np.diff(e)), 10)) if e.size > 1 else 0.1
-    log10_eps = alt.param(
-        name="log10_eps", value=float(initial_log10),
-        bind=alt.binding_range(min=float(e.min()), max=float(e.max()), step=step, name="log10 ε "),
-    )
+    log10_eps = slider_param("log10_eps", e, initial_log10, "log10 ε ")
     data_set = alt.param(
         name="data_set", value=names[0] if initial_data is None else initial_data,
         bind=alt.binding_select(options=names, name="Data set "),

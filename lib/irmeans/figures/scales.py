@@ -28,7 +28,7 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from .. import means
-from ..plots import OKABE_ITO
+from ..plots import OKABE_ITO, slider_param
 
 __all__ = [
     "TRANSFORMS",
@@ -137,13 +137,8 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
     """
     topics, summary = transform_table(scores_a, scores_b, lowest_values)
     lows = np.asarray(lowest_values, dtype=float)
-    step = float(np.round(np.min(np.diff(lows)), 10)) if lows.size > 1 else 0.01
-    lowest = alt.param(
-        name="lowest",
-        value=float(lows[0] if initial_lowest is None else initial_lowest),
-        bind=alt.binding_range(min=float(lows.min()), max=float(lows.max()), step=step,
-                               name="System A, last topic's score "),
-    )
+    lowest = slider_param("lowest", lows, lows[0] if initial_lowest is None else initial_lowest,
+                                "System A, last topic's score ")
     scale = alt.param(name="scale", value=initial_transform,
                       bind=alt.binding_select(options=list(TRANSFORMS), name="Transformation "))
     # The slider's value and the table's may differ in the last bit: compare with a tolerance.

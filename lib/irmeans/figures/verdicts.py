@@ -25,7 +25,7 @@ import pandas as pd
 from scipy import stats
 
 from .. import means
-from ..plots import OKABE_ITO, csv_data
+from ..plots import OKABE_ITO, csv_data, slider_param
 
 __all__ = [
     "EPS",
@@ -224,13 +224,8 @@ def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
     # The numbers rounded once, to the decimals printed: t rounded to 4 and then printed with 2 can be off by one.
     grid = verdicts_table(ap, gains, losses, seed, eps, decimals=12)[0].round(_PRINTED)
     n = len(baseline)
-    step = lambda v: float(np.round(np.min(np.diff(v)), 10)) if len(v) > 1 else 0.05  # noqa: E731
-    gain = alt.param(name="gain", value=float(initial[0]),
-                     bind=alt.binding_range(min=float(np.min(gains)), max=float(np.max(gains)), step=step(gains),
-                                            name="Average gain on easy topics "))
-    loss = alt.param(name="loss", value=float(initial[1]),
-                     bind=alt.binding_range(min=float(np.min(losses)), max=float(np.max(losses)),
-                                            step=step(losses), name="Average loss on hard topics "))
+    gain = slider_param("gain", gains, initial[0], "Average gain on easy topics ")
+    loss = slider_param("loss", losses, initial[1], "Average loss on hard topics ")
     pick = "abs(datum.gain - gain) < 1e-9 && abs(datum.loss - loss) < 1e-9"
 
     scores = "[" + ", ".join(f"datum.s{k}" for k in range(1, n + 1)) + "]"
