@@ -8,59 +8,59 @@ import pandas as pd
 import pytest
 
 from irmeans import consistency, means, simulate
-from irmeans.figures import consistency as fc
+from irmeans.figures import split_half
 from irmeans.plots import to_spec
 
 
 
 def test_collection_is_the_simulated_preset():
-    np.testing.assert_array_equal(fc.collection("TREC2001", 3), simulate.simulate_collection("TREC2001", seed=3))
+    np.testing.assert_array_equal(split_half.collection("TREC2001", 3), simulate.simulate_collection("TREC2001", seed=3))
 
 
-@pytest.mark.parametrize("preset", fc.PRESET_NAMES)
+@pytest.mark.parametrize("preset", split_half.PRESET_NAMES)
 def test_collections_have_the_published_shares_of_low_scores(preset):
-    ap = fc.collection(preset, 4)
+    ap = split_half.collection(preset, 4)
     shares = simulate.PRESETS[preset]
     assert (ap == 0).sum() == round(shares["zero_share"] * ap.size)
     assert (ap <= 0.1).sum() == round(shares["low_share"] * ap.size)
 
 
 def test_topic_difficulty_is_the_mean_over_systems():
-    ap = fc.collection("TREC9", 1)
-    np.testing.assert_allclose(fc.topic_difficulty(ap), ap.mean(axis=0))
+    ap = split_half.collection("TREC9", 1)
+    np.testing.assert_allclose(split_half.topic_difficulty(ap), ap.mean(axis=0))
 
 
 def test_difficulty_table_sorts_topics_hardest_first():
-    t = fc.difficulty_table([2], ["TREC9"])
-    ap = fc.collection("TREC9", 2)
+    t = split_half.difficulty_table([2], ["TREC9"])
+    ap = split_half.collection("TREC9", 2)
     d = ap.mean(axis=0)
     np.testing.assert_allclose(t.difficulty, np.sort(d))
     assert t.zero_share.iloc[0] == pytest.approx((ap[:, np.argmin(d)] == 0).mean())
     assert t["rank"].tolist() == list(range(1, 51))
 
 
-@pytest.mark.parametrize("label", list(fc.AVERAGES))
+@pytest.mark.parametrize("label", list(split_half.AVERAGES))
 def test_split_taus_are_split_half_with_the_average(label):
-    ap = fc.collection("TREC8", 2)
-    mean, kwargs, standardized = fc.AVERAGES[label]
+    ap = split_half.collection("TREC8", 2)
+    mean, kwargs, standardized = split_half.AVERAGES[label]
     scores = consistency.standardize(ap) if standardized else ap
     expected = consistency.split_half(scores, mean, 30, seed=5, mean_kwargs=kwargs)
-    np.testing.assert_array_equal(fc.split_taus(ap, label, 30, split_seed=5), expected)
+    np.testing.assert_array_equal(split_half.split_taus(ap, label, 30, split_seed=5), expected)
 
 
 def test_experiment_table_rows_are_mean_taus():
-    t = fc.experiment_table(["TREC9", "TREC8"], [1, 2], 25, split_seed=3, averages=["AM", "εGM, ε = 0.01"])
+    t = split_half.experiment_table(["TREC9", "TREC8"], [1, 2], 25, split_seed=3, averages=["AM", "εGM, ε = 0.01"])
     assert len(t) == 2 * 2 * 2
     row = t.query("preset == 'TREC8' and seed == 2 and average == 'εGM, ε = 0.01'").iloc[0]
-    taus = consistency.split_half(fc.collection("TREC8", 2), means.geometric_mean, 25, seed=3,
+    taus = consistency.split_half(split_half.collection("TREC8", 2), means.geometric_mean, 25, seed=3,
                                   mean_kwargs={"eps": 0.01})
     assert row.mean_tau == pytest.approx(taus.mean())
     assert (t.n_splits == 25).all()
 
 
 def test_summary_pools_the_seeds():
-    t = fc.experiment_table(["TREC2001"], [1, 2, 3], 20, averages=["AM"])
-    s = fc.summary_table(t).iloc[0]
+    t = split_half.experiment_table(["TREC2001"], [1, 2, 3], 20, averages=["AM"])
+    s = split_half.summary_table(t).iloc[0]
     assert s.mean_tau == pytest.approx(t.mean_tau.mean())
     assert s.seed_min == t.mean_tau.min() and s.seed_max == t.mean_tau.max()
     assert s.n_splits == 60
@@ -68,35 +68,35 @@ def test_summary_pools_the_seeds():
 
 def test_histogram_shares_and_edges():
     taus = np.array([0.0, 0.01, 0.5, 0.51, 0.999, 1.0])
-    h = fc.histogram_table(taus)
+    h = split_half.histogram_table(taus)
     assert h.share.sum() == pytest.approx(1.0)
     assert h.set_index("lo").share.loc[0.0] == pytest.approx(2 / 6)
     assert h.set_index("lo").share.loc[0.98] == pytest.approx(2 / 6)  # 1.0 falls in the last bin
     assert (h.hi - h.lo).round(6).eq(0.02).all()
     with pytest.raises(ValueError, match="outside the bins"):
-        fc.histogram_table([-0.1, 0.5])
+        split_half.histogram_table([-0.1, 0.5])
 
 
 def test_eps_grid_is_half_decades_with_trec_evals_and_the_usual_eps():
-    np.testing.assert_allclose(np.log10(fc.EPS_GRID), np.arange(-5, 0.01, 0.5))
-    assert means.TREC_EVAL_GM_EPS in fc.EPS_GRID and 0.01 in fc.EPS_GRID
+    np.testing.assert_allclose(np.log10(split_half.EPS_GRID), np.arange(-5, 0.01, 0.5))
+    assert means.TREC_EVAL_GM_EPS in split_half.EPS_GRID and 0.01 in split_half.EPS_GRID
 
 
 @pytest.fixture(scope="module")
 def small_sweep():
-    return fc.sweep(["TREC9", "TREC8"], [1, 2], 30, eps_grid=[1e-4, 0.01, 1.0], split_seed=4)
+    return split_half.sweep(["TREC9", "TREC8"], [1, 2], 30, eps_grid=[1e-4, 0.01, 1.0], split_seed=4)
 
 
 def test_sweep_curve_is_the_geometric_mean_of_each_eps(small_sweep):
     curve, _ = small_sweep
     row = curve.query("preset == 'TREC9' and average == 'εGM' and log_eps == -2").iloc[0]
-    per_seed = [consistency.split_half(fc.collection("TREC9", s), means.geometric_mean, 30, seed=4,
+    per_seed = [consistency.split_half(split_half.collection("TREC9", s), means.geometric_mean, 30, seed=4,
                                        mean_kwargs={"eps": 0.01}).mean() for s in (1, 2)]
     assert row.mean_tau == pytest.approx(np.mean(per_seed))
     assert row.seed_min == pytest.approx(min(per_seed)) and row.seed_max == pytest.approx(max(per_seed))
     am = curve.query("preset == 'TREC8' and average == 'AM'").iloc[0]
     assert np.isnan(am.eps)
-    expected = np.mean([fc.split_taus(fc.collection("TREC8", s), "AM", 30, 4).mean() for s in (1, 2)])
+    expected = np.mean([split_half.split_taus(split_half.collection("TREC8", s), "AM", 30, 4).mean() for s in (1, 2)])
     assert am.mean_tau == pytest.approx(expected)
 
 
@@ -109,7 +109,7 @@ def test_sweep_histograms_hold_every_split(small_sweep):
 
 def test_sweep_chart_binds_a_select_and_a_slider_over_the_grid(small_sweep):
     curve, hist = small_sweep
-    spec = to_spec(fc.sweep_chart(curve, hist, "TREC9", -2.0), "alt")
+    spec = to_spec(split_half.sweep_chart(curve, hist, "TREC9", -2.0), "alt")
     binds = {p["name"]: p["bind"] for p in spec["params"]}
     assert binds["preset"]["options"] == ["TREC9", "TREC8"]
     assert (binds["logeps"]["min"], binds["logeps"]["max"]) == (-4.0, 0.0)
@@ -123,7 +123,7 @@ def test_sweep_chart_binds_a_select_and_a_slider_over_the_grid(small_sweep):
 
 def test_sweep_chart_page_data_holds_the_histogram(small_sweep):
     curve, hist = small_sweep
-    spec = to_spec(fc.sweep_chart(curve, hist), "alt")
+    spec = to_spec(split_half.sweep_chart(curve, hist), "alt")
     data = spec["hconcat"][1]["data"]
     assert data["format"]["parse"] == {c: "number" for c in ("log_eps", "lo", "hi", "share", "kind")}
     page = pd.read_csv(io.StringIO(spec["datasets"][data["name"]]))
@@ -133,21 +133,21 @@ def test_sweep_chart_page_data_holds_the_histogram(small_sweep):
 
 
 def test_full_sweep_page_stays_small():
-    curve, hist = fc.sweep(fc.PRESET_NAMES, [1], 20)
-    size = len(json.dumps(to_spec(fc.sweep_chart(curve, hist), "alt")))
+    curve, hist = split_half.sweep(split_half.PRESET_NAMES, [1], 20)
+    size = len(json.dumps(to_spec(split_half.sweep_chart(curve, hist), "alt")))
     # The chapter's figure has 1,000 splits per preset: the bins filled grow little with more splits.
     assert size < 200_000
 
 
 def test_headline_chart_is_valid():
-    t = fc.experiment_table(["TREC9"], [1, 2], 10, averages=["AM", "standardized AM"])
-    spec = to_spec(fc.headline_chart(fc.summary_table(t), t), "alt")
+    t = split_half.experiment_table(["TREC9"], [1, 2], 10, averages=["AM", "standardized AM"])
+    spec = to_spec(split_half.headline_chart(split_half.summary_table(t), t), "alt")
     assert spec["description"] == "alt"
 
 
 def test_describe_split_half_reports_the_library_values():
-    text = fc.describe_split_half("TREC2001", 0.01, n_splits=40, seed=2, split_seed=3)
-    ap = fc.collection("TREC2001", 2)
+    text = split_half.describe_split_half("TREC2001", 0.01, n_splits=40, seed=2, split_seed=3)
+    ap = split_half.collection("TREC2001", 2)
     am = consistency.split_half(ap, means.arithmetic_mean, 40, seed=3)
     gm = consistency.split_half(ap, means.geometric_mean, 40, seed=3, mean_kwargs={"eps": 0.01})
     assert f"{am.mean():.4f}" in text and f"{gm.mean():.4f}" in text
@@ -156,6 +156,6 @@ def test_describe_split_half_reports_the_library_values():
 
 def test_controls_build():
     import ipywidgets  # noqa: F401  (a hard requirement: fail, do not skip)
-    widget = fc.consistency_controls(n_splits=10)
+    widget = split_half.consistency_controls(n_splits=10)
     names = [getattr(c, "description", None) for c in widget.children]
     assert "Preset" in names and "ε" in names
