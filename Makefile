@@ -28,7 +28,7 @@ $(ASSETS): node_modules/.package-lock.json book/vendor_assets.py $(STAMP)
 
 # Everything the site is made from; `make site` rebuilds only if one is newer than the last good build.
 BOOK_SOURCES := _config.yml _toc.yml references.bib $(wildcard chapters/* book/*.py book/static/* \
-	lib/irmeans/*.py lib/irmeans/*/*.py)
+	lib/irmeans/*.py lib/irmeans/*/*.py book/irmeans_book/*.py book/irmeans_book/*/*.py)
 SITE := _build/site.stamp
 
 $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)

@@ -53,7 +53,7 @@ def run_child(argv):
     proc.stderr.close()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{err}")
-    return wall, usage.ru_maxrss / 1024.0     # Linux reports KiB
+    return wall, usage.ru_maxrss / 1024.0  # Linux reports KiB
 
 
 def interleaved(contenders, rounds):
@@ -98,12 +98,10 @@ def whole_process(qrels, run, rounds):
     flags = [a for m in MEASURES for a in ("-m", m)]
     contenders = {
         "irmeans eval": lambda: run_child([os.path.join(bindir(), "irmeans"), "eval", *flags, qrels, run]),
-        "pytrec_eval": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "pytrec_eval",
-                                          qrels, run]),
-        "ir_measures": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "ir_measures",
-                                          qrels, run]),
+        "pytrec_eval": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "pytrec_eval", qrels, run]),
+        "ir_measures": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "ir_measures", qrels, run]),
         # start-up alone: the interpreter, numpy and the irmeans package
-        "(start-up: import irmeans.cli)": lambda: run_child([py, "-c", "import irmeans.cli"]),
+        "(start-up: import irmeans.trec.command)": lambda: run_child([py, "-c", "import irmeans.trec.command"]),
     }
     res = interleaved(contenders, rounds)
     base = statistics.median(w for w, _ in res["irmeans eval"])
@@ -115,15 +113,17 @@ def whole_process(qrels, run, rounds):
         walls = [w for w, _ in values]
         rss = statistics.median(m for _, m in values)
         med = statistics.median(walls)
-        print(f"| {name} | {med:.2f} | {min(walls):.2f}–{max(walls):.2f} | {base / med:.2f} "
-              f"| {rss:.0f} | {base_rss / rss:.2f} |")
+        print(
+            f"| {name} | {med:.2f} | {min(walls):.2f}–{max(walls):.2f} | {base / med:.2f} "
+            f"| {rss:.0f} | {base_rss / rss:.2f} |"
+        )
 
 
 def in_memory(qrels_path, run_path, rounds):
     import warnings
 
     import irmeans
-    from irmeans.trec_files import read_qrels, read_run
+    from irmeans.trec.files import read_qrels, read_run
 
     q0, r0 = read_qrels(qrels_path), read_run(run_path)
     q = irmeans.Qrels.from_arrays(q0.topics, q0.docnos, q0.rels)
@@ -134,12 +134,16 @@ def in_memory(qrels_path, run_path, rounds):
     cache = tempfile.mkdtemp(prefix="numba-cache-")
     os.environ["NUMBA_CACHE_DIR"] = cache
     import pandas as pd
-    from ranx import Qrels as RQrels, Run as RRun, evaluate as ranx_evaluate
+    from ranx import Qrels as RQrels
+    from ranx import Run as RRun
+    from ranx import evaluate as ranx_evaluate
 
-    rq = RQrels.from_df(pd.DataFrame({"q_id": q0.topics.astype(str), "doc_id": q0.docnos.astype(str),
-                                      "score": q0.rels}))
-    rr = RRun.from_df(pd.DataFrame({"q_id": r0.topics.astype(str), "doc_id": r0.docnos.astype(str),
-                                    "score": r0.scores}))
+    rq = RQrels.from_df(
+        pd.DataFrame({"q_id": q0.topics.astype(str), "doc_id": q0.docnos.astype(str), "score": q0.rels})
+    )
+    rr = RRun.from_df(
+        pd.DataFrame({"q_id": r0.topics.astype(str), "doc_id": r0.docnos.astype(str), "score": r0.scores})
+    )
     metrics = ["map", "mrr", "ndcg", "r-precision"] + [f"precision@{k}" for k in CUTOFFS]
 
     def ours():
@@ -149,8 +153,7 @@ def in_memory(qrels_path, run_path, rounds):
         return ev.aggregates["map"]
 
     def theirs():
-        per_query = ranx_evaluate(rq, rr, metrics, return_mean=False, threads=0,
-                                  save_results_in_run=False)
+        per_query = ranx_evaluate(rq, rr, metrics, return_mean=False, threads=0, save_results_in_run=False)
         ap = np.asarray(per_query["map"])
         means = {m: float(np.mean(v)) for m, v in per_query.items()}
         means["gm_map"] = float(np.exp(np.mean(np.log(np.maximum(ap, 1e-5)))))
@@ -165,6 +168,7 @@ def in_memory(qrels_path, run_path, rounds):
             t = time.perf_counter()
             f()
             return time.perf_counter() - t
+
         return call
 
     res = interleaved({"irmeans.evaluate": timed(ours), "ranx.evaluate (warm)": timed(theirs)}, rounds)
@@ -175,24 +179,26 @@ def in_memory(qrels_path, run_path, rounds):
     for name, values in res.items():
         med = statistics.median(values)
         print(f"| {name} | {med:.3f} | {min(values):.3f}–{max(values):.3f} | {base / med:.2f} |")
-    print(f"\nranx warm-up (first call, numba compiling into an empty cache): {warm_up:.1f} s; "
-          f"numba threads: {_numba_threads()}")
+    print(
+        f"\nranx warm-up (first call, numba compiling into an empty cache): {warm_up:.1f} s; "
+        f"numba threads: {_numba_threads()}"
+    )
     shutil.rmtree(cache, ignore_errors=True)
 
 
 def _numba_threads():
     try:
         import numba
+
         return numba.config.NUMBA_NUM_THREADS
     except Exception:  # pragma: no cover
         return "?"
 
 
 def consistency(rounds):
-    from scipy.stats import kendalltau
-
     from irmeans.consistency import draw_halves, kendall_tau, split_half
     from irmeans.means import arithmetic_mean
+    from scipy.stats import kendalltau
 
     rng = np.random.default_rng(2024)
     scores = rng.beta(2.0, 5.0, size=(105, 50)).round(4)
@@ -215,15 +221,17 @@ def consistency(rounds):
             t = time.perf_counter()
             out.append(f())
             return time.perf_counter() - t
+
         return call
 
     got, want = [], []
-    res = interleaved({"split_half": timed(ours, got), "scipy.stats.kendalltau loop": timed(loop, want)},
-                      rounds)
+    res = interleaved({"split_half": timed(ours, got), "scipy.stats.kendalltau loop": timed(loop, want)}, rounds)
     same = float(np.max(np.abs(got[0] - want[0])))
     base = statistics.median(res["split_half"])
-    print(f"\n### split_half, {n_splits:,} splits of 105 systems x 50 topics, arithmetic mean "
-          f"({rounds} interleaved rounds)\n")
+    print(
+        f"\n### split_half, {n_splits:,} splits of 105 systems x 50 topics, arithmetic mean "
+        f"({rounds} interleaved rounds)\n"
+    )
     print("| contender | median (s) | min–max (s) | split_half / it |")
     print("|---|---:|---:|---:|")
     for name, values in res.items():
@@ -238,24 +246,26 @@ def consistency(rounds):
     ref = np.array([kendalltau(a, b).statistic for a, b in zip(x, y)])
     diff = float(np.max(np.abs(ours_tau - ref)))
     verdict = "OK" if diff <= 1e-12 else "FAILED"
-    print(f"kendall_tau vs scipy tau-b on 2,000 pairs of 30 tied scores: "
-          f"max |difference| {diff:.1e} ({verdict}, limit 1e-12)")
+    print(
+        f"kendall_tau vs scipy tau-b on 2,000 pairs of 30 tied scores: "
+        f"max |difference| {diff:.1e} ({verdict}, limit 1e-12)"
+    )
     if diff > 1e-12:
         raise SystemExit("kendall_tau differs from scipy's tau-b")
 
 
 def big(qrels, run, rounds):
     flags = [a for m in MEASURES for a in ("-m", m)]
-    res = interleaved({"irmeans eval": lambda: run_child(
-        [os.path.join(bindir(), "irmeans"), "eval", *flags, qrels, run])}, rounds)["irmeans eval"]
+    res = interleaved(
+        {"irmeans eval": lambda: run_child([os.path.join(bindir(), "irmeans"), "eval", *flags, qrels, run])}, rounds
+    )["irmeans eval"]
     walls = [w for w, _ in res]
     rss = [m for _, m in res]
     size = os.path.getsize(run) / 2**20
     print(f"\n### Whole process, {os.path.basename(run)} (10M lines, {size:.0f} MiB; {rounds} rounds)\n")
     print("| contender | median wall (s) | min–max (s) | peak RSS (MiB), max over rounds |")
     print("|---|---:|---:|---:|")
-    print(f"| irmeans eval | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} "
-          f"| {max(rss):.0f} |")
+    print(f"| irmeans eval | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} | {max(rss):.0f} |")
 
 
 def main(argv=None):

@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-COLLECTION = 50_000_000     # docnos are drawn from doc00000000 ... doc49999999
+COLLECTION = 50_000_000  # docnos are drawn from doc00000000 ... doc49999999
 
 
 def _paths(outdir, topics, docs):
@@ -48,17 +48,21 @@ def generate(outdir, topics, docs, seed=42):
             scores = np.sort(np.round(rng.gamma(2.0, 3.0, size=docs), 2))[::-1]
             # relevant documents lean towards the top of the ranking
             n_judged = int(rng.integers(150, 300))
-            pick = np.unique(np.minimum(rng.exponential(docs / 3, size=n_judged).astype(np.int64),
-                                        docs - 1))
+            pick = np.unique(np.minimum(rng.exponential(docs / 3, size=n_judged).astype(np.int64), docs - 1))
             judged = np.concatenate((retrieved[pick], unretrieved[: int(rng.integers(20, 100))]))
             p_rel = 0.0 if t % 20 == 7 else float(rng.uniform(0.05, 0.4))
             u = rng.random(len(judged))
             grades = np.where(u < p_rel * 0.4, 2, np.where(u < p_rel, 1, 0))
             order = rng.permutation(len(judged))
-            fq.write("".join(f"{qid} 0 doc{d:08d} {g}\n"
-                             for d, g in zip(judged[order].tolist(), grades[order].tolist())))
-            fr.write("".join(f"{qid} Q0 doc{d:08d} {i} {s:.2f} bench\n"
-                             for i, (d, s) in enumerate(zip(retrieved.tolist(), scores.tolist()), 1)))
+            fq.write(
+                "".join(f"{qid} 0 doc{d:08d} {g}\n" for d, g in zip(judged[order].tolist(), grades[order].tolist()))
+            )
+            fr.write(
+                "".join(
+                    f"{qid} Q0 doc{d:08d} {i} {s:.2f} bench\n"
+                    for i, (d, s) in enumerate(zip(retrieved.tolist(), scores.tolist()), 1)
+                )
+            )
     os.replace(tmp_q, qpath)
     os.replace(tmp_r, rpath)
     return qpath, rpath

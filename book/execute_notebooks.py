@@ -21,8 +21,13 @@ def execute(path: Path, timeout: int = 300) -> None:
     """Run ``path`` top to bottom in its own folder and write it back with its outputs."""
     nb = nbformat.read(path, as_version=4)
     # record_timing=False: no timestamps in the file, so a re-run with equal outputs changes nothing.
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     client.execute()
     # Keep the file a function of the code: no widget state or widget views (random
     # model ids; the cells are tagged remove-output and nbval-ignore-output), no timings.

@@ -2,7 +2,7 @@
 
 A chapter's figure is stored in its notebook as the Vega-Lite mimetype, which
 Jupyter renders. On the site this extension renders that output as the HTML
-of :func:`irmeans.plots.embed_html`, and adds the site's own copy of Vega
+of :func:`irmeans_book.plots.embed_html`, and adds the site's own copy of Vega
 (``book/assets/vega/``, made by ``book/vendor_assets.py``) to exactly the
 pages that have such a figure.
 
@@ -26,9 +26,8 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from irmeans_book.plots import VEGALITE_MIMETYPE, embed_html
 from myst_nb.core import render
-
-from irmeans.plots import VEGALITE_MIMETYPE, embed_html
 
 VEGA_JS = "vega/vega-bundle.js"
 THEBE_FILES = ("sphinx-thebe.js", "sphinx-thebe.css")

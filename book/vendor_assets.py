@@ -51,8 +51,10 @@ def vega_bundle() -> str:
     wanted = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
     installed = npm_version("vega-lite")
     if installed.split(".")[:2] != wanted:
-        sys.exit(f"npm vega-lite {installed} does not match Altair's schema {alt.SCHEMA_VERSION}: "
-                 "pin the matching version in package.json")
+        sys.exit(
+            f"npm vega-lite {installed} does not match Altair's schema {alt.SCHEMA_VERSION}: "
+            "pin the matching version in package.json"
+        )
     parts = []
     for part in VEGA_PARTS:
         package, _, rest = part.partition("/")

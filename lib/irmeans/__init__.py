@@ -2,10 +2,13 @@
 
 >>> import irmeans
 >>> ap = [irmeans.average_precision(r) for r in ([1, 0, 1], [0, 0, 1], [0, 0, 0])]
->>> round(irmeans.arithmetic_mean(ap), 4), round(irmeans.geometric_mean(ap, eps=1e-5), 4)
+>>> round(irmeans.arithmetic_mean(ap), 4), round(irmeans.GM(eps=1e-5)(ap), 4)
 (0.3889, 0.014)
 """
 
+from .averages import AM, GM, HM, Average, Logit, Median, parse_average
+from .consistency import draw_halves, kendall_tau, split_half, standardize
+from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
 from .means import (
     TREC_EVAL_GM_EPS,
     arithmetic_mean,
@@ -14,7 +17,7 @@ from .means import (
     logit_mean,
     median,
 )
-from .ranked import (
+from .measures import (
     STANDARD_RECALL_LEVELS,
     ap_unretrieved_at_end,
     average_precision,
@@ -27,9 +30,49 @@ from .ranked import (
     recall_at,
     reciprocal_rank,
 )
-from .consistency import draw_halves, kendall_tau, split_half, standardize
 from .simulate import PRESETS, simulate_collection
-from .trec_files import Qrels, Run, read_qrels, read_run
-from .evaluation import Evaluation, evaluate
+from .trec import Evaluation, Qrels, Run, evaluate, read_qrels, read_run
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+__all__ = [
+    "AM",
+    "GM",
+    "HM",
+    "Average",
+    "Logit",
+    "Median",
+    "parse_average",
+    "draw_halves",
+    "kendall_tau",
+    "split_half",
+    "standardize",
+    "FileFormatError",
+    "IrmeansError",
+    "TopicsLeftOutWarning",
+    "TREC_EVAL_GM_EPS",
+    "arithmetic_mean",
+    "geometric_mean",
+    "harmonic_mean",
+    "logit_mean",
+    "median",
+    "STANDARD_RECALL_LEVELS",
+    "ap_unretrieved_at_end",
+    "average_precision",
+    "expected_ap_random_order",
+    "interpolated_precision",
+    "ndcg",
+    "precision_at",
+    "precision_recall_points",
+    "r_precision",
+    "recall_at",
+    "reciprocal_rank",
+    "PRESETS",
+    "simulate_collection",
+    "Evaluation",
+    "Qrels",
+    "Run",
+    "evaluate",
+    "read_qrels",
+    "read_run",
+]

@@ -1,65 +1,23 @@
-"""The ``irmeans`` command line: a trec_eval-compatible evaluator.
+"""The ``irmeans`` command line: one parser, a subcommand per task.
 
-``irmeans eval [-q] [-c] [-M N] [-l N] [-m MEASURE]... QRELS RUN`` prints
-trec_eval's line format, ``measure<TAB>topic<TAB>value``.
+``irmeans eval`` is :mod:`irmeans.trec.command`. Usage errors exit 2,
+the library's own errors (:class:`~irmeans.errors.IrmeansError`) print one
+line and exit 1, and anything else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 
-EVAL_DESCRIPTION = """\
-Evaluate RUN against QRELS as trec_eval 10 does and print trec_eval's lines
-(measure, topic, value).  Without -m every measure irmeans implements is
-printed (trec_eval's 'all_trec' set); -m official gives trec_eval's own
-default set.  Anything printed under a trec_eval name means what it means
-in trec_eval.
+from .errors import IrmeansError
+from .trec import command as eval_command
 
-After the trec_eval lines, irmeans adds 'all' lines of its own that
-trec_eval does not have, all computed over the per-topic AP values:
-  gm_map_add   additive epsilon geometric mean: exp(mean(log(AP + eps))) - eps
-  hm_map       epsilon harmonic mean: 1 / mean(1 / (AP + eps)) - eps
-  median_map   median AP
-  logit_map    logit mean of AP with epsilon
-with eps given by --eps (default 1e-5).  They are printed only when map is
-selected.
-"""
+__all__ = ["build_parser", "main"]
 
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return value
-
-
-def _int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-
-
-def _digits(text):
-    value = _int(text)
-    if not 0 <= value <= 17:
-        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 17")
-    return value
-
-
-def _eps(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (value >= 0 and value < 1):
-        raise argparse.ArgumentTypeError(f"{text!r} is not in [0, 1)")
-    return value
+class _UsageError(Exception):
+    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,89 +25,12 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-class _UsageError(Exception):
-    pass
-
-
 def build_parser() -> argparse.ArgumentParser:
-    """The ``irmeans`` argument parser and its ``eval`` subcommand (usage errors raise)."""
-    parser = _Parser(prog="irmeans",
-                     description="IR effectiveness measures and their averages across topics.")
+    """The ``irmeans`` argument parser with its subcommands (usage errors raise)."""
+    parser = _Parser(prog="irmeans", description="IR effectiveness measures and their averages across topics.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    ev = sub.add_parser("eval", help="evaluate a TREC run against qrels (trec_eval compatible)",
-                        description=EVAL_DESCRIPTION,
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    ev.add_argument("-q", action="store_true", help="also print the values of every topic")
-    ev.add_argument("-c", action="store_true",
-                    help="count qrels topics missing from the run as empty rankings")
-    ev.add_argument("-M", type=_positive_int, metavar="N", help="evaluate only the top N per topic")
-    ev.add_argument("-l", type=_int, default=1, metavar="N",
-                    help="lowest grade that counts as relevant (default 1)")
-    ev.add_argument("-m", action="append", metavar="MEASURE",
-                    help="measure, measure.params or nickname (official, all_trec, set); repeatable")
-    ev.add_argument("--digits", type=_digits, default=4, metavar="D",
-                    help="decimals printed (default 4)")
-    ev.add_argument("--eps", type=_eps, default=1e-5, metavar="E",
-                    help="epsilon of the extra gm_map_add, hm_map and logit_map lines (default 1e-5)")
-    ev.add_argument("qrels", metavar="QRELS")
-    ev.add_argument("run", metavar="RUN")
+    eval_command.add_parser(sub)
     return parser
-
-
-def _format(name, qid, value, kind, digits):
-    if kind == "long":
-        text = "%d" % int(value)
-    elif kind == "string":
-        text = str(value)
-    else:
-        text = "%6.*f" % (digits, value)
-    return "%-22s\t%s\t%s" % (name, qid, text)
-
-
-def _extra_lines(ap, eps, digits):
-    from . import means
-
-    values = [("gm_map_add", lambda: means.geometric_mean(ap, eps=eps, method="add")),
-              ("hm_map", lambda: means.harmonic_mean(ap, eps=eps)),
-              ("median_map", lambda: means.median(ap)),
-              ("logit_map", lambda: means.logit_mean(ap, eps=eps))]
-    lines = []
-    for name, compute in values:
-        try:
-            value = float(compute())
-        except ValueError as exc:  # e.g. eps = 0 with an AP of 0: the mean is undefined
-            reason = str(exc).splitlines()[0] if str(exc) else "undefined"
-            print(f"irmeans eval: note: {name} line left out, undefined with --eps {eps:g}: "
-                  f"{reason}", file=sys.stderr)
-            continue
-        lines.append(_format(name, "all", value, "double", digits))
-    return lines
-
-
-def run_eval(opts, out) -> int:
-    """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns 0."""
-    from .evaluation import evaluate, printed_per_topic
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ev = evaluate(opts.qrels, opts.run, relevance_level=opts.l, depth=opts.M,
-                      complete=opts.c, measures=opts.m)
-    for w in caught:
-        print(f"irmeans eval: warning: {w.message}", file=sys.stderr)
-    lines = []
-    if opts.q:
-        names = printed_per_topic(ev)
-        columns = [ev.per_topic[n] for n in names]
-        kinds = [ev.kinds[n] for n in names]
-        for i, qid in enumerate(ev.topics):
-            for n, col, kind in zip(names, columns, kinds):
-                lines.append(_format(n, qid, col[i], kind, opts.digits))
-    for n, value in ev.aggregates.items():
-        lines.append(_format(n, "all", value, ev.kinds[n], opts.digits))
-    if "map" in ev.per_topic:
-        lines.extend(_extra_lines(ev.per_topic["map"], opts.eps, opts.digits))
-    out.write("\n".join(lines) + "\n")
-    return 0
 
 
 def main(argv=None) -> int:
@@ -160,12 +41,12 @@ def main(argv=None) -> int:
         if opts.command is None:
             parser.print_help()
             return 2
-        return run_eval(opts, sys.stdout)
+        return opts.handler(opts, sys.stdout)
     except _UsageError as exc:
         print(str(exc).splitlines()[0], file=sys.stderr)
         return 2
-    except ValueError as exc:
-        print(f"irmeans eval: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+    except IrmeansError as exc:
+        print(f"irmeans {opts.command}: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 1
 
 

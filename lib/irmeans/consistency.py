@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validation import float_array, whole_number
+from .averages import parse_average
+from .errors import IrmeansError
+
 __all__ = ["kendall_tau", "draw_halves", "split_half", "standardize"]
 
 # Rows of a stacked kendall_tau are processed in blocks of about this many
@@ -23,11 +27,7 @@ _BLOCK_VALUES = 1 << 21
 
 
 def _check_finite(a, name):
-    bad = ~np.isfinite(a)
-    if bad.any():
-        i = np.unravel_index(int(np.argmax(bad)), a.shape)
-        where = int(i[0]) if len(i) == 1 else tuple(int(j) for j in i)
-        raise ValueError(f"{name} at index {where} is {float(a[i])!r}: scores must be finite numbers")
+    float_array(a, name)
 
 
 def kendall_tau(x, y):
@@ -71,14 +71,14 @@ def kendall_tau(x, y):
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if x.ndim == 0 or y.ndim == 0:
-        raise ValueError("kendall_tau needs score vectors, got a scalar")
+        raise IrmeansError("kendall_tau needs score vectors, got a scalar")
     try:
         x, y = np.broadcast_arrays(x, y)
     except ValueError:
-        raise ValueError(f"x and y must have the same shape (..., n), got {x.shape} and {y.shape}") from None
+        raise IrmeansError(f"x and y must have the same shape (..., n), got {x.shape} and {y.shape}") from None
     n = x.shape[-1]
     if n < 2:
-        raise ValueError(f"kendall_tau needs at least 2 items to order, got {n}")
+        raise IrmeansError(f"kendall_tau needs at least 2 items to order, got {n}")
     _check_finite(x, "x")
     _check_finite(y, "y")
 
@@ -181,54 +181,45 @@ def draw_halves(n_topics, n_splits, rng=None):
     >>> sorted(first[0].tolist() + second[0].tolist())
     [0, 1, 2, 3, 4]
     """
-    n_topics = _whole(n_topics, "n_topics", minimum=2)
-    n_splits = _whole(n_splits, "n_splits", minimum=1)
+    n_topics = whole_number(n_topics, "n_topics", minimum=2)
+    n_splits = whole_number(n_splits, "n_splits", minimum=1)
     rng = np.random.default_rng(rng)
     order = np.argsort(rng.random((n_splits, n_topics)), axis=1)
     h = n_topics // 2
     return np.sort(order[:, :h], axis=1), np.sort(order[:, h:], axis=1)
 
 
-def _whole(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def _system_scores(scores):
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 2:
-        raise ValueError(f"scores must be a 2-d systems × topics array, got shape {s.shape}")
+        raise IrmeansError(f"scores must be a 2-d systems × topics array, got shape {s.shape}")
     if s.shape[0] < 2 or s.shape[1] < 2:
-        raise ValueError(f"scores needs at least 2 systems and 2 topics, got shape {s.shape}")
+        raise IrmeansError(f"scores needs at least 2 systems and 2 topics, got shape {s.shape}")
     _check_finite(s, "score")
     return s
 
 
-def split_half(scores, mean, n_splits=10_000, seed=None, *, mean_kwargs=None, chunk_size=500):
+def split_half(scores, average, n_splits=10_000, seed=None, *, chunk_size=500):
     """Kendall's τ between system orders on random halves of the topics.
 
     Each split takes the halves of :func:`draw_halves` (drawn all at once
     from ``numpy.random.default_rng(seed)``), averages every system's scores
-    on each half with ``mean`` and compares the two orders of the systems
+    on each half with ``average`` and compares the two orders of the systems
     with :func:`kendall_tau`.
 
     Parameters
     ----------
     scores : array_like, shape (systems, topics)
         Per-topic scores, one row per system.
-    mean : callable
-        ``mean(a, axis=-1, **mean_kwargs)`` averages the last axis of ``a``;
-        any mean of :mod:`irmeans.means` will do, or a ``functools.partial``
-        of one.
+    average : Average or str
+        The average, an :mod:`irmeans.averages` value such as ``GM(eps=0.01)``
+        or its spec (``"gm:0.01"``).
     n_splits : int, default 10 000
         Number of random splits.
     seed : int or numpy.random.Generator, optional
         Seed of the random halves; the same seed gives the same τ values.
-    mean_kwargs : dict, optional
-        Extra keyword arguments for ``mean``, for example ``{"eps": 0.01}``.
     chunk_size : int, default 500
-        Splits averaged per call of ``mean``; bounds memory, not the result.
+        Splits averaged per call of ``average``; bounds memory, not the result.
 
     Returns
     -------
@@ -238,16 +229,13 @@ def split_half(scores, mean, n_splits=10_000, seed=None, *, mean_kwargs=None, ch
 
     Examples
     --------
-    >>> from irmeans.means import arithmetic_mean
     >>> scores = [[0.1, 0.2, 0.3, 0.4], [0.2, 0.3, 0.4, 0.5], [0.3, 0.4, 0.5, 0.6]]
-    >>> split_half(scores, arithmetic_mean, n_splits=3, seed=1)
+    >>> split_half(scores, "am", n_splits=3, seed=1)
     array([1., 1., 1.])
     """
-    if not callable(mean):
-        raise ValueError(f"mean must be a callable taking an array and axis, got {mean!r}")
+    average = parse_average(average)
     s = _system_scores(scores)
-    chunk_size = _whole(chunk_size, "chunk_size", minimum=1)
-    kwargs = dict(mean_kwargs or {})
+    chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
     first, second = draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
     # Indexing the topics × systems array gathers whole rows of systems,
     # which is much faster than picking single scores; the (chunk, systems,
@@ -256,16 +244,7 @@ def split_half(scores, mean, n_splits=10_000, seed=None, *, mean_kwargs=None, ch
     taus = np.empty(first.shape[0])
     for start in range(0, len(taus), chunk_size):
         stop = start + chunk_size
-        avg = [
-            np.asarray(mean(by_topic[half[start:stop]].transpose(0, 2, 1), axis=-1, **kwargs))
-            for half in (first, second)
-        ]
-        want = (min(stop, len(taus)) - start, s.shape[0])
-        if avg[0].shape != want or avg[1].shape != want:
-            raise ValueError(
-                f"mean returned shape {avg[0].shape} for a {want + (first.shape[1],)} array with axis=-1; "
-                f"it must average the last axis and return shape {want}"
-            )
+        avg = [np.asarray(average(by_topic[half[start:stop]].transpose(0, 2, 1), axis=-1)) for half in (first, second)]
         taus[start:stop] = kendall_tau(avg[0], avg[1])
     return taus
 
@@ -309,20 +288,18 @@ def standardize(scores, *, reference=None, ddof=1, constant="raise"):
     s = _system_scores(scores)
     r = s if reference is None else _system_scores(reference)
     if r.shape[1] != s.shape[1]:
-        raise ValueError(
-            f"reference has {r.shape[1]} topics but scores has {s.shape[1]}: they must share the topics"
-        )
+        raise IrmeansError(f"reference has {r.shape[1]} topics but scores has {s.shape[1]}: they must share the topics")
     if constant not in ("raise", "half"):
-        raise ValueError(f"constant must be 'raise' or 'half', got {constant!r}")
-    ddof = _whole(ddof, "ddof", minimum=0)
+        raise IrmeansError(f"constant must be 'raise' or 'half', got {constant!r}")
+    ddof = whole_number(ddof, "ddof", minimum=0)
     if r.shape[0] <= ddof:
-        raise ValueError(f"ddof={ddof} needs more than {ddof} reference systems, got {r.shape[0]}")
+        raise IrmeansError(f"ddof={ddof} needs more than {ddof} reference systems, got {r.shape[0]}")
     mu = r.mean(axis=0)
     sd = r.std(axis=0, ddof=ddof)
     flat = sd == 0
     if flat.any() and constant == "raise":
         t = int(np.argmax(flat))
-        raise ValueError(
+        raise IrmeansError(
             f"topic {t}: every reference system scores {float(r[0, t])!r}, so its standard deviation is 0 "
             "and the scores cannot be standardized; pass constant='half' to give them all 0.5"
         )

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validation import check_axis, eps_value, first_index, float_array
+from .errors import IrmeansError
+
 __all__ = [
     "arithmetic_mean",
     "geometric_mean",
@@ -25,42 +28,28 @@ TREC_EVAL_GM_EPS = 1e-5
 
 
 def _as_scores(x, axis, *, nonnegative=False, unit=False):
-    """Validate scores and return them as a float64 array.
+    """Validate scores and ``axis``; return the scores as a float64 array and the axis.
 
-    Raises ``ValueError`` for empty input, NaN or infinite values, negative
-    values when ``nonnegative``, and values outside [0, 1] when ``unit``; the
+    Raises :class:`~irmeans.errors.IrmeansError` for a masked array, empty
+    input, NaN or infinite values, negative values when ``nonnegative``,
+    values outside [0, 1] when ``unit``, and an ``axis`` out of range; the
     message gives the offending index.
     """
-    a = np.asarray(x, dtype=np.float64)
+    a = float_array(x, "score")
     if a.ndim == 0:
         a = a.reshape(1)
+    axis = check_axis(axis, a.ndim)
     if axis is not None and a.shape[axis] == 0:
-        raise ValueError(f"cannot average an empty set of scores along axis {axis}")
+        raise IrmeansError(f"cannot average an empty set of scores along axis {axis}")
     if a.size == 0:
-        raise ValueError("cannot average an empty set of scores")
-    bad = ~np.isfinite(a)
-    if bad.any():
-        where = _first(bad)
-        raise ValueError(f"score at index {where} is {float(a[where])!r}: scores must be finite numbers")
+        raise IrmeansError("cannot average an empty set of scores")
     if nonnegative and (a < 0).any():
-        where = _first(a < 0)
-        raise ValueError(f"score at index {where} is {float(a[where])!r}: this mean needs scores >= 0")
+        where = first_index(a < 0)
+        raise IrmeansError(f"score at index {where} is {float(a[where])!r}: this mean needs scores >= 0")
     if unit and ((a < 0) | (a > 1)).any():
-        where = _first((a < 0) | (a > 1))
-        raise ValueError(f"score at index {where} is {float(a[where])!r}: the logit needs scores in [0, 1]")
-    return a
-
-
-def _first(mask):
-    """Index (a tuple for n-d input, an int for 1-d) of the first True in ``mask``."""
-    idx = np.unravel_index(int(np.argmax(mask)), mask.shape)
-    return int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)
-
-
-def _check_eps(eps):
-    if not np.isfinite(eps) or eps < 0:
-        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
-    return float(eps)
+        where = first_index((a < 0) | (a > 1))
+        raise IrmeansError(f"score at index {where} is {float(a[where])!r}: the logit needs scores in [0, 1]")
+    return a, axis
 
 
 def arithmetic_mean(x, axis=None):
@@ -82,7 +71,7 @@ def arithmetic_mean(x, axis=None):
     >>> arithmetic_mean([0.1, 0.1, 0.3, 0.8, 0.1])
     0.28
     """
-    a = _as_scores(x, axis)
+    a, axis = _as_scores(x, axis)
     return _scalar(np.mean(a, axis=axis))
 
 
@@ -114,19 +103,24 @@ def geometric_mean(x, eps=0.0, method="add", axis=None):
     >>> round(geometric_mean([0.0, 0.4, 0.2, 0.4, 0.3], eps=1e-5, method="floor"), 3)
     0.039
     """
-    eps = _check_eps(eps)
-    a = _as_scores(x, axis, nonnegative=True)
+    eps = eps_value(eps)
+    a, axis = _as_scores(x, axis, nonnegative=True)
     if method == "add":
-        with np.errstate(divide="ignore"):  # log(0) = -inf gives exp(-inf) = 0, as it should
-            m = np.exp(np.mean(np.log(a + eps), axis=axis)) - eps
+        if eps > 1:
+            # Written as ε·(exp(mean(log1p(x/ε))) − 1) so that a large ε does not
+            # swamp the scores in x + ε: the mean then tends to the arithmetic mean.
+            m = eps * np.expm1(np.mean(np.log1p(a / eps), axis=axis))
+        else:
+            with np.errstate(divide="ignore"):  # log(0) = -inf gives exp(-inf) = 0, as it should
+                m = np.exp(np.mean(np.log(a + eps), axis=axis)) - eps
         # exp(log(y)) may come back a hair below y; a mean of scores >= 0 is never below 0.
         m = np.maximum(m, 0.0)
     elif method == "floor":
         if eps == 0:
-            raise ValueError("method='floor' needs eps > 0 (trec_eval uses 1e-5)")
+            raise IrmeansError("method='floor' needs eps > 0 (trec_eval uses 1e-5)")
         m = np.exp(np.mean(np.log(np.maximum(a, eps)), axis=axis))
     else:
-        raise ValueError(f"method must be 'add' or 'floor', got {method!r}")
+        raise IrmeansError(f"method must be 'add' or 'floor', got {method!r}")
     return _scalar(m)
 
 
@@ -154,16 +148,22 @@ def harmonic_mean(x, eps=0.0, axis=None):
     >>> round(harmonic_mean([0.0, 0.4, 0.2, 0.4, 0.3], eps=0.01), 3)
     0.034
     """
-    eps = _check_eps(eps)
-    a = _as_scores(x, axis, nonnegative=True)
+    eps = eps_value(eps)
+    a, axis = _as_scores(x, axis, nonnegative=True)
     if eps == 0 and (a == 0).any():
-        where = _first(a == 0)
-        raise ValueError(
+        where = first_index(a == 0)
+        raise IrmeansError(
             f"score at index {where} is 0: the harmonic mean of a set with a zero is undefined; "
             "pass eps > 0 (for example eps=0.01) to use the ε-harmonic mean"
         )
-    t = a.size if axis is None else a.shape[axis]
-    m = t / np.sum(1.0 / (a + eps), axis=axis) - eps
+    if eps > 1:
+        # The same mean written with u = x/ε, so that a large ε does not swamp the
+        # scores: ε·mean(u/(1+u)) / mean(1/(1+u)), which tends to the arithmetic mean.
+        u = a / eps
+        m = eps * np.mean(u / (1 + u), axis=axis) / np.mean(1 / (1 + u), axis=axis)
+    else:
+        t = a.size if axis is None else a.shape[axis]
+        m = t / np.sum(1.0 / (a + eps), axis=axis) - eps
     return _scalar(np.maximum(m, 0.0))
 
 
@@ -175,7 +175,7 @@ def median(x, axis=None):
     >>> median([0.0, 0.4, 0.2, 0.4, 0.3])
     0.3
     """
-    a = _as_scores(x, axis)
+    a, axis = _as_scores(x, axis)
     return _scalar(np.median(a, axis=axis))
 
 
@@ -207,11 +207,11 @@ def logit_mean(x, eps=0.0, axis=None):
     >>> round(logit_mean([0.9, 0.99]), 4)
     0.9676
     """
-    eps = _check_eps(eps)
-    a = _as_scores(x, axis, unit=True)
+    eps = eps_value(eps)
+    a, axis = _as_scores(x, axis, unit=True)
     if eps == 0 and ((a == 0) | (a == 1)).any():
-        where = _first((a == 0) | (a == 1))
-        raise ValueError(
+        where = first_index((a == 0) | (a == 1))
+        raise IrmeansError(
             f"score at index {where} is {float(a[where])!r}: its log-odds are infinite; "
             "pass eps > 0 (for example eps=0.01)"
         )

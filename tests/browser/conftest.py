@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 import sitetools
 from visit import visit_all
 
@@ -44,8 +43,11 @@ def browser(site):
     After ``site``: building the site runs ``npm ci``, which installs axe-core.
     """
     if not sitetools.CHROMIUM.is_file():
-        pytest.fail(f"{sitetools.CHROMIUM} is missing: install Debian's chromium "
-                    "(apt-get install chromium) or set IRMEANS_CHROMIUM", pytrace=False)
+        pytest.fail(
+            f"{sitetools.CHROMIUM} is missing: install Debian's chromium "
+            "(apt-get install chromium) or set IRMEANS_CHROMIUM",
+            pytrace=False,
+        )
     if not sitetools.AXE.is_file():
         pytest.fail(f"{sitetools.AXE} is missing: run `npm ci`", pytrace=False)
     from playwright.sync_api import sync_playwright

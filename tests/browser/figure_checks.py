@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
-
-import numpy as np
-from scipy import stats
 
 import irmeans
-from irmeans import robertson
+import numpy as np
+from irmeans_book import robertson
+from scipy import stats
 
 
 @dataclass
@@ -63,8 +62,9 @@ class Figure:
         elif kind == "radio":
             self.page.locator(f"#{self.id} .vega-bindings [name='{name}'][value='{value}']").check()
         else:  # a range: what a drag does, one input event at the new value
-            control.evaluate("(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }",
-                             str(value))
+            control.evaluate(
+                "(el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); }", str(value)
+            )
         self.js("settle")
 
     def bounds(self, name: str) -> tuple[float, float]:
@@ -106,9 +106,11 @@ CHECKS: dict[str, Check] = {}
 
 def figure_check(name: str, params: set[str] | None = None, match=None):
     """Register a check under ``name``, for figures naming it or having these controls."""
+
     def register(run):
         CHECKS[name] = Check(name, run, frozenset(params) if params else None, match)
         return run
+
     return register
 
 
@@ -166,23 +168,28 @@ def averages(figure: Figure) -> list[str]:
             figure.set("weakest", weakest)
             shown = figure.shown()
             scores = {}
-            for mark in sorted((m for m in shown if {"topic", "score"} <= m["datum"].keys()),
-                               key=lambda m: m["datum"]["topic"]):
+            for mark in sorted(
+                (m for m in shown if {"topic", "score"} <= m["datum"].keys()), key=lambda m: m["datum"]["topic"]
+            ):
                 scores.setdefault(mark["datum"]["system"], []).append(mark["datum"]["score"])
             assert set(scores) == {"A", "B"}, f"per-topic scores drawn: {scores}"
             assert math.isclose(scores["A"][-1], weakest), "A's last topic is not the slider's value"
             expected = {s: AVERAGES[average](v) for s, v in scores.items()}
-            values = {m["datum"]["system"]: m["text"] for m in figure.texts()
-                      if re.fullmatch(r"-?\d+\.\d+", m["text"] or "")}
+            values = {
+                m["datum"]["system"]: m["text"] for m in figure.texts() if re.fullmatch(r"-?\d+\.\d+", m["text"] or "")
+            }
             assert values.keys() == expected.keys(), f"values shown: {values}"
             for system, value in values.items():
                 assert close(value, expected[system]), (
-                    f"{average} of {system} at weakest={weakest}: shown {value}, irmeans {expected[system]:.6f}")
+                    f"{average} of {system} at weakest={weakest}: shown {value}, irmeans {expected[system]:.6f}"
+                )
             winner = "A" if expected["A"] > expected["B"] else "B" if expected["B"] > expected["A"] else "tie"
             verdicts = [m["text"] for m in figure.texts() if m["text"].startswith("Higher")]
             assert verdicts == [f"Higher: system {winner}"], f"verdict shown {verdicts}, expected {winner}"
-            lines.append(f"{average}, weakest={weakest:g}: A {values['A']}, B {values['B']}, "
-                         f"winner {winner} (irmeans {expected['A']:.4f}, {expected['B']:.4f})")
+            lines.append(
+                f"{average}, weakest={weakest:g}: A {values['A']}, B {values['B']}, "
+                f"winner {winner} (irmeans {expected['A']:.4f}, {expected['B']:.4f})"
+            )
     return lines
 
 
@@ -213,8 +220,8 @@ def ranking(figure: Figure) -> list[str]:
         (initial, int(figure.signal("R"))),
         ([1, 1, 0, 0, 1] + [0] * (depth - 6) + [1], depth - 2),
         ([0] * depth, 3),
-        ([0, 0, 0, 1] + [0] * (depth - 4), 1),   # first relevant at rank 4: RR 1/4
-        ([1] * 4 + [0] * (depth - 4), 2),       # R used is 4, not 2
+        ([0, 0, 0, 1] + [0] * (depth - 4), 1),  # first relevant at rank 4: RR 1/4
+        ([1] * 4 + [0] * (depth - 4), 2),  # R used is 4, not 2
     ]
     lines = []
     for rels, R in settings:
@@ -256,7 +263,7 @@ def _on_scale(scale: str, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
         return np.log(a / (1 - a)), np.log(b / (1 - b))
     if scale == "rank":  # ranks among the scores of both systems, ties sharing the average rank
         r = stats.rankdata(np.concatenate([a, b]))
-        return r[: a.size], r[a.size:]
+        return r[: a.size], r[a.size :]
     raise AssertionError(f"no definition for the scale {scale!r}")
 
 
@@ -301,8 +308,9 @@ def scales(figure: Figure) -> list[str]:
                 expect(f"{back_name} of B at lowest={lowest:g}", b, back(scores["B"]))
                 line += f"; {back_name} A {a}, B {b}"
             else:
-                assert not [t for t in texts if re.match(r"A \S+, B \S+$", t["text"] or "")], \
+                assert not [t for t in texts if re.match(r"A \S+, B \S+$", t["text"] or "")], (
                     "ranks have no way back, yet a mapped-back value is shown"
+                )
             lines.append(line)
     return lines
 
@@ -342,8 +350,13 @@ def six_averages(figure: Figure) -> list[str]:
     assert figure.options("system") == list(TABLE1_SCORES), figure.options("system")
     lines = []
     # S1 with topic 1 at 0.75: GM 0.282523, which a value rounded to 4 decimals before printing 3 shows as 0.282.
-    for system, first, k in (("S2", 0.0, -2.0), ("S3", 0.35, -1.5), ("S1", 0.0, 0.5), ("S4", 1.0, -4.0),
-                             ("S1", 0.75, -4.0)):
+    for system, first, k in (
+        ("S2", 0.0, -2.0),
+        ("S3", 0.35, -1.5),
+        ("S1", 0.0, 0.5),
+        ("S4", 1.0, -4.0),
+        ("S1", 0.75, -4.0),
+    ):
         figure.set("system", system)
         figure.set("first", first)
         figure.set("k", k)
@@ -378,24 +391,32 @@ def boost(figure: Figure) -> list[str]:
     ap = robertson.load_example()
     base_map, base_gmap = irmeans.arithmetic_mean(ap), irmeans.geometric_mean(ap, eps=GMAP_EPS)
     lines = []
-    for which, amount in (("lowest 25", 0.05), ("highest 25", 0.1), ("all 50", 0.025), ("none", 0.07),
-                          ("lowest 25", 0.005)):
+    for which, amount in (
+        ("lowest 25", 0.05),
+        ("highest 25", 0.1),
+        ("all 50", 0.025),
+        ("none", 0.07),
+        ("lowest 25", 0.005),
+    ):
         figure.set("which", which)
         figure.set("amount", amount)
         boosted = robertson.boost(ap, amount, which.split()[0])
         m, g = irmeans.arithmetic_mean(boosted), irmeans.geometric_mean(boosted, eps=GMAP_EPS)
         texts = figure.texts()
         shown = find(texts, r"MAP (\S+) \((\S+)\),\s+GMAP (\S+) \((\S+)\)")
-        for label, value, expected in zip(("MAP", "MAP gain", "GMAP", "GMAP gain"), shown,
-                                          (m, m - base_map, g, g - base_gmap)):
+        for label, value, expected in zip(
+            ("MAP", "MAP gain", "GMAP", "GMAP gain"), shown, (m, m - base_map, g, g - base_gmap)
+        ):
             expect(f"{label} after +{amount:g} to {which}", value, expected)
         for label, expected in (("MAP", m), ("GMAP", g)):
             (value,) = find(texts, rf"{label} (\S+)$")  # the label of the histogram's rule
             expect(f"{label} marked on the histogram after +{amount:g} to {which}", value, expected)
         counts = [b["datum"]["count"] for b in figure.shown() if b["marktype"] == "rect" and "count" in b["datum"]]
         assert sum(counts) == ap.size, f"the histogram counts {sum(counts)} topics"
-        lines.append(f"+{amount:g} to {which}: MAP {shown[0]} ({shown[1]}), GMAP {shown[2]} ({shown[3]}) "
-                     f"(irmeans {m:.4f}, {g:.4f})")
+        lines.append(
+            f"+{amount:g} to {which}: MAP {shown[0]} ({shown[1]}), GMAP {shown[2]} ({shown[3]}) "
+            f"(irmeans {m:.4f}, {g:.4f})"
+        )
     return lines
 
 
@@ -405,8 +426,10 @@ def boost(figure: Figure) -> list[str]:
 @figure_check("epsilon", params={"log10_eps", "data_set"})
 def epsilon(figure: Figure) -> list[str]:
     """The additive and floor ε-geometric means and the arithmetic mean, at four ε on both data sets."""
-    data = {"S2 (Ravana & Moffat)": np.array(TABLE1_SCORES["S2"]),
-            "Boost example (chapter 5)": robertson.load_example()}
+    data = {
+        "S2 (Ravana & Moffat)": np.array(TABLE1_SCORES["S2"]),
+        "Boost example (chapter 5)": robertson.load_example(),
+    }
     assert figure.options("data_set") == list(data), figure.options("data_set")
     lines = []
     for name, log10_eps in ((n, e) for n in data for e in (-8.0, -5.0, -2.0, -0.5)):
@@ -428,7 +451,7 @@ def epsilon(figure: Figure) -> list[str]:
 @figure_check("verdicts", params={"gain", "loss"})
 def verdicts(figure: Figure) -> list[str]:
     """MAP, GMAP and the paired t-tests of the changed scores against the baseline, at five settings."""
-    from irmeans.figures.verdicts import feedback_scores  # the change the chapter defines
+    from irmeans_book.figures.verdicts import feedback_scores  # the change the chapter defines
 
     base = robertson.load_example()
     order = np.argsort(base, kind="stable")  # the figure's topics, hardest first
@@ -439,11 +462,16 @@ def verdicts(figure: Figure) -> list[str]:
         figure.set("loss", loss)
         new = feedback_scores(base, gain, loss)
         dots = [m for m in figure.shown() if m["marktype"] == "symbol" and {"new", "baseline"} <= m["datum"].keys()]
-        drawn = np.array([[float(m["datum"]["baseline"]), float(m["datum"]["new"])]
-                          for m in sorted(dots, key=lambda m: m["datum"]["topic"])])
+        drawn = np.array(
+            [
+                [float(m["datum"]["baseline"]), float(m["datum"]["new"])]
+                for m in sorted(dots, key=lambda m: m["datum"]["topic"])
+            ]
+        )
         assert drawn.shape == (base.size, 2), f"{len(dots)} topics drawn"
-        assert np.allclose(drawn[:, 0], base[order]) and np.allclose(drawn[:, 1], new[order], atol=5e-5), \
+        assert np.allclose(drawn[:, 0], base[order]) and np.allclose(drawn[:, 1], new[order], atol=5e-5), (
             f"gain {gain}, loss {loss}: per-topic scores drawn differ from the change's"
+        )
         texts = figure.texts()
         shown = {
             "MAP": find(texts, r"MAP\s+(\S+) → (\S+)$"),
@@ -460,8 +488,9 @@ def verdicts(figure: Figure) -> list[str]:
             "t-test on log(AP+ε)": (t_log.statistic, t_log.pvalue),
         }
         for label, values in shown.items():
-            for part, value, want in zip(("baseline", "new") if "MAP" in label else ("t", "p"), values,
-                                         expected[label]):
+            for part, value, want in zip(
+                ("baseline", "new") if "MAP" in label else ("t", "p"), values, expected[label]
+            ):
                 expect(f"{label} {part} at gain {gain}, loss {loss}", value, want)
         lines.append(f"gain {gain}, loss {loss}: " + "; ".join(f"{k} {' / '.join(v)}" for k, v in shown.items()))
     return lines
@@ -494,10 +523,15 @@ def log_and_logit(figure: Figure) -> list[str]:
             assert math.isclose(d["y"], y, abs_tol=1e-9), f"ε = {label}: {d['scale']} of {d['x']} drawn at {d['y']}"
         e, log0, logit0, log1, logit1 = find(
             [m for m in shown if m["marktype"] == "text"],
-            r"ε = (\S+):\s+score 0 → log (\S+), logit (\S+);\s+score 1 → log (\S+), logit (\S+)$")
+            r"ε = (\S+):\s+score 0 → log (\S+), logit (\S+);\s+score 1 → log (\S+), logit (\S+)$",
+        )
         assert math.isclose(number(e), eps), f"ε shown {e}, chosen {label}"
-        for name, value, expected in (("log(0 + ε)", log0, _log(0, eps)), ("logit(0, ε)", logit0, _logit(0, eps)),
-                                      ("log(1 + ε)", log1, _log(1, eps)), ("logit(1, ε)", logit1, _logit(1, eps))):
+        for name, value, expected in (
+            ("log(0 + ε)", log0, _log(0, eps)),
+            ("logit(0, ε)", logit0, _logit(0, eps)),
+            ("log(1 + ε)", log1, _log(1, eps)),
+            ("logit(1, ε)", logit1, _logit(1, eps)),
+        ):
             expect(f"{name}, ε = {label}", value, expected)
         lines.append(f"ε = {e}: score 0 → log {log0}, logit {logit0}; score 1 → log {log1}, logit {logit1}")
     return lines
@@ -552,13 +586,13 @@ def three_averages(figure: Figure) -> list[str]:
 SWEEP_SEEDS, SWEEP_SPLITS, SPLIT_SEED = (1, 2, 3, 4, 5), 200, 2
 
 
-def _sweep_tau(preset: str, mean, standardized: bool = False, **kwargs) -> float:
+def _sweep_tau(preset: str, mean, standardized: bool = False) -> float:
     """Mean τ over every split of every seed's collection, by irmeans.split_half."""
     per_seed = []
     for seed in SWEEP_SEEDS:
         ap = irmeans.simulate_collection(preset, seed=seed)
         scores = irmeans.standardize(ap) if standardized else ap
-        per_seed.append(np.mean(irmeans.split_half(scores, mean, SWEEP_SPLITS, seed=SPLIT_SEED, mean_kwargs=kwargs)))
+        per_seed.append(np.mean(irmeans.split_half(scores, mean, SWEEP_SPLITS, seed=SPLIT_SEED)))
     return float(np.mean(per_seed))
 
 
@@ -569,12 +603,12 @@ def split_half_sweep(figure: Figure) -> list[str]:
     for preset, log_eps in zip(figure.options("preset"), (-5.0, -2.0, -0.5)):
         figure.set("preset", preset)
         figure.set("logeps", log_eps)
-        e, gm, am, std = find(figure.texts(),
-                              r"log10 ε = (\S+):\s+mean τ of εGM (\S+),\s+AM (\S+),\s+standardized AM (\S+)$")
+        e, gm, am, std = find(
+            figure.texts(), r"log10 ε = (\S+):\s+mean τ of εGM (\S+),\s+AM (\S+),\s+standardized AM (\S+)$"
+        )
         assert number(e) == log_eps, f"log10 ε shown {e}, slider at {log_eps}"
-        expect(f"mean τ of εGM, ε = 10^{log_eps}, {preset}", gm,
-               _sweep_tau(preset, irmeans.geometric_mean, eps=10.0**log_eps))
-        expect(f"mean τ of AM, {preset}", am, _sweep_tau(preset, irmeans.arithmetic_mean))
-        expect(f"mean τ of standardized AM, {preset}", std, _sweep_tau(preset, irmeans.arithmetic_mean, True))
+        expect(f"mean τ of εGM, ε = 10^{log_eps}, {preset}", gm, _sweep_tau(preset, irmeans.GM(eps=10.0**log_eps)))
+        expect(f"mean τ of AM, {preset}", am, _sweep_tau(preset, irmeans.AM()))
+        expect(f"mean τ of standardized AM, {preset}", std, _sweep_tau(preset, irmeans.AM(), True))
         lines.append(f"{preset}, log10 ε = {e}: εGM {gm}, AM {am}, standardized AM {std}")
     return lines

@@ -41,8 +41,7 @@ NOT_PAGES = {"_static", "_sources", "_images", "_sphinx_design_static"}
 
 def build_site() -> None:
     """Run ``make site``; raise with the end of its output if it fails."""
-    done = subprocess.run(["make", "--no-print-directory", "site"], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(["make", "--no-print-directory", "site"], cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-40:])
         raise RuntimeError(f"`make site` failed (exit {done.returncode}):\n{tail}")

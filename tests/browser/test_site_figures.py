@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from figure_checks import CHECKS, Figure, check_for
 from visit import open_page
 
@@ -78,16 +77,21 @@ def exercised(browser, base_url, figure_pages, output_dir):
                     checks[key] = (check.name, [], str(e))
         errors[path] = log.errors + log.failed + log.outside
         page.context.close()
-    (output_dir / "figures.json").write_text(json.dumps({"controls": controls, "checks": checks}, indent=1),
-                                             encoding="utf-8")
+    (output_dir / "figures.json").write_text(
+        json.dumps({"controls": controls, "checks": checks}, indent=1), encoding="utf-8"
+    )
     return controls, checks, errors
 
 
 def test_every_control_changes_its_figure(exercised):
     controls, _, _ = exercised
     assert any(controls.values()), "no figure has a control"
-    stuck = [f"{key}: {c['control']} ({c['kind']}) — last tried: {c['move']}"
-             for key, found in controls.items() for c in found if not c["changed"]]
+    stuck = [
+        f"{key}: {c['control']} ({c['kind']}) — last tried: {c['move']}"
+        for key, found in controls.items()
+        for c in found
+        if not c["changed"]
+    ]
     assert not stuck, "controls that change nothing:\n" + "\n".join(stuck)
 
 

@@ -64,7 +64,8 @@ def test_every_internal_link_and_anchor_resolves(visits, base_url):
 
 def test_axe_finds_no_serious_or_critical_violation(visits, output_dir):
     (output_dir / "axe.json").write_text(
-        json.dumps({path: v.axe + v.dark_axe for path, v in visits.items()}, indent=1), encoding="utf-8")
+        json.dumps({path: v.axe + v.dark_axe for path, v in visits.items()}, indent=1), encoding="utf-8"
+    )
     problems = {path: v.failing_axe for path, v in visits.items()}
     assert not any(problems.values()), report(problems)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import urllib.request
 
 import pytest
-import yaml
-
 import sitetools
+import yaml
 from visit import open_page, screenshot_name
+
 
 @pytest.fixture(scope="module")
 def chapters(site):
@@ -30,8 +30,10 @@ def test_search_finds_pages_offline(browser, base_url):
     results = page.locator("#search-results ul.search li a")
     results.first.wait_for(timeout=30_000)
     assert results.count() >= 1
-    assert all(href.endswith(".html") or ".html#" in href or ".html?" in href
-               for href in results.evaluate_all("as => as.map(a => a.getAttribute('href'))"))
+    assert all(
+        href.endswith(".html") or ".html#" in href or ".html?" in href
+        for href in results.evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    )
     assert not (log.errors or log.failed or log.outside), log
     page.context.close()
 
@@ -51,8 +53,7 @@ def test_each_chapter_launches_on_binder_and_colab(visits, chapters, repository)
         notebook = path.removesuffix(".html") + ".ipynb"
         links = visits[path].links
         binder = [u for u in links if u.startswith(f"https://mybinder.org/v2/gh/{repo}/{branch}")]
-        colab = [u for u in links
-                 if u == f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}"]
+        colab = [u for u in links if u == f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}"]
         assert binder and notebook in binder[0], f"{path}: no Binder link to {repo}'s {notebook}"
         assert colab, f"{path}: no Colab link to {repo}'s {notebook}"
 
@@ -89,8 +90,7 @@ def test_print_hides_navigation_and_keeps_figures_whole(browser, base_url, visit
     page.emulate_media(media="print")
     assert not page.locator(".bd-sidebar-primary").is_visible()
     assert not page.locator(".bd-header").is_visible()
-    breaks = page.locator(".irmeans-figure").evaluate_all(
-        "fs => fs.map(f => getComputedStyle(f).breakInside)")
+    breaks = page.locator(".irmeans-figure").evaluate_all("fs => fs.map(f => getComputedStyle(f).breakInside)")
     assert breaks and set(breaks) == {"avoid"}, breaks
     pdf = output_dir / screenshot_name(path).replace(".png", ".pdf")
     page.pdf(path=str(pdf), format="A4", print_background=True)

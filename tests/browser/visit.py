@@ -136,9 +136,14 @@ def run_axe(page, rules: list[str] | None = None) -> list[dict]:
         options["runOnly"] = {"type": "rule", "values": rules}
     result = page.evaluate("async (options) => await axe.run(document, options)", options)
     return [
-        {"id": v["id"], "impact": v["impact"], "help": v["help"],
-         "nodes": [" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
-                   for n in v["nodes"]][:5]}
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "help": v["help"],
+            "nodes": [" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"]) for n in v["nodes"]][
+                :5
+            ],
+        }
         for v in result["violations"]
     ]
 

@@ -1,0 +1,285 @@
+"""Chapter 4's figures: six averages of five topic scores, and what ε does.
+
+The six averages are those of Ravana & Moffat (2009), Table 1: arithmetic
+(AM), geometric (GM), ε-geometric (εGM), harmonic (HM), ε-harmonic (εHM) and
+median (MD). All come from :mod:`irmeans.means`; an undefined value (the
+harmonic mean of scores with a zero) is NaN here.
+
+Examples
+--------
+>>> row = all_means(TABLE1_SCORES["S2"], eps=0.01)
+>>> {k: round(v, 3) for k, v in row.items()}
+{'AM': 0.26, 'GM': 0.0, 'εGM': 0.151, 'HM': nan, 'εHM': 0.034, 'MD': 0.3}
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import means
+
+from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
+
+__all__ = [
+    "TABLE1_SCORES",
+    "AVERAGE_NAMES",
+    "all_means",
+    "means_table",
+    "means_chart",
+    "eps_table",
+    "eps_chart",
+    "describe_means",
+    "means_controls",
+]
+
+#: The five topic scores of the four systems of Ravana & Moffat (2009), Table 1.
+TABLE1_SCORES = {
+    "S1": (0.1, 0.1, 0.3, 0.8, 0.1),
+    "S2": (0.0, 0.4, 0.2, 0.4, 0.3),
+    "S3": (0.1, 0.5, 0.3, 0.2, 0.2),
+    "S4": (0.2, 0.2, 0.3, 0.2, 0.2),
+}
+
+#: The palette without its yellow, which is hard to see on white as a thin line or a label.
+_COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
+
+#: The averages, in the order of Table 1's columns.
+AVERAGE_NAMES = ("AM", "GM", "εGM", "HM", "εHM", "MD")
+
+
+def _harmonic_or_nan(x):
+    """Harmonic mean of each row (last axis); NaN where a row has a zero."""
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    out = np.full(x.shape[0], np.nan)
+    ok = (x > 0).all(axis=1)
+    if ok.any():
+        out[ok] = means.harmonic_mean(x[ok], axis=1)
+    return out
+
+
+def all_means(scores, eps):
+    """The six averages of one set of scores; ε for the εGM and εHM columns.
+
+    Returns
+    -------
+    dict
+        Keyed by :data:`AVERAGE_NAMES`; HM is NaN when a score is 0.
+    """
+    rows = _stack_means(np.asarray(scores, dtype=float)[None, :], eps)
+    return {name: float(v[0]) for name, v in rows.items()}
+
+
+def _stack_means(stack, eps):
+    """The six averages of each row of ``stack``."""
+    return {
+        "AM": means.arithmetic_mean(stack, axis=1),
+        "GM": means.geometric_mean(stack, axis=1),
+        "εGM": means.geometric_mean(stack, eps=eps, axis=1),
+        "HM": _harmonic_or_nan(stack),
+        "εHM": means.harmonic_mean(stack, eps=eps, axis=1),
+        "MD": means.median(stack, axis=1),
+    }
+
+
+def means_table(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, decimals=4):
+    """Every value of the chapter's interactive figure.
+
+    The figure starts from one of ``systems``, sets its first topic's score to
+    one of ``first_values``, and uses ε = 10**k for k in ``eps_exponents``.
+
+    Returns
+    -------
+    topics : DataFrame
+        ``s, x, topic, score``: system number (1-based, in the order of
+        ``systems``), the first topic's score, and the five scores.
+    values : DataFrame
+        ``s, x, k, m, v``: average number ``m`` (index into
+        :data:`AVERAGE_NAMES`) has value ``v`` (NaN if undefined) with ε = 10**k.
+
+    Examples
+    --------
+    >>> _, v = means_table(first_values=[0.0, 0.1], eps_exponents=[-2])
+    >>> v.query("s == 2 and x == 0 and m == 2").v.item()  # S2 as printed: εGM with ε = 0.01
+    0.1514
+    """
+    xs = np.round(np.arange(0, 21) * 0.05, 2) if first_values is None else np.asarray(first_values, float)
+    ks = np.arange(-4, 1.01, 0.25) if eps_exponents is None else np.asarray(eps_exponents, float)
+    topics, values = [], []
+    for s, scores in enumerate(systems.values(), start=1):
+        stack = np.tile(np.asarray(scores, dtype=float), (xs.size, 1))
+        stack[:, 0] = xs
+        t = stack.shape[1]
+        topics.append(
+            pd.DataFrame(
+                {"s": s, "x": np.repeat(xs, t), "topic": np.tile(np.arange(1, t + 1), xs.size), "score": stack.ravel()}
+            )
+        )
+        for k in ks:
+            for m, v in enumerate(_stack_means(stack, 10.0**k).values()):
+                values.append(pd.DataFrame({"s": s, "x": xs, "k": k, "m": m, "v": np.round(v, decimals)}))
+    return pd.concat(topics, ignore_index=True), pd.concat(values, ignore_index=True)
+
+
+def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, initial=("S2", 0.0, -2)):
+    """The chapter's interactive figure: five topic scores and their six averages.
+
+    A select picks the starting system, a slider its first topic's score, and
+    a slider the exponent k of ε = 10**k.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> c = means_chart(first_values=[0.0, 0.5], eps_exponents=[-2, -1])
+    >>> sorted(p["name"] for p in to_spec(c, "Six averages.")["params"])
+    ['first', 'k', 'system']
+    """
+    # Rounded once, to the three decimals printed: a value rounded to 4 and then printed with 3 can be off by one.
+    topics, values = means_table(systems, first_values, eps_exponents, decimals=3)
+    xs, ks = np.unique(topics.x), np.unique(values.k)
+    names = list(systems)
+    system = alt.param(
+        name="system",
+        value=names.index(initial[0]) + 1,
+        bind=alt.binding_select(options=list(range(1, len(names) + 1)), labels=names, name="Start from system "),
+    )
+    first = slider_param("first", xs, initial[1], "Topic 1's score ")
+    k = slider_param("k", ks, initial[2], "ε = 10 to the power ")
+    pick = "datum.s == system && abs(datum.x - first) < 1e-9"
+
+    picked = (
+        alt.Chart(csv_data(topics))
+        .transform_filter(pick)
+        .transform_calculate(which="datum.topic == 1 ? 'set by the slider' : 'fixed'")
+        .encode(
+            x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("score:Q", title="Score", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "which:N",
+                title=None,
+                legend=alt.Legend(orient="bottom"),
+                scale=alt.Scale(domain=["set by the slider", "fixed"], range=[OKABE_ITO[5], OKABE_ITO[4]]),
+            ),
+            tooltip=["topic:O", alt.Tooltip("score:Q", format=".2f")],
+        )
+    )
+    scores = (picked.mark_bar() + picked.mark_text(dy=-8).encode(text=alt.Text("score:Q", format=".2f"))).properties(
+        width=200, height=200, title="The five topic scores"
+    )
+    labels = pd.DataFrame({"m": range(len(AVERAGE_NAMES)), "average": AVERAGE_NAMES})
+    chosen = (
+        alt.Chart(csv_data(values))
+        .transform_filter(f"{pick} && abs(datum.k - k) < 1e-9")
+        .transform_lookup(lookup="m", from_=alt.LookupData(labels, "m", ["average"]))
+        .transform_calculate(shown="isValid(datum.v) ? format(datum.v, '.3f') : 'undefined'")
+    )
+    y = alt.Y("average:N", sort=list(AVERAGE_NAMES), title=None)
+    bars = chosen.mark_bar().encode(
+        y=y,
+        x=alt.X("v:Q", title="Average over the five topics", scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("average:N", legend=None, scale=alt.Scale(domain=list(AVERAGE_NAMES), range=_COLOURS)),
+        tooltip=["average:N", alt.Tooltip("shown:N", title="value")],
+    )
+    text = (
+        chosen.mark_text(align="left", dx=4)
+        .encode(y=y, x=alt.X("v0:Q"), text="shown:N")
+        .transform_calculate(v0="isValid(datum.v) ? datum.v : 0")
+    )
+    eps_line = (
+        alt.Chart(pd.DataFrame({"k": ks, "eps": 10.0**ks}))
+        .transform_filter("abs(datum.k - k) < 1e-9")
+        .transform_calculate(label="'ε = ' + format(datum.eps, '.4~g') + ' (in εGM and εHM)'")
+        .mark_text(fontSize=12)
+        .encode(text="label:N")
+        .properties(width=240, height=16)
+    )
+    right = alt.vconcat((bars + text).properties(width=240, height=200, title="Six averages"), eps_line, spacing=4)
+    return alt.hconcat(scores, right).add_params(system, first, k).resolve_scale(color="independent")
+
+
+def eps_table(systems=TABLE1_SCORES, eps_values=None):
+    """εGM and εHM of each system over a range of ε, with the system's arithmetic mean.
+
+    Returns
+    -------
+    DataFrame
+        ``system, eps, average, value, am``.
+
+    Examples
+    --------
+    >>> t = eps_table(eps_values=[0.01])
+    >>> round(t.query("system == 'S1' and average == 'εGM'").value.item(), 3)
+    0.192
+    """
+    eps = np.logspace(-5, 2, 57) if eps_values is None else np.asarray(eps_values, float)
+    frames = []
+    for name, scores in systems.items():
+        x = np.asarray(scores, dtype=float)
+        am = means.arithmetic_mean(x)
+        for label, f in (("εGM", means.geometric_mean), ("εHM", means.harmonic_mean)):
+            v = np.array([f(x, eps=e) for e in eps])
+            frames.append(pd.DataFrame({"system": name, "eps": eps, "average": label, "value": v, "am": am}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def eps_chart(systems=TABLE1_SCORES, eps_values=None):
+    """εGM and εHM against ε (log scale), one line per system, its AM dashed.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> list(to_spec(eps_chart(eps_values=[0.01, 1]), "ε.")["facet"])
+    ['column']
+    """
+    table = eps_table(systems, eps_values)
+    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=list(systems), range=_COLOURS))
+    base = alt.Chart().encode(color=colour)
+    lo, hi = int(np.floor(np.log10(table.eps.min()))), int(np.ceil(np.log10(table.eps.max())))
+    decades = [10.0**d for d in range(lo, hi + 1)]
+    lines = base.mark_line().encode(
+        x=alt.X("eps:Q", title="ε", scale=alt.Scale(type="log"), axis=alt.Axis(format="~g", values=decades)),
+        y=alt.Y("value:Q", title="Average over the five topics"),
+        tooltip=["system:N", alt.Tooltip("eps:Q", format=".2g", title="ε"), alt.Tooltip("value:Q", format=".3f")],
+    )
+    am = base.mark_rule(strokeDash=[4, 3]).encode(y="mean(am):Q")
+    return (
+        alt.layer(lines, am, data=table)
+        .properties(width=260, height=220)
+        .facet(column=alt.Column("average:N", title=None, sort=["εGM", "εHM"]))
+    )
+
+
+def describe_means(scores, eps):
+    """The six averages of ``scores`` as lines of text (εGM and εHM with ``eps``).
+
+    Examples
+    --------
+    >>> print(describe_means([0.0, 0.4, 0.2, 0.4, 0.3], 0.01))
+    AM    0.2600
+    GM    0.0000
+    εGM   0.1514
+    HM    undefined (a score is 0)
+    εHM   0.0343
+    MD    0.3000
+    """
+    lines = []
+    for name, v in all_means(scores, eps).items():
+        shown = "undefined (a score is 0)" if np.isnan(v) else f"{v:.4f}"
+        lines.append(f"{name:<5} {shown}")
+    return "\n".join(lines)
+
+
+def means_controls(scores=TABLE1_SCORES["S2"], eps=0.01):
+    """Live controls: a slider per topic score and one for ε, printing the six averages."""
+    import ipywidgets as w
+
+    sliders = {
+        f"t{i}": w.FloatSlider(value=float(v), min=0.0, max=1.0, step=0.01, description=f"Topic {i}")
+        for i, v in enumerate(scores, start=1)
+    }
+
+    def update(eps, **topic):
+        print(describe_means(list(topic.values()), eps))
+
+    eps_slider = w.FloatLogSlider(value=eps, base=10, min=-5, max=1, step=0.25, description="ε")
+    return w.interactive(update, eps=eps_slider, **sliders)

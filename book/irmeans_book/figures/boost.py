@@ -1,0 +1,339 @@
+"""Chapter 5's figures: Robertson's (2006) 0.05 boost, with MAP and GMAP side by side.
+
+Every value a figure can show is computed here with :mod:`irmeans_book.robertson`
+(which uses the package's means), for every setting of the figure's controls;
+the chart's controls only pick rows.
+
+Examples
+--------
+>>> from irmeans_book.robertson import load_example
+>>> t = boost_table(load_example(), [0.0, 0.05])
+>>> row = t.query("amount == 0.05 and which == 'lowest'").iloc[0]
+>>> round(float(row["map"]), 3), round(float(row["gmap"]), 3)
+(0.334, 0.249)
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from irmeans_book import robertson
+from irmeans_book.plots import OKABE_ITO, slider_param
+
+__all__ = [
+    "AMOUNTS",
+    "CHOICES",
+    "figures_table",
+    "boost_table",
+    "histogram_table",
+    "histogram_chart",
+    "boost_chart",
+    "describe_boost",
+    "boost_controls",
+]
+
+#: The boost slider's settings: 0 to 0.10 in steps of 0.005.
+AMOUNTS = np.round(np.arange(21) * 0.005, 3)
+
+#: What the select offers, in order: the key of :func:`irmeans_book.robertson.boost` -> its label.
+CHOICES = {"none": "none", "all": "all 50", "lowest": "lowest 25", "highest": "highest 25"}
+
+_CHOICE_COLOURS = ["#000000", OKABE_ITO[0], OKABE_ITO[4], OKABE_ITO[6]]
+_PART_COLOURS = {"boosted": OKABE_ITO[5], "unchanged": OKABE_ITO[1]}
+
+
+def figures_table(ap):
+    """Robertson's printed figures next to the same figures computed for ``ap``.
+
+    Returns
+    -------
+    DataFrame
+        Index: the keys of :data:`irmeans_book.robertson.PUBLISHED`, then of
+        :data:`~irmeans_book.robertson.IMPLIED`. Columns ``what``, ``printed``,
+        ``computed`` (full precision) and ``rounded`` (3 decimals).
+
+    Examples
+    --------
+    >>> t = figures_table(robertson.load_example())
+    >>> bool((t.rounded == t.printed).all()), len(t)
+    (True, 10)
+    """
+    computed = robertson.boost_figures(ap)
+    rows = {**robertson.PUBLISHED, **robertson.IMPLIED}
+    return pd.DataFrame(
+        {
+            "what": [f.meaning for f in rows.values()],
+            "printed": [f.value for f in rows.values()],
+            "computed": [computed[k] for k in rows],
+            "rounded": [round(computed[k], 3) for k in rows],
+        },
+        index=pd.Index(list(rows), name="figure"),
+    )
+
+
+def boost_table(ap, amounts=AMOUNTS, eps=1e-5):
+    """MAP and GMAP (additive ε) after every boost of the figure's controls.
+
+    Parameters
+    ----------
+    ap : array_like
+        Per-topic AP values.
+    amounts : array_like
+        The boost sizes.
+    eps : float
+        ε of GMAP.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``amount, which, label, map, gmap, map_gain, gmap_gain``; the
+        gains are over the unboosted values. ``which`` is a key of
+        :data:`CHOICES` and ``label`` its label.
+    """
+    base_map, base_gmap = robertson.boosted_means(ap, 0.0, "none", eps)
+    rows = []
+    for amount in np.asarray(amounts, dtype=float):
+        for which, label in CHOICES.items():
+            m, g = robertson.boosted_means(ap, amount, which, eps)
+            rows.append((float(amount), which, label, m, g, m - base_map, g - base_gmap))
+    return pd.DataFrame(rows, columns=["amount", "which", "label", "map", "gmap", "map_gain", "gmap_gain"])
+
+
+def _bin_index(values, width):
+    # Scores carry 4 decimals and boosts 3: rounding first keeps 0.10 + 0.05 in the bin of 0.15.
+    return np.floor(np.round(np.asarray(values, dtype=float), 6) / width + 1e-9).astype(int)
+
+
+def histogram_table(ap, amounts=AMOUNTS, width=0.05):
+    """Histogram counts of the boosted scores, split into boosted and unchanged topics.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``amount, which, bin_start, bin_end, part, count``; only
+        non-empty bins. A score s falls in the bin with
+        ``bin_start <= s < bin_end``.
+
+    Examples
+    --------
+    >>> h = histogram_table([0.0, 0.01, 0.3, 0.6], [0.05], width=0.1)
+    >>> h.query("which == 'lowest'")[["bin_start", "part", "count"]].values.tolist()
+    [[0.0, 'boosted', 2], [0.3, 'unchanged', 1], [0.6, 'unchanged', 1]]
+    """
+    a = np.asarray(ap, dtype=float)
+    frames = []
+    for amount in np.asarray(amounts, dtype=float):
+        for which in CHOICES:
+            b = robertson.boost(a, amount, which)
+            part = np.where(np.isclose(b - a, amount, rtol=0, atol=1e-12) & (amount > 0), "boosted", "unchanged")
+            f = pd.DataFrame({"bin": _bin_index(b, width), "part": part})
+            counts = f.groupby(["bin", "part"]).size().reset_index(name="count")
+            counts.insert(0, "which", which)
+            counts.insert(0, "amount", float(amount))
+            frames.append(counts)
+    out = pd.concat(frames, ignore_index=True)
+    out.insert(2, "bin_start", np.round(out.pop("bin") * width, 6))
+    out.insert(3, "bin_end", np.round(out.bin_start + width, 6))
+    return out
+
+
+def histogram_chart(ap, width=0.05):
+    """The scores' histogram, with MAP and GMAP marked: Robertson's Figure 1 for ``ap``.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(histogram_chart([0.0, 0.2, 0.5]), "A histogram.")
+    >>> len(spec["layer"])
+    3
+    """
+    counts = histogram_table(ap, [0.0], width).query("which == 'none'")
+    m, g = robertson.boosted_means(ap, 0.0, "none")
+    means = alt.Chart(pd.DataFrame({"mean": ["MAP", "GMAP"], "value": [m, g]}))
+    bars = (
+        alt.Chart(counts)
+        .mark_bar(color=OKABE_ITO[1], stroke="white")
+        .encode(
+            x=alt.X(
+                "bin_start:Q",
+                bin="binned",
+                title="Average precision",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(tickCount=10),
+            ),
+            x2="bin_end:Q",
+            y=alt.Y("count:Q", title="Topics", scale=alt.Scale(domain=[0, _YMAX])),
+            tooltip=[
+                alt.Tooltip("bin_start:Q", title="from", format=".2f"),
+                alt.Tooltip("bin_end:Q", title="below", format=".2f"),
+                "count:Q",
+            ],
+        )
+    )
+    return alt.layer(bars, *_mean_rules(means)).properties(width=460, height=220)
+
+
+# Height of the histograms' count axis: above the tallest bar of any setting of the figure.
+_YMAX = 14
+
+
+def _mean_rules(means):
+    """Vertical rules at MAP (solid) and GMAP (dashed), labelled with their values.
+
+    ``means`` is a chart whose rows have ``mean`` ("MAP" or "GMAP") and ``value``.
+    """
+    dash = alt.StrokeDash("mean:N", scale=alt.Scale(domain=["MAP", "GMAP"], range=[[1, 0], [6, 3]]), title="Mean")
+    rules = means.mark_rule(color="#000000", strokeWidth=2).encode(
+        x="value:Q", strokeDash=dash, tooltip=["mean:N", alt.Tooltip("value:Q", format=".3f")]
+    )
+    text = (
+        means.transform_calculate(
+            label="datum.mean + ' ' + format(datum.value, '.3f')",
+            ypos=f"datum.mean == 'MAP' ? {_YMAX - 0.6} : {_YMAX - 2}",
+        )
+        .mark_text(align="left", dx=4, fontWeight="bold")
+        .encode(x="value:Q", y="ypos:Q", text="label:N")
+    )
+    return rules, text
+
+
+def boost_chart(ap, amounts=AMOUNTS, initial_amount=0.05, initial_which="lowest", width=0.05):
+    """Chapter 5's interactive figure: boost size and which topics, the histogram, MAP and GMAP.
+
+    A slider sets the boost, a select which topics get it. Left: the histogram
+    of the boosted scores with MAP and GMAP marked. Right: MAP and GMAP against
+    the boost size, a line per choice, the current setting ringed.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(boost_chart([0.0, 0.1, 0.3, 0.6], [0.0, 0.05]), "Boosts.")
+    >>> sorted(p["name"] for p in spec["params"])
+    ['amount', 'which']
+    """
+    if initial_which not in CHOICES:
+        raise ValueError(f"initial_which must be one of {list(CHOICES)}, got {initial_which!r}")
+    a = np.asarray(amounts, dtype=float)
+    table = boost_table(ap, a)
+    hist = histogram_table(ap, a, width)
+    hist["label"] = hist.which.map(CHOICES)
+    amount = slider_param("amount", a, initial_amount, "Boost added ")
+    labels = list(CHOICES.values())
+    which = alt.param(
+        name="which",
+        value=CHOICES[initial_which],
+        bind=alt.binding_select(options=labels, name="Topics boosted "),
+    )
+    pick = "abs(datum.amount - amount) < 1e-9 && datum.label == which"
+
+    bars = (
+        alt.Chart(hist)
+        .transform_filter(pick)
+        .mark_bar(stroke="white")
+        .encode(
+            x=alt.X(
+                "bin_start:Q",
+                bin="binned",
+                title="Average precision after the boost",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(tickCount=10),
+            ),
+            x2="bin_end:Q",
+            y=alt.Y("count:Q", title="Topics", stack="zero", scale=alt.Scale(domain=[0, _YMAX])),
+            color=alt.Color(
+                "part:N", title="Topic", scale=alt.Scale(domain=list(_PART_COLOURS), range=list(_PART_COLOURS.values()))
+            ),
+            order=alt.Order("part:O"),
+            tooltip=[
+                alt.Tooltip("bin_start:Q", title="from", format=".2f"),
+                alt.Tooltip("bin_end:Q", title="below", format=".2f"),
+                "part:N",
+                "count:Q",
+            ],
+        )
+    )
+    chosen = (
+        alt.Chart(table)
+        .transform_filter(pick)
+        .transform_fold(["map", "gmap"], as_=["key", "value"])
+        .transform_calculate(mean="datum.key == 'map' ? 'MAP' : 'GMAP'")
+    )
+    histogram = alt.layer(bars, *_mean_rules(chosen)).properties(
+        width=380, height=260, title="The 50 scores after the boost"
+    )
+
+    colour = alt.Color(
+        "label:N", title="Topics boosted", scale=alt.Scale(domain=labels, range=_CHOICE_COLOURS), sort=labels
+    )
+
+    def panel(field, title):
+        base = alt.Chart(table).encode(
+            x=alt.X("amount:Q", title="Boost added to each chosen score"),
+            y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(domain=[0, 0.45])),
+        )
+        lines = base.mark_line(strokeWidth=2).encode(
+            color=colour,
+            tooltip=["label:N", alt.Tooltip("amount:Q", format=".3f"), alt.Tooltip(f"{field}:Q", format=".3f")],
+        )
+        # MAP's lines for the two halves coincide: the lowest half's is drawn again, dashed, so both show.
+        again = (
+            base.transform_filter("datum.which == 'lowest'")
+            .mark_line(strokeWidth=2, strokeDash=[6, 4])
+            .encode(color=colour)
+        )
+        now = base.transform_filter(pick).mark_point(size=140, filled=False, strokeWidth=2.5, color="#000000")
+        value = (
+            base.transform_filter(pick)
+            .mark_text(align="right", dx=-10, dy=-10, fontWeight="bold")
+            .encode(text=alt.Text(f"{field}:Q", format=".3f"))
+        )
+        return alt.layer(lines, again, now, value).properties(width=210, height=120, title=title)
+
+    readout = (
+        alt.Chart(table)
+        .transform_filter(pick)
+        .transform_calculate(
+            text=(
+                "'MAP ' + format(datum.map, '.3f') + ' (' + format(datum.map_gain, '+.3f') + '),  GMAP ' + "
+                "format(datum.gmap, '.3f') + ' (' + format(datum.gmap_gain, '+.3f') + ')'"
+            )
+        )
+        .mark_text(align="left", fontSize=13, fontWeight="bold")
+        .encode(text="text:N", x=alt.value(0))
+        .properties(width=380, height=18, view=alt.ViewConfig(stroke=None))
+    )
+    right = alt.vconcat(panel("map", "MAP"), panel("gmap", "GMAP (ε = 1e-5)"))
+    return (
+        alt.hconcat(alt.vconcat(histogram, readout), right).add_params(amount, which).resolve_scale(color="independent")
+    )
+
+
+def describe_boost(ap, amount, which, eps=1e-5):
+    """One line: MAP and GMAP after a boost, and their gains.
+
+    Examples
+    --------
+    >>> print(describe_boost(robertson.load_example(), 0.05, "highest"))
+    +0.050 to highest 25: MAP 0.3340 (+0.0250), GMAP 0.1233 (+0.0065)
+    """
+    m0, g0 = robertson.boosted_means(ap, 0.0, "none", eps)
+    m, g = robertson.boosted_means(ap, amount, which, eps)
+    return f"{amount:+.3f} to {CHOICES[which]}: MAP {m:.4f} ({m - m0:+.4f}), GMAP {g:.4f} ({g - g0:+.4f})"
+
+
+def boost_controls(ap):
+    """A slider for the boost and a dropdown for which topics get it, printing MAP and GMAP."""
+    import ipywidgets as w
+
+    def update(amount, which):
+        print(describe_boost(ap, amount, which))
+
+    return w.interactive(
+        update,
+        amount=w.FloatSlider(value=0.05, min=0.0, max=0.10, step=0.005, readout_format=".3f", description="Boost"),
+        which=w.Dropdown(
+            options=[(label, key) for key, label in CHOICES.items()], value="lowest", description="Topics"
+        ),
+    )

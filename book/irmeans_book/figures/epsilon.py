@@ -1,0 +1,295 @@
+"""Chapter 6's figures and worked examples: zero scores and the ε of the geometric mean.
+
+The two forms of the ε-geometric mean are :func:`irmeans.means.geometric_mean`
+with ``method="add"`` (exp(mean(log(x + ε))) − ε) and ``method="floor"``
+(exp(mean(log(max(x, ε)))), trec_eval's ``gm_map``). The chart's table holds
+both, and the arithmetic mean, for every ε its slider offers.
+
+Examples
+--------
+>>> t = epsilon_table({"S2": S2}, [-5.0, -2.0])
+>>> t[(t.log10_eps == -2) & t.form.str.startswith("floor")].value.round(3).item()
+0.157
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import means
+from irmeans import measures as ranked
+
+from irmeans_book import robertson
+from irmeans_book.figures.averaging import TABLE1_SCORES
+from irmeans_book.plots import OKABE_ITO, slider_param
+
+__all__ = [
+    "S2",
+    "EXPONENTS",
+    "FORMS",
+    "data_sets",
+    "epsilon_table",
+    "robust_track_gmap",
+    "zero_rules",
+    "unretrieved_ap",
+    "epsilon_chart",
+    "describe_epsilon",
+    "epsilon_controls",
+]
+
+#: System S2 of Ravana & Moffat (2009), Table 1: five topics, one of them scored 0.
+S2 = TABLE1_SCORES["S2"]
+
+#: The slider's settings of log10 ε: −8 to 0 in steps of 0.1.
+EXPONENTS = np.round(np.arange(-80, 1) / 10, 1)
+
+#: The lines of the chart, in legend order, and their colours and dashes.
+FORMS = {
+    "additive: exp(mean log(x+ε)) − ε": (OKABE_ITO[4], [1, 0]),
+    "floor: exp(mean log max(x, ε))": (OKABE_ITO[5], [1, 0]),
+    "arithmetic mean": ("#000000", [6, 3]),
+    "ε itself": ("#999999", [2, 3]),
+}
+
+
+def data_sets():
+    """The chart's data sets by the name in its select.
+
+    Examples
+    --------
+    >>> {k: len(v) for k, v in data_sets().items()}
+    {'S2 (Ravana & Moffat)': 5, 'Boost example (chapter 5)': 50}
+    """
+    return {
+        "S2 (Ravana & Moffat)": np.asarray(S2, dtype=float),
+        "Boost example (chapter 5)": robertson.load_example(),
+    }
+
+
+def epsilon_table(data, exponents=EXPONENTS):
+    """Both forms of the ε-geometric mean, the arithmetic mean and ε, for each ε.
+
+    Parameters
+    ----------
+    data : dict of str to array_like
+        Per-topic scores by data-set name.
+    exponents : array_like
+        The settings of log10 ε.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``data_set, log10_eps, eps, form, value``; ``form`` is a key
+        of :data:`FORMS`.
+    """
+    e = np.asarray(exponents, dtype=float)
+    eps = 10.0**e
+    add, floor, am, itself = FORMS
+    frames = []
+    for name, x in data.items():
+        stack = np.tile(np.asarray(x, dtype=float), (e.size, 1))
+        values = {
+            add: [means.geometric_mean(x, eps=v, method="add") for v in eps],
+            floor: [means.geometric_mean(x, eps=v, method="floor") for v in eps],
+            am: means.arithmetic_mean(stack, axis=1),
+            itself: eps,
+        }
+        for form, v in values.items():
+            frames.append(pd.DataFrame({"data_set": name, "log10_eps": e, "eps": eps, "form": form, "value": v}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def robust_track_gmap(x, zero_value=1e-5):
+    """The TREC Robust track's GMAP: only zero scores are set to ``zero_value``, then the plain geometric mean.
+
+    A score above 0 but below ``zero_value`` is kept as it is, unlike
+    trec_eval's floor form, which lifts it to ε.
+
+    Examples
+    --------
+    >>> round(robust_track_gmap([0.0, 1e-6, 0.1]), 8) == round((1e-5 * 1e-6 * 0.1) ** (1 / 3), 8)
+    True
+    """
+    a = np.asarray(x, dtype=float)
+    return means.geometric_mean(np.where(a == 0, zero_value, a))
+
+
+def zero_rules(x, eps=1e-5):
+    """The geometric mean of ``x`` under each way of handling low scores.
+
+    Returns
+    -------
+    dict of str to float
+        ``"no ε"`` (the plain geometric mean), ``"additive"``, ``"floor"``
+        (trec_eval) and ``"Robust track"`` (zeros only set to ε).
+
+    Examples
+    --------
+    >>> {k: round(v, 4) for k, v in zero_rules(S2).items()}
+    {'no ε': 0.0, 'additive': 0.0395, 'floor': 0.0395, 'Robust track': 0.0395}
+    """
+    return {
+        "no ε": means.geometric_mean(x),
+        "additive": means.geometric_mean(x, eps=eps, method="add"),
+        "floor": means.geometric_mean(x, eps=eps, method="floor"),
+        "Robust track": robust_track_gmap(x, eps),
+    }
+
+
+def unretrieved_ap(relevant_ranks, num_relevant, collection_size, depth=1000):
+    """AP of a truncated ranking, and Robertson's two values for the relevant documents it missed.
+
+    Parameters
+    ----------
+    relevant_ranks : iterable of int
+        Ranks (1-based, at most ``depth``) of the relevant documents retrieved.
+    num_relevant : int
+        R, the topic's relevant documents.
+    collection_size : int
+        N, the documents in the collection.
+    depth : int
+        Length of the ranking (TREC: 1000).
+
+    Returns
+    -------
+    dict of str to float
+        ``"truncated"`` (unretrieved relevant documents count 0, as trec_eval),
+        ``"at the end"`` (:func:`irmeans.measures.ap_unretrieved_at_end`) and
+        ``"random order"`` (:func:`irmeans.measures.expected_ap_random_order`).
+
+    Examples
+    --------
+    >>> v = unretrieved_ap([], num_relevant=1, collection_size=1000, depth=10)
+    >>> v["truncated"], round(v["at the end"], 6)
+    (0.0, 0.001)
+    """
+    rels = np.zeros(depth)
+    rels[np.asarray(list(relevant_ranks), dtype=int) - 1] = 1
+    return {
+        "truncated": ranked.average_precision(rels, num_relevant),
+        "at the end": ranked.ap_unretrieved_at_end(rels, num_relevant, collection_size),
+        "random order": ranked.expected_ap_random_order(rels, num_relevant, collection_size),
+    }
+
+
+def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=-5.0, initial_data=None):
+    """Chapter 6's interactive figure: both ε-forms and the arithmetic mean against log10 ε.
+
+    A slider sets log10 ε, a select the data set; a rule marks the current ε
+    and a line of text gives the values there.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(epsilon_chart({"S2": S2}, [-5.0, -2.0]), "ε.")
+    >>> sorted(p["name"] for p in spec["params"])
+    ['data_set', 'log10_eps']
+    """
+    data = data_sets() if data is None else data
+    names = list(data)
+    table = epsilon_table(data, exponents)
+    e = np.asarray(exponents, dtype=float)
+    log10_eps = slider_param("log10_eps", e, initial_log10, "log10 ε ")
+    data_set = alt.param(
+        name="data_set",
+        value=names[0] if initial_data is None else initial_data,
+        bind=alt.binding_select(options=names, name="Data set "),
+    )
+    this_set = "datum.data_set == data_set"
+    now = f"{this_set} && abs(datum.log10_eps - log10_eps) < 1e-9"
+    forms = list(FORMS)
+    legend = alt.Legend(orient="bottom", columns=2, symbolType="stroke", symbolStrokeWidth=3)
+    base = (
+        alt.Chart(table)
+        .transform_filter(this_set)
+        .encode(
+            x=alt.X(
+                "log10_eps:Q",
+                title="ε (log scale)",
+                axis=alt.Axis(values=list(range(int(e.min()), int(e.max()) + 1)), labelExpr="'1e' + datum.value"),
+            ),
+            y=alt.Y("value:Q", title="Average over topics", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "form:N",
+                title=None,
+                sort=forms,
+                scale=alt.Scale(domain=forms, range=[c for c, _ in FORMS.values()]),
+                legend=legend,
+            ),
+            # The same legend for both channels of one field: Vega-Lite draws one legend, coloured and dashed.
+            strokeDash=alt.StrokeDash(
+                "form:N",
+                title=None,
+                sort=forms,
+                legend=legend,
+                scale=alt.Scale(domain=forms, range=[d for _, d in FORMS.values()]),
+            ),
+        )
+    )
+    lines = base.mark_line(strokeWidth=2.5, clip=True).encode(
+        tooltip=["form:N", alt.Tooltip("eps:Q", title="ε", format=".1e"), alt.Tooltip("value:Q", format=".4f")]
+    )
+    points = (
+        base.transform_filter(now)
+        .transform_filter("datum.form != 'ε itself'")
+        .mark_point(size=90, filled=True)
+        .encode(tooltip=["form:N", alt.Tooltip("eps:Q", title="ε", format=".1e"), alt.Tooltip("value:Q", format=".4f")])
+    )
+    rule = (
+        alt.Chart(table)
+        .transform_filter(now)
+        .transform_aggregate(x="min(log10_eps)")
+        .mark_rule(color="#555555")
+        .encode(x="x:Q")
+    )
+    chart = alt.layer(lines, rule, points).properties(width=520, height=300)
+
+    add, floor, am, _ = forms
+    readout = (
+        alt.Chart(table)
+        .transform_filter(now)
+        .transform_pivot("form", value="value", groupby=["log10_eps", "eps"])
+        .transform_calculate(
+            text=(
+                f"'ε = ' + format(datum.eps, '.1e') + ':  additive ' + format(datum['{add}'], '.4f') + "
+                f"',  floor ' + format(datum['{floor}'], '.4f') + ',  arithmetic ' + format(datum['{am}'], '.4f')"
+            )
+        )
+        .mark_text(align="left", fontSize=13, fontWeight="bold")
+        .encode(text="text:N", x=alt.value(0))
+        .properties(width=520, height=18, view=alt.ViewConfig(stroke=None))
+    )
+    return alt.vconcat(readout, chart).add_params(log10_eps, data_set)
+
+
+def describe_epsilon(x, log10_eps):
+    """One line: both forms of the ε-geometric mean and the arithmetic mean of ``x``.
+
+    Examples
+    --------
+    >>> print(describe_epsilon(S2, -2))
+    ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600
+    """
+    eps = 10.0**log10_eps
+    return (
+        f"ε = {eps:.1e}: additive {means.geometric_mean(x, eps=eps, method='add'):.4f}, "
+        f"floor {means.geometric_mean(x, eps=eps, method='floor'):.4f}, "
+        f"arithmetic {means.arithmetic_mean(x):.4f}"
+    )
+
+
+def epsilon_controls():
+    """A log10 ε slider and a data-set dropdown, printing both forms and the arithmetic mean."""
+    import ipywidgets as w
+
+    sets = data_sets()
+
+    def update(log10_eps, data_set):
+        print(describe_epsilon(sets[data_set], log10_eps))
+
+    return w.interactive(
+        update,
+        log10_eps=w.FloatSlider(value=-5.0, min=-8.0, max=0.0, step=0.1, description="log10 ε"),
+        data_set=w.Dropdown(options=list(sets), description="Data set"),
+    )

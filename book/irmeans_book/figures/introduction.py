@@ -1,0 +1,186 @@
+"""Chapter 1's figure: which average, which winner.
+
+Two systems' per-topic scores, System A's weakest topic set by a slider, and
+the chosen average of each system (:data:`AVERAGES`, all from
+:mod:`irmeans.means`). Every value the chart can show is computed here; its
+controls only pick rows. For readers running the chapter in Jupyter,
+:func:`averages_controls` gives the same comparison as ipywidgets, printing
+what :func:`describe_comparison` returns.
+
+Examples
+--------
+>>> print(describe_comparison([0.6, 0.1], [0.3, 0.3], "median"))
+median: A 0.3500, B 0.3000 -> A is higher
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import means
+
+from irmeans_book.plots import slider_param
+
+__all__ = ["AVERAGES", "averages_table", "averages_chart", "describe_comparison", "averages_controls"]
+
+#: The averages of chapter 1's figure, by the name shown in its select.
+AVERAGES = {
+    "arithmetic mean": means.arithmetic_mean,
+    "geometric mean": means.geometric_mean,
+    "harmonic mean": means.harmonic_mean,
+    "median": means.median,
+}
+
+
+def averages_table(scores_a, scores_b, weakest_values):
+    """Every value of chapter 1's figure: each average of two systems' scores.
+
+    System A's last topic score is replaced by each of ``weakest_values`` in turn.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (t,)
+        Per-topic scores of systems A and B.
+    weakest_values : array_like, shape (s,)
+        The settings of the slider for A's last topic, all > 0.
+
+    Returns
+    -------
+    topics : DataFrame
+        Columns ``weakest, system, topic, score``: the per-topic scores.
+    averages : DataFrame
+        Columns ``weakest, average, system, value, winner``.
+
+    Examples
+    --------
+    >>> topics, avg = averages_table([0.6, 0.1], [0.3, 0.3], [0.1, 0.2])
+    >>> avg.query("weakest == 0.1 and average == 'median'").winner.tolist()
+    ['A', 'A']
+    """
+    a = np.asarray(scores_a, dtype=float)
+    b = np.asarray(scores_b, dtype=float)
+    w = np.asarray(weakest_values, dtype=float)
+    stack_a = np.tile(a, (w.size, 1))
+    stack_a[:, -1] = w
+    stack_b = np.tile(b, (w.size, 1))
+    t = a.size
+
+    topics = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "weakest": np.repeat(w, t),
+                    "system": name,
+                    "topic": np.tile(np.arange(1, t + 1), w.size),
+                    "score": stack.ravel(),
+                }
+            )
+            for name, stack in (("A", stack_a), ("B", stack_b))
+        ],
+        ignore_index=True,
+    )
+
+    frames = []
+    for label, mean in AVERAGES.items():
+        va, vb = mean(stack_a, axis=1), mean(stack_b, axis=1)
+        winner = np.where(va > vb, "A", np.where(vb > va, "B", "tie"))
+        for name, v in (("A", va), ("B", vb)):
+            frames.append(pd.DataFrame({"weakest": w, "average": label, "system": name, "value": v, "winner": winner}))
+    return topics, pd.concat(frames, ignore_index=True)
+
+
+def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None):
+    """Chapter 1's figure: per-topic scores, and the chosen average of each system.
+
+    A select picks the average, a slider System A's weakest topic score.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> c = averages_chart([0.6, 0.1], [0.3, 0.3], [0.1, 0.2])
+    >>> sorted(p["name"] for p in to_spec(c, "Scores and averages.")["params"])
+    ['average', 'weakest']
+    """
+    topics, table = averages_table(scores_a, scores_b, weakest_values)
+    w = np.asarray(weakest_values, dtype=float)
+    weakest = slider_param(
+        "weakest", w, w[-1] if initial_weakest is None else initial_weakest, "System A, last topic's score "
+    )
+    average = alt.param(
+        name="average",
+        value="arithmetic mean",
+        bind=alt.binding_select(options=list(AVERAGES), name="Average "),
+    )
+    # The slider's value and the table's can differ in the last bit: compare with a tolerance.
+    pick = "abs(datum.weakest - weakest) < 1e-9"
+    colour = alt.Color("system:N", title="System")
+
+    left = (
+        alt.Chart(topics)
+        .transform_filter(pick)
+        .mark_point(filled=True, size=90)
+        .encode(
+            x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("score:Q", title="Per-topic score", scale=alt.Scale(domain=[0, 1])),
+            color=colour,
+            shape=alt.Shape("system:N", legend=None),
+            xOffset="system:N",
+            tooltip=["system:N", "topic:O", alt.Tooltip("score:Q", format=".2f")],
+        )
+        .properties(width=220, height=220, title="Scores per topic")
+    )
+    chosen = alt.Chart(table).transform_filter(pick).transform_filter("datum.average == average")
+    bars = chosen.mark_bar().encode(
+        x=alt.X("system:N", title="System", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("value:Q", title="Average over topics", scale=alt.Scale(domain=[0, 1])),
+        color=colour,
+        tooltip=["average:N", "system:N", alt.Tooltip("value:Q", format=".4f")],
+    )
+    labels = chosen.mark_text(dy=-8).encode(x="system:N", y="value:Q", text=alt.Text("value:Q", format=".3f"))
+    verdict = (
+        chosen.transform_filter("datum.system == 'A'")
+        .transform_calculate(label="'Higher: system ' + datum.winner")
+        .mark_text(fontSize=13, fontWeight="bold", align="center")
+        .encode(text="label:N")
+        .properties(width=140, height=20)
+    )
+    right = alt.vconcat((bars + labels).properties(width=140, height=220, title="The chosen average"), verdict)
+    return alt.hconcat(left, right).add_params(weakest, average)
+
+
+def describe_comparison(scores_a, scores_b, average):
+    """One line: the chosen average of two systems' per-topic scores, and which is higher.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Per-topic scores of systems A and B.
+    average : str
+        A key of :data:`AVERAGES`.
+
+    Examples
+    --------
+    >>> print(describe_comparison([0.5, 0.5], [0.5, 0.5], "arithmetic mean"))
+    arithmetic mean: A 0.5000, B 0.5000 -> a tie
+    """
+    mean = AVERAGES[average]
+    a, b = mean(scores_a), mean(scores_b)
+    verdict = "A is higher" if a > b else "B is higher" if b > a else "a tie"
+    return f"{average}: A {a:.4f}, B {b:.4f} -> {verdict}"
+
+
+def averages_controls(scores_a, scores_b):
+    """A slider for A's last topic score and a dropdown of averages, printing the comparison."""
+    import ipywidgets as w
+
+    a = np.asarray(scores_a, dtype=float)
+
+    def update(weakest, average):
+        print(describe_comparison(np.append(a[:-1], weakest), scores_b, average))
+
+    return w.interactive(
+        update,
+        weakest=w.FloatSlider(value=float(a[-1]), min=0.01, max=0.30, step=0.01, description="A, last topic"),
+        average=w.Dropdown(options=list(AVERAGES), description="Average"),
+    )

@@ -1,0 +1,355 @@
+"""Chapter 8's figures: the log and the logit as scales, and three averages of scores near 0 and near 1.
+
+Each average of the chapter is an arithmetic mean on some scale: the
+arithmetic mean on the scores themselves, the geometric mean on log(x + ε),
+the logit mean on log((x + ε) / (1 − x + ε)). The tables here hold every
+per-topic value on each scale and every average, for each data set and ε of
+the figure's controls, computed with :mod:`irmeans.means`; the chart only picks rows.
+
+Examples
+--------
+>>> round(float(log_odds(0.9)), 4)
+2.1972
+>>> print(describe_logit("Spam filters: daily accuracy", 1e-5).splitlines()[-1])
+logit mean       X 0.999007  Y 0.999878  -> Y
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import means
+
+from irmeans_book.plots import OKABE_ITO
+
+__all__ = [
+    "log_odds",
+    "SCALES",
+    "AVERAGES",
+    "DATASETS",
+    "EPS_OPTIONS",
+    "curves_table",
+    "curves_chart",
+    "averages_table",
+    "logit_chart",
+    "describe_logit",
+    "logit_controls",
+]
+
+#: The figure's data sets: two systems' per-topic scores in [0, 1], both with the same number of topics.
+DATASETS = {
+    "nDCG: easy and middling topics": {
+        "X": [0.95, 0.96, 0.95, 0.97, 0.96, 0.95, 0.70, 0.62, 0.55, 0.48],
+        "Y": [0.995, 1.0, 0.999, 1.0, 0.998, 0.997, 0.62, 0.55, 0.47, 0.40],
+    },
+    "AP: hard and middling topics": {
+        "X": [0.02, 0.05, 0.10, 0.30, 0.45, 0.60],
+        "Y": [0.005, 0.01, 0.08, 0.40, 0.55, 0.70],
+    },
+    "Spam filters: daily accuracy": {
+        "X": [0.9990, 0.9988, 0.9991, 0.9989, 0.9992, 0.9990, 0.9990],
+        "Y": [0.9999, 0.9998, 0.9999, 0.9999, 0.9998, 0.9999, 0.9999],
+    },
+}
+
+#: The ε of the figure's select.
+EPS_OPTIONS = [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]
+
+#: Each scale, and the average that is the arithmetic mean on it.
+SCALES = {"score": "arithmetic mean", "log(score + ε)": "geometric mean", "logit(score, ε)": "logit mean"}
+
+#: The averages, as functions of (scores, eps, axis).
+AVERAGES = {
+    "arithmetic mean": lambda x, eps, axis=None: means.arithmetic_mean(x, axis=axis),
+    "geometric mean": lambda x, eps, axis=None: means.geometric_mean(x, eps=eps, axis=axis),
+    "logit mean": lambda x, eps, axis=None: means.logit_mean(x, eps=eps, axis=axis),
+}
+
+
+def log_odds(x, eps=0.0):
+    """The logit with ε at both ends: log((x + ε) / (1 − x + ε)), the scale of :func:`irmeans.means.logit_mean`.
+
+    Examples
+    --------
+    >>> log_odds([0.5, 0.0, 1.0], eps=0.01).round(4).tolist()
+    [0.0, -4.6151, 4.6151]
+    """
+    a = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.log(a + eps) - np.log1p(-a + eps)
+
+
+def _on_scale(x, scale, eps):
+    if scale == "score":
+        return np.asarray(x, dtype=float)
+    if scale == "log(score + ε)":
+        return np.log(np.asarray(x, dtype=float) + eps)
+    return log_odds(x, eps)
+
+
+def curves_table(eps_values=EPS_OPTIONS, n_points=201):
+    """The log and logit curves of chapter 8's first figure, for each ε.
+
+    Returns
+    -------
+    DataFrame
+        ``eps, x, scale ("log" or "logit"), y``.
+
+    Examples
+    --------
+    >>> t = curves_table([0.01], n_points=3)
+    >>> t.query("scale == 'logit'").y.round(3).tolist()
+    [-4.615, 0.0, 4.615]
+    """
+    x = np.linspace(0.0, 1.0, n_points)
+    frames = []
+    for eps in eps_values:
+        for scale, y in (("log", np.log(x + eps)), ("logit", log_odds(x, eps))):
+            frames.append(pd.DataFrame({"eps": eps, "x": x, "scale": scale, "y": y}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def curves_chart(eps_values=EPS_OPTIONS, initial=1e-2, marks=(0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999)):
+    """log(x + ε) and logit(x, ε) against x, with a select for ε and points at ``marks``.
+
+    A line of text below gives both curves' values at the scores 0 and 1.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> [p["name"] for p in to_spec(curves_chart([0.01, 0.1], 0.1), "Curves.")["params"]]
+    ['eps']
+    """
+    table = curves_table(eps_values)
+    dots = pd.concat(
+        [
+            pd.DataFrame({"eps": eps, "x": list(marks), "scale": scale, "y": f(np.array(marks), eps)})
+            for eps in eps_values
+            for scale, f in (("log", lambda m, e: np.log(m + e)), ("logit", log_odds))
+        ],
+        ignore_index=True,
+    )
+    eps = alt.param(
+        name="eps",
+        value=float(initial),
+        bind=alt.binding_select(
+            options=[float(e) for e in eps_values], labels=[f"{e:g}" for e in eps_values], name="ε "
+        ),
+    )
+    pick = "abs(datum.eps - eps) < 1e-12"
+    colour = alt.Color(
+        "scale:N", title="Scale", scale=alt.Scale(domain=["log", "logit"], range=[OKABE_ITO[4], OKABE_ITO[5]])
+    )
+    x = alt.X("x:Q", title="Score x", scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("y:Q", title="Transformed score")
+    lines = (
+        alt.Chart(table)
+        .transform_filter(pick)
+        .mark_line()
+        .encode(x=x, y=y, color=colour, strokeDash=alt.StrokeDash("scale:N", legend=None))
+    )
+    points = (
+        alt.Chart(dots)
+        .transform_filter(pick)
+        .mark_point(filled=True, size=50)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            shape=alt.Shape("scale:N", legend=None),
+            tooltip=["scale:N", alt.Tooltip("x:Q", format="g"), alt.Tooltip("y:Q", format=".3f")],
+        )
+    )
+    # Where the curves start and end at this ε: the scores 0 and 1, which only ε keeps finite.
+    ends = (
+        alt.Chart(table)
+        .transform_filter(pick)
+        .transform_filter("datum.x == 0 || datum.x == 1")
+        .transform_calculate(end="datum.scale + (datum.x == 0 ? '0' : '1')")
+        .transform_pivot("end", value="y", groupby=["eps"])
+        .transform_calculate(
+            text=(
+                "'ε = ' + format(datum.eps, '~g') + ':  score 0 → log ' + format(datum.log0, '.3f') + "
+                "', logit ' + format(datum.logit0, '.3f') + ';  score 1 → log ' + format(datum.log1, '.3f') + "
+                "', logit ' + format(datum.logit1, '.3f')"
+            )
+        )
+        .mark_text(align="left", fontSize=13)
+        .encode(text="text:N", x=alt.value(0))
+        .properties(width=420, height=18, view=alt.ViewConfig(stroke=None))
+    )
+    return alt.vconcat((lines + points).properties(width=420, height=280), ends).add_params(eps)
+
+
+def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
+    """Every value of chapter 8's second figure.
+
+    Returns
+    -------
+    topics : DataFrame
+        ``dataset, eps, scale, system, topic, value``: each score on each scale.
+    averages : DataFrame
+        ``dataset, eps, average, system, value, on_scale, winner``: each
+        average as a score, the same average on its own scale, and which
+        system it puts higher.
+
+    Examples
+    --------
+    >>> t, a = averages_table({"d": {"X": [0.5, 0.9], "Y": [0.6, 0.8]}}, [0.01])
+    >>> a.query("system == 'X'").set_index("average").winner.to_dict()
+    {'arithmetic mean': 'tie', 'geometric mean': 'Y', 'logit mean': 'X'}
+    """
+    topic_rows, average_rows = [], []
+    for name, systems in datasets.items():
+        for eps in eps_values:
+            values = {}
+            for average, mean in AVERAGES.items():
+                values[average] = {s: mean(np.asarray(x, dtype=float), eps) for s, x in systems.items()}
+            for scale, average in SCALES.items():
+                for s, x in systems.items():
+                    topic_rows.append(
+                        pd.DataFrame(
+                            {
+                                "dataset": name,
+                                "eps": eps,
+                                "scale": scale,
+                                "system": s,
+                                "topic": np.arange(1, len(x) + 1),
+                                "value": _on_scale(x, scale, eps).round(decimals),
+                            }
+                        )
+                    )
+                v = values[average]
+                hi, lo = max(v, key=v.get), min(v, key=v.get)
+                winner = "tie" if np.isclose(v[hi], v[lo], rtol=0, atol=10.0**-decimals) else hi
+                for s in systems:
+                    average_rows.append(
+                        {
+                            "dataset": name,
+                            "eps": eps,
+                            "average": average,
+                            "system": s,
+                            "value": float(
+                                v[s]
+                            ),  # unrounded: the figure prints it, and twice rounded it can print wrong
+                            "on_scale": round(float(np.mean(_on_scale(systems[s], scale, eps))), decimals),
+                            "winner": winner,
+                        }
+                    )
+    return pd.concat(topic_rows, ignore_index=True), pd.DataFrame(average_rows)
+
+
+def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
+    """Chapter 8's second figure: selects for the data set, the scale and ε.
+
+    Left: the per-topic scores of both systems on the chosen scale, with each
+    system's mean on that scale as a rule. Right: the three averages as scores,
+    the system each puts higher and both systems' values.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(logit_chart({"d": {"X": [0.5, 0.9], "Y": [0.6, 0.8]}}, [0.01]), "Averages.")
+    >>> sorted(p["name"] for p in spec["params"])
+    ['dataset', 'eps', 'scale']
+    """
+    topics, table = averages_table(datasets, eps_values)
+    initial = initial or {}
+    dataset = alt.param(
+        name="dataset",
+        value=initial.get("dataset", next(iter(datasets))),
+        bind=alt.binding_select(options=list(datasets), name="Data set "),
+    )
+    scale = alt.param(
+        name="scale",
+        value=initial.get("scale", "logit(score, ε)"),
+        bind=alt.binding_select(options=list(SCALES), name="Scale "),
+    )
+    eps = alt.param(
+        name="eps",
+        value=float(initial.get("eps", 1e-3)),
+        bind=alt.binding_select(
+            options=[float(e) for e in eps_values], labels=[f"{e:g}" for e in eps_values], name="ε "
+        ),
+    )
+    pick = "datum.dataset == dataset && abs(datum.eps - eps) < 1e-12"
+    colour = alt.Color(
+        "system:N", title="System", scale=alt.Scale(domain=["X", "Y"], range=[OKABE_ITO[0], OKABE_ITO[4]])
+    )
+    on_scale = alt.Chart(topics).transform_filter(pick).transform_filter("datum.scale == scale")
+    dots = on_scale.mark_point(filled=True, size=70).encode(
+        x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
+        xOffset="system:N",
+        y=alt.Y("value:Q", title="Per-topic score on the chosen scale", scale=alt.Scale(zero=False)),
+        color=colour,
+        shape=alt.Shape("system:N", legend=None),
+        tooltip=["system:N", "topic:O", alt.Tooltip("value:Q", format=".4f")],
+    )
+    mean_rules = (
+        alt.Chart(table)
+        .transform_filter(pick)
+        .transform_filter(" || ".join(f"(scale == '{s}' && datum.average == '{a}')" for s, a in SCALES.items()))
+        .mark_rule(strokeDash=[6, 3], strokeWidth=1.5)
+        .encode(
+            y="on_scale:Q",
+            color=colour,
+            tooltip=["system:N", "average:N", alt.Tooltip("on_scale:Q", title="mean on this scale", format=".4f")],
+        )
+    )
+    left = (dots + mean_rules).properties(width=330, height=250, title="Scores, and each system's mean (dashed)")
+
+    chosen = alt.Chart(table).transform_filter(pick)
+    bars = chosen.mark_bar().encode(
+        y=alt.Y("average:N", title=None, sort=list(AVERAGES)),
+        yOffset="system:N",
+        x=alt.X("value:Q", title="Average, as a score", scale=alt.Scale(zero=False)),
+        color=colour,
+        tooltip=["average:N", "system:N", alt.Tooltip("value:Q", format=".6f")],
+    )
+    verdict = (
+        chosen.transform_pivot("system", value="value", groupby=["average", "winner"])
+        .transform_calculate(
+            label=(
+                "[datum.winner == 'tie' ? 'a tie' : 'higher: ' + datum.winner, "
+                "'X ' + format(datum.X, '.4f'), 'Y ' + format(datum.Y, '.4f')]"
+            )
+        )
+        .mark_text(align="left", fontWeight="bold")
+        .encode(y=alt.Y("average:N", sort=list(AVERAGES), title=None, axis=None), text="label:N")
+        .properties(width=80, height=250)
+    )
+    right = alt.hconcat(bars.properties(width=200, height=250, title="The three averages"), verdict, spacing=4)
+    return alt.hconcat(left, right).add_params(dataset, scale, eps).configure_view(stroke=None)
+
+
+def describe_logit(dataset, eps, datasets=DATASETS):
+    """The three averages of a data set's two systems at one ε, and the higher system (the live controls print this).
+
+    Examples
+    --------
+    >>> print(describe_logit("AP: hard and middling topics", 0.01).splitlines()[0])
+    arithmetic mean  X 0.253333  Y 0.290833  -> Y
+    """
+    systems = datasets[dataset]
+    lines = []
+    for average, mean in AVERAGES.items():
+        v = {s: mean(np.asarray(x, dtype=float), eps) for s, x in systems.items()}
+        a, b = v["X"], v["Y"]
+        winner = "tie" if np.isclose(a, b, rtol=0, atol=1e-12) else ("X" if a > b else "Y")
+        lines.append(f"{average:<16} X {a:.6f}  Y {b:.6f}  -> {winner}")
+    return "\n".join(lines)
+
+
+def logit_controls(datasets=DATASETS):
+    """A data-set dropdown and a log-scale ε slider, printing :func:`describe_logit`."""
+    import ipywidgets as w
+
+    def update(dataset, eps):
+        print(describe_logit(dataset, eps, datasets))
+
+    return w.interactive(
+        update,
+        dataset=w.Dropdown(options=list(datasets), description="Data set"),
+        eps=w.FloatLogSlider(value=1e-3, base=10, min=-6, max=-0.5, step=0.25, description="ε"),
+    )

@@ -1,0 +1,354 @@
+"""Chapter 2's figures: one ranked list, its measures and its precision-recall curve.
+
+:func:`ranking_chart` offers every setting of ten relevance checkboxes and R,
+over tables (:func:`rankings_table`) computed with :mod:`irmeans.measures`; its
+controls only pick rows. :func:`pr_curve_chart` is the static curve of one
+ranking. For readers running the chapter in Jupyter, :func:`ranking_controls`
+gives the same measures as ipywidgets, printing what
+:func:`describe_ranking` returns.
+
+Examples
+--------
+>>> m = ranking_measures([1, 3], num_relevant=4)
+>>> m["R"], round(m["AP"], 4), m["RR"]
+(4, 0.4167, 1.0)
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import measures as ranked
+
+from irmeans_book.plots import OKABE_ITO, csv_data
+
+__all__ = [
+    "rankings_table",
+    "RANKING_MEASURES",
+    "ranking_chart",
+    "pr_table",
+    "pr_curve_chart",
+    "ranking_measures",
+    "describe_ranking",
+    "ranking_controls",
+]
+
+
+def _all_rankings(depth):
+    """Every 0/1 ranking of ``depth`` ranks; row m has rank k relevant iff bit k-1 of m is set."""
+    masks = np.arange(2**depth)
+    return masks, (masks[:, None] >> np.arange(depth)) & 1
+
+
+def rankings_table(depth=10, max_r=15, decimals=3):
+    """Every value of chapter 2's figure, over all 2**depth rankings and each R.
+
+    Lists by rank are spread over numbered columns (``precision1`` ...), so the
+    tables travel to the page as compact CSV.
+
+    Parameters
+    ----------
+    depth : int
+        Ranks shown (the figure's checkboxes).
+    max_r : int
+        Largest R the slider offers; R runs from max(1, relevant retrieved) to it.
+    decimals : int
+        Rounding of the stored values (the page's size, not the computation).
+
+    Returns
+    -------
+    per_ranking : DataFrame
+        One row per ranking ``m`` (rank k relevant iff bit k-1 of m is set):
+        ``lo``, the least R allowed; ``p5``, ``p10`` (P@5 and P@depth); ``rr``;
+        ``rel1``... and ``precision1``... by rank.
+    per_setting : DataFrame
+        One row per (ranking ``m``, ``R``): ``lo``, ``ap``, ``rprec`` and
+        ``recall1``... by rank.
+
+    Examples
+    --------
+    >>> one, both = rankings_table(depth=3, max_r=4)
+    >>> len(one), len(both)
+    (8, 27)
+    >>> both.query("m == 5 and R == 2").ap.item()  # ranks 1 and 3 relevant
+    0.833
+    """
+    if max_r < depth:
+        raise ValueError(f"max_r={max_r} must be at least depth={depth}")
+    masks, rels = _all_rankings(depth)
+    lo = np.maximum(rels.sum(axis=1), 1)
+    ranks = range(1, depth + 1)
+
+    _, precision = ranked.precision_recall_points(rels)
+    per_ranking = pd.DataFrame(
+        {
+            "m": masks,
+            "lo": lo,
+            "p5": ranked.precision_at(rels, min(5, depth)).round(decimals),
+            "p10": ranked.precision_at(rels, depth).round(decimals),
+            "rr": ranked.reciprocal_rank(rels).round(decimals),
+            **{f"rel{k}": rels[:, k - 1] for k in ranks},
+            **{f"precision{k}": precision[:, k - 1].round(decimals) for k in ranks},
+        }
+    )
+
+    # One row per allowed (m, R): repeat each ranking once per R from lo to max_r.
+    counts = max_r - lo + 1
+    row = np.repeat(masks, counts)
+    R = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
+    recall, _ = ranked.precision_recall_points(rels[row], R)
+    per_setting = pd.DataFrame(
+        {
+            "m": row,
+            "R": R,
+            "lo": lo[row],
+            "ap": ranked.average_precision(rels[row], R).round(decimals),
+            "rprec": ranked.r_precision(rels[row], R).round(decimals),
+            **{f"recall{k}": recall[:, k - 1].round(decimals) for k in ranks},
+        }
+    )
+    return per_ranking, per_setting
+
+
+#: The measures in chapter 2's bar chart: column of :func:`rankings_table` -> label.
+RANKING_MEASURES = {"p5": "P@5", "p10": "P@10", "rprec": "R-precision", "ap": "AP", "rr": "RR"}
+
+
+def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), initial_r=5):
+    """Chapter 2's figure: tick relevant ranks, pick R, read the measures and the P-R curve.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> c = ranking_chart(depth=3, max_r=4, initial=(1, 0, 1), initial_r=3)
+    >>> sorted(p["name"] for p in to_spec(c, "A ranking and its measures.")["params"])
+    ['R', 'rank1', 'rank2', 'rank3']
+    """
+    if len(initial) != depth:
+        raise ValueError(f"initial has {len(initial)} ranks, expected {depth}")
+    per_ranking, per_setting = rankings_table(depth, max_r)
+    ranks = range(1, depth + 1)
+    boxes = [
+        alt.param(name=f"rank{k}", value=bool(initial[k - 1]), bind=alt.binding_checkbox(name=f"Rank {k} relevant "))
+        for k in ranks
+    ]
+    r_param = alt.param(
+        name="R",
+        value=int(initial_r),
+        bind=alt.binding_range(min=1, max=max_r, step=1, name="R, relevant documents in all "),
+    )
+    # Which ranking is ticked: bit k-1 for rank k, the rows' key. No measure is computed here.
+    mask = " + ".join(f"(rank{k} ? {2 ** (k - 1)} : 0)" for k in ranks)
+    this_ranking = f"datum.m == ({mask})"
+    # R can't be below the relevant documents ticked: use the least allowed R then.
+    this_setting = f"{this_ranking} && datum.R == max(R, datum.lo)"
+    by_rank = lambda name: "[" + ", ".join(f"datum.{name}{k}" for k in ranks) + "]"  # noqa: E731
+
+    strip = (
+        alt.Chart(csv_data(per_ranking))
+        .transform_filter(this_ranking)
+        .transform_calculate(rel=by_rank("rel"))
+        .transform_flatten(["rel"])
+        .transform_window(rank="row_number()")
+        .transform_calculate(judgement="datum.rel == 1 ? 'relevant' : 'not relevant'")
+        .mark_square(size=300)
+        .encode(
+            x=alt.X("rank:O", title="Rank", axis=alt.Axis(labelAngle=0)),
+            color=alt.Color(
+                "judgement:N",
+                title=None,
+                legend=alt.Legend(orient="bottom", direction="horizontal"),
+                scale=alt.Scale(domain=["relevant", "not relevant"], range=[OKABE_ITO[4], "#DDDDDD"]),
+            ),
+        )
+        .properties(width=430, height=40, title="The ranking")
+    )
+
+    fields = ["p5", "p10", "rr"] + [f"precision{k}" for k in ranks]
+    setting = (
+        alt.Chart(csv_data(per_setting))
+        .transform_filter(this_setting)
+        .transform_lookup(lookup="m", from_=alt.LookupData(csv_data(per_ranking), "m", fields))
+    )
+    curve_base = (
+        setting.transform_calculate(recall=by_rank("recall"), precision=by_rank("precision"))
+        .transform_flatten(["recall", "precision"])
+        .transform_window(rank="row_number()")
+        .encode(
+            x=alt.X("recall:Q", title="Recall", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("precision:Q", title="Precision", scale=alt.Scale(domain=[0, 1])),
+            order="rank:Q",
+            tooltip=["rank:O", alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
+        )
+    )
+    curve = (
+        curve_base.mark_line(color=OKABE_ITO[0]) + curve_base.mark_point(filled=True, color=OKABE_ITO[0])
+    ).properties(width=200, height=200, title="Precision against recall, rank by rank")
+
+    folded = setting.transform_fold(list(RANKING_MEASURES), as_=["key", "value"]).transform_calculate(
+        measure=" || ".join(f"(datum.key == '{k}' ? '{v}' : '')" for k, v in RANKING_MEASURES.items())
+    )
+    order = list(RANKING_MEASURES.values())
+    bars = folded.mark_bar(color=OKABE_ITO[2]).encode(
+        y=alt.Y("measure:N", sort=order, title=None),
+        x=alt.X("value:Q", title="Score", scale=alt.Scale(domain=[0, 1])),
+        tooltip=["measure:N", alt.Tooltip("value:Q", format=".3f")],
+    )
+    values = folded.mark_text(align="left", dx=4).encode(
+        y=alt.Y("measure:N", sort=order), x="value:Q", text=alt.Text("value:Q", format=".3f")
+    )
+    r_used = (
+        setting.transform_calculate(label="'R used: ' + datum.R")
+        .mark_text(align="left", fontWeight="bold")
+        .encode(text="label:N")
+        .properties(width=180, height=16)
+    )
+    measures = alt.vconcat((bars + values).properties(width=180, height=170, title="The measures"), r_used)
+
+    return alt.vconcat(strip, alt.hconcat(curve, measures)).add_params(*boxes, r_param)
+
+
+def pr_table(rels, num_relevant=None):
+    """Chapter 2's static curve: precision and recall at each rank, and the area AP adds.
+
+    Returns
+    -------
+    points : DataFrame
+        ``rank, relevant, recall, precision, recall_before``: at a relevant
+        rank the block from ``recall_before`` to ``recall`` at height
+        ``precision`` is that document's share of AP.
+    interpolated : DataFrame
+        ``recall_level, precision`` at the eleven standard recall levels.
+
+    Examples
+    --------
+    >>> pts, ip = pr_table([1, 0, 1], num_relevant=4)
+    >>> pts.recall_before.tolist(), len(ip)
+    ([0.0, 0.25, 0.25], 11)
+    """
+    rels = np.asarray(rels)
+    recall, precision = ranked.precision_recall_points(rels, num_relevant)
+    points = pd.DataFrame(
+        {
+            "rank": np.arange(1, rels.size + 1),
+            "relevant": rels >= 1,
+            "recall": recall,
+            "precision": precision,
+            "recall_before": np.concatenate([[0.0], recall[:-1]]),
+        }
+    )
+    interpolated = pd.DataFrame(
+        {
+            "recall_level": ranked.STANDARD_RECALL_LEVELS,
+            "precision": ranked.interpolated_precision(rels, num_relevant),
+        }
+    )
+    return points, interpolated
+
+
+def pr_curve_chart(rels, num_relevant=None):
+    """The precision-recall curve of one ranking, its 11-point interpolation, and AP's blocks.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(pr_curve_chart([1, 0, 1], 4), "A curve.")
+    >>> len(spec["layer"])
+    4
+    """
+    points, interpolated = pr_table(rels, num_relevant)
+    x = alt.X("recall:Q", title="Recall", scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("precision:Q", title="Precision", scale=alt.Scale(domain=[0, 1]))
+    base = alt.Chart(points)
+    blocks = (
+        base.transform_filter("datum.relevant")
+        .transform_calculate(floor="0")
+        .mark_rect(opacity=0.35, color=OKABE_ITO[2])
+        .encode(x=alt.X("recall_before:Q"), x2="recall:Q", y=alt.Y("floor:Q"), y2="precision:Q")
+    )
+    line = base.mark_line(color=OKABE_ITO[0]).encode(x=x, y=y, order="rank:Q")
+    dots = base.mark_point(filled=True, size=60).encode(
+        x=x,
+        y=y,
+        color=alt.Color(
+            "relevant:N",
+            title="Document relevant",
+            scale=alt.Scale(domain=[True, False], range=[OKABE_ITO[4], OKABE_ITO[5]]),
+        ),
+        shape=alt.Shape("relevant:N", legend=None, scale=alt.Scale(domain=[True, False], range=["circle", "cross"])),
+        tooltip=["rank:O", alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
+    )
+    interp = (
+        alt.Chart(interpolated)
+        .mark_line(strokeDash=[5, 3], color="#000000", point=True)
+        .encode(
+            x=alt.X("recall_level:Q"),
+            y="precision:Q",
+            tooltip=[alt.Tooltip("recall_level:Q", format=".1f"), alt.Tooltip("precision:Q", format=".3f")],
+        )
+    )
+    return alt.layer(blocks, line, interp, dots).properties(width=360, height=260)
+
+
+def ranking_measures(relevant_ranks, num_relevant, depth=10):
+    """The measures of chapter 2 for a ranking given by its relevant ranks.
+
+    Parameters
+    ----------
+    relevant_ranks : iterable of int
+        Ranks (1-based, at most ``depth``) holding a relevant document.
+    num_relevant : int
+        R; raised to the number of relevant ranks if smaller.
+    depth : int
+        Length of the ranking.
+
+    Returns
+    -------
+    dict
+        ``R`` (as used), ``P@5``, ``P@10``, ``R-precision``, ``AP``, ``RR``.
+
+    Examples
+    --------
+    >>> m = ranking_measures([1, 3], num_relevant=4)
+    >>> m["R"], round(m["AP"], 4), m["RR"]
+    (4, 0.4167, 1.0)
+    """
+    rels = np.zeros(depth)
+    rels[np.asarray(list(relevant_ranks), dtype=int) - 1] = 1
+    R = max(int(num_relevant), int(rels.sum()), 1)
+    return {
+        "R": R,
+        "P@5": ranked.precision_at(rels, 5),
+        "P@10": ranked.precision_at(rels, 10),
+        "R-precision": ranked.r_precision(rels, R),
+        "AP": ranked.average_precision(rels, R),
+        "RR": ranked.reciprocal_rank(rels),
+    }
+
+
+def describe_ranking(relevant_ranks, num_relevant, depth=10):
+    """:func:`ranking_measures` as lines of text.
+
+    Examples
+    --------
+    >>> print(describe_ranking([2], 1).splitlines()[-1])
+    RR           0.5000
+    """
+    m = ranking_measures(relevant_ranks, num_relevant, depth)
+    lines = [f"R used       {m.pop('R')}"]
+    lines += [f"{name:<12} {value:.4f}" for name, value in m.items()]
+    return "\n".join(lines)
+
+
+def ranking_controls(depth=10, max_r=15, initial=(1, 3, 6), initial_r=5):
+    """Ten checkboxes (relevant ranks) and an R slider, printing the measures."""
+    import ipywidgets as w
+
+    boxes = {f"rank{k}": w.Checkbox(value=k in initial, description=f"Rank {k}") for k in range(1, depth + 1)}
+
+    def update(R, **ticked):
+        ranks = [int(name[4:]) for name, on in ticked.items() if on]
+        print(describe_ranking(ranks, R, depth))
+
+    return w.interactive(update, R=w.IntSlider(value=initial_r, min=1, max=max_r, description="R"), **boxes)

@@ -1,0 +1,296 @@
+"""Chapter 3's figures: transforming the score scale before averaging.
+
+A transformation is applied to every per-topic score of two systems, the
+transformed scores are averaged with the arithmetic mean, and the higher mean
+wins. The transformations are monotone, so each topic keeps its winner; the
+average's verdict need not survive.
+
+- ``identity``: the scores as they are; the mean is the arithmetic mean.
+- ``log``: log x; the mean mapped back by exp is the geometric mean.
+- ``logit``: log(x / (1 − x)); mapped back it is :func:`irmeans.means.logit_mean`.
+- ``rank``: each score's rank among all the scores of both systems (ties
+  share the average rank); only the order of the scores is used.
+
+Examples
+--------
+>>> a, b = transform([0.1, 0.4], [0.2, 0.3], "rank")
+>>> a.tolist(), b.tolist()
+([1.0, 4.0], [2.0, 3.0])
+>>> print(describe_transform([0.9, 0.01], [0.3, 0.3], "log"))
+log: mean A -2.3553, B -1.2040 -> B is higher; mapped back (geometric mean): A 0.0949, B 0.3000
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import means
+from scipy.stats import rankdata
+
+from irmeans_book.plots import OKABE_ITO, slider_param
+
+__all__ = [
+    "TRANSFORMS",
+    "BACK_TRANSFORMED",
+    "transform",
+    "transform_table",
+    "transform_chart",
+    "doubling_table",
+    "doubling_chart",
+    "describe_transform",
+    "transform_controls",
+]
+
+#: The transformations of the chapter, in the order of the figure's select.
+TRANSFORMS = ("identity", "log", "logit", "rank")
+
+#: The mean of transformed scores mapped back to the score scale: its name and the library's function.
+BACK_TRANSFORMED = {
+    "identity": ("arithmetic mean", means.arithmetic_mean),
+    "log": ("geometric mean", means.geometric_mean),
+    "logit": ("logit mean", means.logit_mean),
+}
+
+
+def transform(scores_a, scores_b, name):
+    """Both systems' per-topic scores on the transformed scale ``name``.
+
+    The rank transformation ranks all scores of both systems together, so it
+    needs both; the others act on each score alone. Scores must be in (0, 1)
+    for log and logit.
+
+    Returns
+    -------
+    tuple of ndarray
+        The transformed scores of A and of B.
+    """
+    a = np.asarray(scores_a, dtype=float)
+    b = np.asarray(scores_b, dtype=float)
+    if name == "identity":
+        return a.copy(), b.copy()
+    if name in ("log", "logit"):
+        both = np.concatenate([a, b])
+        bad = (both <= 0) | ((both >= 1) if name == "logit" else False)
+        if bad.any():
+            raise ValueError(f"the {name} transformation needs scores in (0, 1) here")
+        f = np.log if name == "log" else (lambda x: np.log(x) - np.log1p(-x))
+        return f(a), f(b)
+    if name == "rank":
+        r = rankdata(np.concatenate([a, b]))
+        return r[: a.size], r[a.size :]
+    raise ValueError(f"unknown transformation {name!r}; choose one of {TRANSFORMS}")
+
+
+def transform_table(scores_a, scores_b, lowest_values):
+    """Every value of the chapter's figure, for each setting of its slider.
+
+    The slider replaces system A's last score by each of ``lowest_values``.
+
+    Returns
+    -------
+    topics : DataFrame
+        ``lowest, transform, system, topic, score, value``: per-topic scores
+        and their transformed values.
+    summary : DataFrame
+        ``lowest, transform, system, mean, back, back_name, winner``: the mean
+        of the transformed scores, the same mapped back to the score scale
+        (NaN for ``rank``, which has no way back), and the system with the
+        higher mean.
+
+    Examples
+    --------
+    >>> _, s = transform_table([0.6, 0.1], [0.3, 0.3], [0.01, 0.1])
+    >>> s.query("lowest == 0.01 and transform == 'log'").winner.tolist()
+    ['B', 'B']
+    """
+    a0 = np.asarray(scores_a, dtype=float)
+    b = np.asarray(scores_b, dtype=float)
+    topics, summary = [], []
+    for low in np.asarray(lowest_values, dtype=float):
+        a = np.append(a0[:-1], low)
+        for name in TRANSFORMS:
+            ta, tb = transform(a, b, name)
+            ma, mb = means.arithmetic_mean(ta), means.arithmetic_mean(tb)
+            winner = "A" if ma > mb else "B" if mb > ma else "tie"
+            back_name, back = BACK_TRANSFORMED.get(name, ("none, ranks keep only the order", None))
+            for system, raw, tr, m in (("A", a, ta, ma), ("B", b, tb, mb)):
+                topics.append(
+                    pd.DataFrame(
+                        {
+                            "lowest": low,
+                            "transform": name,
+                            "system": system,
+                            "topic": np.arange(1, raw.size + 1),
+                            "score": raw,
+                            "value": tr,
+                        }
+                    )
+                )
+                summary.append(
+                    {
+                        "lowest": low,
+                        "transform": name,
+                        "system": system,
+                        "mean": m,
+                        "back": back(raw) if back else np.nan,
+                        "back_name": back_name,
+                        "winner": winner,
+                    }
+                )
+    return pd.concat(topics, ignore_index=True), pd.DataFrame(summary)
+
+
+def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, initial_transform="identity"):
+    """The chapter's interactive figure: transformed scores per topic, their means, the winner.
+
+    A select picks the transformation, a slider system A's last topic score.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> c = transform_chart([0.6, 0.1], [0.3, 0.3], [0.05, 0.1])
+    >>> sorted(p["name"] for p in to_spec(c, "Transformed scores.")["params"])
+    ['lowest', 'scale']
+    """
+    topics, summary = transform_table(scores_a, scores_b, lowest_values)
+    lows = np.asarray(lowest_values, dtype=float)
+    lowest = slider_param(
+        "lowest", lows, lows[0] if initial_lowest is None else initial_lowest, "System A, last topic's score "
+    )
+    scale = alt.param(
+        name="scale", value=initial_transform, bind=alt.binding_select(options=list(TRANSFORMS), name="Transformation ")
+    )
+    # The slider's value and the table's may differ in the last bit: compare with a tolerance.
+    pick = "abs(datum.lowest - lowest) < 1e-9 && datum.transform == scale"
+    colour = alt.Color("system:N", title="System")
+
+    points = (
+        alt.Chart(topics)
+        .transform_filter(pick)
+        .mark_point(filled=True, size=90)
+        .encode(
+            x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("value:Q", title="Transformed score", scale=alt.Scale(zero=False)),
+            color=colour,
+            shape=alt.Shape("system:N", legend=None),
+            xOffset="system:N",
+            tooltip=[
+                "system:N",
+                "topic:O",
+                alt.Tooltip("score:Q", format=".2f", title="score"),
+                alt.Tooltip("value:Q", format=".3f", title="transformed"),
+            ],
+        )
+        .properties(width=260, height=230, title="Each topic, on the chosen scale")
+    )
+    chosen = alt.Chart(summary).transform_filter(pick)
+    bars = chosen.mark_bar().encode(
+        x=alt.X("system:N", title="System", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("mean:Q", title="Mean of transformed scores"),
+        color=colour,
+        tooltip=["system:N", alt.Tooltip("mean:Q", format=".4f")],
+    )
+
+    def line(value, expr, **style):  # a line of text from the two systems' rows side by side
+        return (
+            chosen.transform_pivot("system", value=value, groupby=["winner", "back_name"])
+            .transform_calculate(label=expr)
+            .mark_text(**{"fontSize": 12, **style})
+            .encode(text="label:N")
+            .properties(width=170, height=16)
+        )
+
+    pair = "'A ' + format(datum.A, '.3f') + ', B ' + format(datum.B, '.3f')"
+    right = alt.vconcat(
+        bars.properties(width=170, height=170, title="The average"),
+        line("mean", "'Means: ' + " + pair),
+        line("mean", "'Higher on average: ' + datum.winner", fontWeight="bold", fontSize=13),
+        line("back", "'Mapped back: ' + datum.back_name"),
+        line("back", f"isValid(datum.A) ? {pair} : ''"),
+        spacing=4,
+    )
+    return alt.hconcat(points, right).add_params(lowest, scale).resolve_scale(xOffset="independent")
+
+
+def doubling_table(changes=((0.05, 0.1), (0.25, 0.5))):
+    """Two changes of a score, each as a step on the raw scale and on the log scale.
+
+    Returns
+    -------
+    DataFrame
+        ``scale, change, start, end, size``: ``size`` is end − start on that scale.
+
+    Examples
+    --------
+    >>> t = doubling_table()
+    >>> t.query("scale == 'raw score'")["size"].round(2).tolist()
+    [0.05, 0.25]
+    """
+    rows = []
+    for start, end in changes:
+        label = f"{start:g} → {end:g}"
+        rows.append({"scale": "raw score", "change": label, "start": start, "end": end, "size": end - start})
+        s, e = np.log(start), np.log(end)
+        rows.append({"scale": "log score", "change": label, "start": s, "end": e, "size": e - s})
+    return pd.DataFrame(rows)
+
+
+def doubling_chart(changes=((0.05, 0.1), (0.25, 0.5))):
+    """Two arrows per scale: the same two changes measured raw and after the log.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(doubling_chart(), "Two changes.")
+    >>> len(spec["vconcat"])
+    2
+    """
+    table = doubling_table(changes)
+    rows = []
+    for scale, title in (("raw score", "Raw score x"), ("log score", "log x (natural logarithm)")):
+        part = table[table.scale == scale]
+        base = alt.Chart(part).encode(
+            y=alt.Y("change:N", title=None, sort=list(part.change)),
+            color=alt.Color("change:N", legend=None, scale=alt.Scale(domain=list(part.change), range=OKABE_ITO[:2])),
+        )
+        rule = base.mark_rule(strokeWidth=3).encode(x=alt.X("start:Q", title=title), x2="end:Q")
+        ends = base.mark_point(filled=True, size=70, shape="triangle-right").encode(x="end:Q")
+        text = base.mark_text(align="left", dx=8).encode(x="end:Q", text=alt.Text("size:Q", format=".3f"))
+        rows.append((rule + ends + text).properties(width=420, height=70, title=f"Step sizes on the {scale} scale"))
+    return alt.vconcat(*rows).resolve_scale(x="independent")
+
+
+def describe_transform(scores_a, scores_b, name):
+    """One line: the mean of each system's transformed scores, the winner, and the mean mapped back.
+
+    Examples
+    --------
+    >>> print(describe_transform([0.6, 0.2], [0.3, 0.4], "rank"))
+    rank: mean A 2.5000, B 2.5000 -> a tie
+    """
+    ta, tb = transform(scores_a, scores_b, name)
+    ma, mb = means.arithmetic_mean(ta), means.arithmetic_mean(tb)
+    verdict = "A is higher" if ma > mb else "B is higher" if mb > ma else "a tie"
+    line = f"{name}: mean A {ma:.4f}, B {mb:.4f} -> {verdict}"
+    if name in BACK_TRANSFORMED:
+        label, back = BACK_TRANSFORMED[name]
+        line += f"; mapped back ({label}): A {back(scores_a):.4f}, B {back(scores_b):.4f}"
+    return line
+
+
+def transform_controls(scores_a, scores_b, lowest=(0.01, 0.30, 0.01)):
+    """Live controls: a dropdown of transformations and a slider for A's last score, printing the verdict."""
+    import ipywidgets as w
+
+    a = np.asarray(scores_a, dtype=float)
+
+    def update(name, last):
+        print(describe_transform(np.append(a[:-1], last), scores_b, name))
+
+    lo, hi, step = lowest
+    return w.interactive(
+        update,
+        name=w.Dropdown(options=list(TRANSFORMS), description="Transformation"),
+        last=w.FloatSlider(value=float(a[-1]), min=lo, max=hi, step=step, description="A, last topic"),
+    )

@@ -1,0 +1,430 @@
+"""Chapter 7's figures: when MAP, GMAP and their paired tests disagree, and why MRR averages 1/r.
+
+The main figure applies a "blind feedback"-like change to a fixed baseline of
+per-topic AP: the easier half of the topics gains, the harder half loses.
+Each topic's change is the slider's setting times a fixed, seeded factor
+between 0 and 2, so the topics do not all move alike. For every setting of
+the two sliders, :func:`verdicts_table` computes MAP, GMAP and two paired
+t-tests with the library and scipy; the chart only picks rows.
+
+Examples
+--------
+>>> import numpy as np
+>>> ap = np.array([0.02, 0.05, 0.4, 0.6])
+>>> feedback_scores(ap, gain=0.0, loss=0.0).tolist() == ap.tolist()
+True
+>>> print(describe_verdicts(ap, gain=0.5, loss=0.5).splitlines()[0])
+MAP   0.2675 -> 0.4216  (+0.1541)
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from irmeans import means
+from scipy import stats
+
+from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
+
+__all__ = [
+    "EPS",
+    "SEED",
+    "easy_topics",
+    "change_factors",
+    "feedback_scores",
+    "verdicts",
+    "VERDICTS",
+    "verdicts_table",
+    "verdicts_chart",
+    "describe_verdicts",
+    "feedback_controls",
+    "rank_shares",
+    "rank_shares_chart",
+]
+
+#: The ε of GMAP and of the log in the paired test, as in Robertson (2006).
+EPS = 1e-5
+
+#: Seed of the per-topic factors of the change.
+SEED = 2009
+
+#: Codes of :func:`verdicts_table`'s ``verdict`` column: what MAP and GMAP say of the new system.
+VERDICTS = {
+    0: "no change",
+    1: "MAP and GMAP: better",
+    2: "MAP better, GMAP worse",
+    3: "MAP worse, GMAP better",
+    4: "MAP and GMAP: worse",
+}
+
+
+def easy_topics(ap):
+    """Boolean mask of the easier half: the ``len(ap) // 2`` highest baseline scores.
+
+    Ties are broken by position, as in :func:`irmeans_book.robertson.boost`.
+
+    Examples
+    --------
+    >>> easy_topics([0.3, 0.1, 0.9, 0.2]).tolist()
+    [True, False, True, False]
+    """
+    a = np.asarray(ap, dtype=float)
+    half = a.size // 2
+    mask = np.zeros(a.size, dtype=bool)
+    mask[np.argsort(a, kind="stable")[a.size - half :]] = True
+    return mask
+
+
+def change_factors(n, seed=SEED):
+    """Each topic's share of the change: ``n`` seeded draws, uniform on [0, 2] (mean 1).
+
+    Examples
+    --------
+    >>> f = change_factors(1000)
+    >>> bool(f.min() >= 0 and f.max() <= 2), round(float(f.mean()), 1)
+    (True, 1.0)
+    """
+    return np.random.default_rng(seed).uniform(0.0, 2.0, n)
+
+
+def feedback_scores(ap, gain, loss, seed=SEED):
+    """The new system's per-topic AP: easy topics gain, hard topics lose, each by its own factor.
+
+    An easy topic becomes ``min(1, ap · (1 + gain · f))``, a hard one
+    ``ap · (1 − min(1, loss · f))``, with ``f`` from :func:`change_factors`.
+    ``gain`` and ``loss`` may be arrays (of one shape): the result then has
+    one row of scores per setting.
+
+    Parameters
+    ----------
+    ap : array_like, shape (n,)
+        Baseline per-topic scores in [0, 1].
+    gain, loss : float or array_like
+        Average relative gain on easy topics, and average relative loss on
+        hard ones (0.2 = 20 %).
+
+    Returns
+    -------
+    ndarray, shape (..., n)
+
+    Examples
+    --------
+    >>> feedback_scores([0.1, 0.5], gain=0.5, loss=0.5, seed=1).round(4).tolist()
+    [0.0488, 0.9752]
+    """
+    a = np.asarray(ap, dtype=float)
+    f = change_factors(a.size, seed)
+    g = np.asarray(gain, dtype=float)[..., None]
+    lo = np.asarray(loss, dtype=float)[..., None]
+    up = np.minimum(1.0, a * (1.0 + g * f))
+    down = a * (1.0 - np.minimum(1.0, lo * f))
+    return np.where(easy_topics(a), up, down)
+
+
+def verdicts(ap, new, eps=EPS):
+    """MAP, GMAP and two paired t-tests of ``new`` (one row per setting) against ``ap``.
+
+    The t-test on AP asks whether the mean difference of AP is 0 (MAP's
+    question); the t-test on log(AP + ε) asks whether the mean difference of
+    the logs is 0, which is GMAP's. Where no topic changed, t = 0 and p = 1.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``map_base, gmap_base`` (floats), ``map, gmap, t_ap, p_ap, t_log,
+        p_log`` and ``verdict`` (a key of :data:`VERDICTS`).
+
+    Examples
+    --------
+    >>> v = verdicts([0.1, 0.5, 0.6], [[0.05, 0.6, 0.7]])
+    >>> VERDICTS[int(v["verdict"][0])]
+    'MAP better, GMAP worse'
+    """
+    a = np.asarray(ap, dtype=float)
+    b = np.atleast_2d(np.asarray(new, dtype=float))
+    out = {
+        "map_base": means.arithmetic_mean(a),
+        "gmap_base": means.geometric_mean(a, eps=eps),
+        "map": means.arithmetic_mean(b, axis=1),
+        "gmap": means.geometric_mean(b, eps=eps, axis=1),
+    }
+    same = np.all(b == a, axis=1)
+    for name, x, y in (("ap", b, a), ("log", np.log(b + eps), np.log(a + eps))):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            res = stats.ttest_rel(x, np.broadcast_to(y, x.shape), axis=1)
+        out[f"t_{name}"] = np.where(same, 0.0, res.statistic)
+        out[f"p_{name}"] = np.where(same, 1.0, res.pvalue)
+    tol = 1e-12
+    d_map, d_gmap = out["map"] - out["map_base"], out["gmap"] - out["gmap_base"]
+    up_map, up_gmap = d_map > tol, d_gmap > tol
+    code = np.where(up_map, np.where(up_gmap, 1, 2), np.where(up_gmap, 3, 4))
+    out["verdict"] = np.where(same, 0, code)
+    return out
+
+
+def verdicts_table(ap, gains, losses, seed=SEED, eps=EPS, decimals=4):
+    """Every value of chapter 7's figure, for each (gain, loss) of the grid.
+
+    Returns
+    -------
+    grid : DataFrame
+        One row per setting: ``gain, loss, map, gmap, t_ap, p_ap, t_log,
+        p_log, verdict``.
+    topics : DataFrame
+        One row per setting: ``gain, loss`` and the new scores ``s1 ... sn``
+        of the topics in order of baseline score, hardest first.
+    baseline : DataFrame
+        ``topic`` (1 = hardest), ``baseline``, ``easy`` (0/1).
+
+    Examples
+    --------
+    >>> grid, topics, base = verdicts_table([0.1, 0.5], [0, 0.5], [0, 0.5], seed=1)
+    >>> len(grid), list(topics.columns), grid.verdict.tolist()
+    (4, ['gain', 'loss', 's1', 's2'], [0, 4, 1, 2])
+    """
+    a = np.asarray(ap, dtype=float)
+    g, lo = np.meshgrid(np.asarray(gains, dtype=float), np.asarray(losses, dtype=float), indexing="ij")
+    g, lo = g.ravel(), lo.ravel()
+    new = feedback_scores(a, g, lo, seed)
+    v = verdicts(a, new, eps)
+    grid = pd.DataFrame({"gain": g.round(10), "loss": lo.round(10)})
+    for key in ("map", "gmap", "t_ap", "p_ap", "t_log", "p_log"):
+        grid[key] = np.round(v[key], decimals)
+    grid["verdict"] = v["verdict"]
+    order = np.argsort(a, kind="stable")
+    topics = pd.DataFrame({"gain": grid.gain, "loss": grid.loss})
+    for k, i in enumerate(order, start=1):
+        topics[f"s{k}"] = new[:, i].round(decimals)
+    baseline = pd.DataFrame(
+        {"topic": np.arange(1, a.size + 1), "baseline": a[order], "easy": easy_topics(a)[order].astype(int)}
+    )
+    return grid, topics, baseline
+
+
+#: The decimals :func:`verdicts_chart` prints of each number of the grid.
+_PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
+
+
+def _fmt(field, spec):
+    return f"format(datum.{field}, '{spec}')"
+
+
+def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
+    """Chapter 7's figure: two sliders shape the change; per-topic scores, the verdict map and the numbers.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> c = verdicts_chart([0.1, 0.5, 0.6, 0.02], [0, 0.5], [0, 0.5], initial=(0.5, 0.5))
+    >>> sorted(p["name"] for p in to_spec(c, "Verdicts.")["params"])
+    ['gain', 'loss']
+    """
+    _, topics, baseline = verdicts_table(ap, gains, losses, seed, eps)
+    # The numbers rounded once, to the decimals printed: t rounded to 4 and then printed with 2 can be off by one.
+    grid = verdicts_table(ap, gains, losses, seed, eps, decimals=12)[0].round(_PRINTED)
+    n = len(baseline)
+    gain = slider_param("gain", gains, initial[0], "Average gain on easy topics ")
+    loss = slider_param("loss", losses, initial[1], "Average loss on hard topics ")
+    pick = "abs(datum.gain - gain) < 1e-9 && abs(datum.loss - loss) < 1e-9"
+
+    scores = "[" + ", ".join(f"datum.s{k}" for k in range(1, n + 1)) + "]"
+    per_topic = (
+        alt.Chart(csv_data(topics))
+        .transform_filter(pick)
+        .transform_calculate(new=scores)
+        .transform_flatten(["new"])
+        .transform_window(topic="row_number()")
+        .transform_lookup(lookup="topic", from_=alt.LookupData(csv_data(baseline), "topic", ["baseline", "easy"]))
+        .transform_calculate(half="datum.easy == 1 ? 'easy half' : 'hard half'", change="datum.new - datum.baseline")
+    )
+    x = alt.X("topic:Q", title="Topic, hardest to easiest (baseline AP)", scale=alt.Scale(domain=[0.5, n + 0.5]))
+    colour = alt.Color(
+        "half:N", title="Topic", scale=alt.Scale(domain=["easy half", "hard half"], range=[OKABE_ITO[4], OKABE_ITO[5]])
+    )
+    rules = per_topic.mark_rule(strokeWidth=2).encode(x=x, y="baseline:Q", y2="new:Q", color=colour)
+    base_pts = per_topic.mark_tick(color="#000000", thickness=1, size=8).encode(x=x, y="baseline:Q")
+    new_pts = per_topic.mark_point(filled=True, size=30).encode(
+        x=x,
+        y=alt.Y("new:Q", title="AP (tick: baseline; dot: new system)", scale=alt.Scale(domain=[0, 1])),
+        color=colour,
+        tooltip=[
+            "topic:Q",
+            alt.Tooltip("baseline:Q", format=".4f"),
+            alt.Tooltip("new:Q", format=".4f"),
+            alt.Tooltip("change:Q", format="+.4f"),
+        ],
+    )
+    scores_panel = (rules + base_pts + new_pts).properties(width=330, height=230, title="Per-topic AP")
+
+    labels = list(VERDICTS.values())
+    heat_base = alt.Chart(csv_data(grid)).transform_calculate(
+        label=" || ".join(f"(datum.verdict == {k} ? '{v}' : '')" for k, v in VERDICTS.items())
+    )
+    heat = heat_base.mark_rect().encode(
+        x=alt.X("gain:O", title="Average gain on easy topics", axis=alt.Axis(format=".2f", labelAngle=-90)),
+        y=alt.Y("loss:O", title="Average loss on hard topics", sort="descending", axis=alt.Axis(format=".2f")),
+        color=alt.Color(
+            "label:N",
+            title="Verdict",
+            scale=alt.Scale(domain=labels, range=["#DDDDDD", OKABE_ITO[2], OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[5]]),
+        ),
+        tooltip=[
+            alt.Tooltip("gain:Q", format=".2f"),
+            alt.Tooltip("loss:Q", format=".2f"),
+            "label:N",
+            alt.Tooltip("map:Q", format=".4f"),
+            alt.Tooltip("gmap:Q", format=".4f"),
+        ],
+    )
+    here = (
+        heat_base.transform_filter(pick)
+        .mark_point(shape="square", size=120, color="#000000", strokeWidth=2, filled=False)
+        .encode(x="gain:O", y=alt.Y("loss:O", sort="descending"))
+    )
+    heat_panel = (heat + here).properties(width=260, height=230, title="MAP and GMAP: which way?")
+
+    base_map, base_gmap = means.arithmetic_mean(ap), means.geometric_mean(ap, eps=eps)
+    lines = [
+        f"'MAP  {base_map:.4f} → ' + {_fmt('map', '.4f')}",
+        f"'GMAP {base_gmap:.4f} → ' + {_fmt('gmap', '.4f')}",
+        f"'t-test on AP: t = ' + {_fmt('t_ap', '+.2f')} + ', p = ' + {_fmt('p_ap', '.4f')}",
+        f"'t-test on log(AP+ε): t = ' + {_fmt('t_log', '+.2f')} + ', p = ' + {_fmt('p_log', '.4f')}",
+    ]
+    text = alt.Chart(csv_data(grid)).transform_filter(pick)
+    rows = [
+        text.transform_calculate(line=expr)
+        .mark_text(align="left", fontSize=13, font="monospace")
+        .encode(text="line:N", x=alt.value(0))
+        .properties(width=330, height=18)
+        for expr in lines
+    ]
+    numbers = alt.vconcat(*rows, spacing=2, title="At this setting (baseline → new)")
+    top = alt.hconcat(scores_panel, heat_panel).resolve_scale(color="independent")
+    return alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
+
+
+def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
+    """The figure's numbers at one setting, as lines of text (the live controls print this).
+
+    Examples
+    --------
+    >>> print(describe_verdicts([0.1, 0.5], 0.0, 0.0).splitlines()[-1])
+    verdict: no change
+    """
+    a = np.asarray(ap, dtype=float)
+    v = verdicts(a, feedback_scores(a, gain, loss, seed), eps)
+    d_map, d_gmap = v["map"][0] - v["map_base"], v["gmap"][0] - v["gmap_base"]
+    return "\n".join(
+        [
+            f"MAP   {v['map_base']:.4f} -> {v['map'][0]:.4f}  ({d_map:+.4f})",
+            f"GMAP  {v['gmap_base']:.4f} -> {v['gmap'][0]:.4f}  ({d_gmap:+.4f})",
+            f"t-test on AP:          t = {v['t_ap'][0]:+.2f}, p = {v['p_ap'][0]:.4f}",
+            f"t-test on log(AP+eps): t = {v['t_log'][0]:+.2f}, p = {v['p_log'][0]:.4f}",
+            f"verdict: {VERDICTS[int(v['verdict'][0])]}",
+        ]
+    )
+
+
+def feedback_controls(ap, seed=SEED, eps=EPS):
+    """Two sliders (gain on easy topics, loss on hard ones) printing :func:`describe_verdicts`."""
+    import ipywidgets as w
+
+    def update(gain, loss):
+        print(describe_verdicts(ap, gain, loss, seed, eps))
+
+    return w.interactive(
+        update,
+        gain=w.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="Gain, easy"),
+        loss=w.FloatSlider(value=0.3, min=0.0, max=0.95, step=0.01, description="Loss, hard"),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Mean rank against mean reciprocal rank
+# ---------------------------------------------------------------------------
+
+
+def rank_shares(ranks):
+    """Each topic's share of the mean rank and of the MRR, per system.
+
+    Parameters
+    ----------
+    ranks : dict of str to array_like of int
+        For each system, the rank of the first relevant document on each topic.
+
+    Returns
+    -------
+    DataFrame
+        ``system, average ("mean rank" or "MRR"), topic, rank, value`` (the
+        topic's r or 1/r), ``share`` (of the system's sum), ``mean`` (the average).
+
+    Examples
+    --------
+    >>> s = rank_shares({"X": [1, 1, 98]})
+    >>> s.query("average == 'mean rank'").share.round(2).tolist()
+    [0.01, 0.01, 0.98]
+    """
+    frames = []
+    for system, r in ranks.items():
+        r = np.asarray(r, dtype=float)
+        for average, value in (("mean rank", r), ("MRR", 1.0 / r)):
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "system": system,
+                        "average": average,
+                        "topic": np.arange(1, r.size + 1),
+                        "rank": r.astype(int),
+                        "value": value,
+                        "share": value / value.sum(),
+                        "mean": means.arithmetic_mean(value),
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def rank_shares_chart(ranks):
+    """Bars split by topic, coloured by the rank of its first relevant document: who makes each average.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(rank_shares_chart({"X": [1, 9]}), "Shares.")
+    >>> spec["mark"]["type"], spec["encoding"]["color"]["scale"]["domain"]
+    ('bar', ['rank 1', 'rank 9'])
+    """
+    table = rank_shares(ranks)
+    table["found at"] = "rank " + table["rank"].astype(str)
+    domain = [f"rank {r}" for r in sorted(table["rank"].unique())]
+    palette = [OKABE_ITO[i] for i in (1, 2, 0, 5, 4, 6, 3, 7)]
+    return (
+        alt.Chart(table)
+        .mark_bar(stroke="#FFFFFF", strokeWidth=0.5)
+        .encode(
+            y=alt.Y("system:N", title="System"),
+            x=alt.X(
+                "share:Q",
+                title="Share of the sum being averaged",
+                axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1]),
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            row=alt.Row("average:N", title=None, sort=["mean rank", "MRR"]),
+            color=alt.Color(
+                "found at:N",
+                title="Topic's item found at",
+                scale=alt.Scale(domain=domain, range=palette[: len(domain)]),
+            ),
+            order=alt.Order("topic:Q"),
+            tooltip=[
+                "system:N",
+                "average:N",
+                "topic:Q",
+                "rank:Q",
+                alt.Tooltip("value:Q", format=".4g"),
+                alt.Tooltip("share:Q", format=".1%"),
+            ],
+        )
+        .properties(width=360, height=70)
+    )

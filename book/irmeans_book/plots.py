@@ -1,0 +1,218 @@
+"""The plumbing of the book's figures: showing a Vega-Lite chart, its alt text, inline data, sliders.
+
+An interactive figure of the book is a Vega-Lite chart whose controls
+(sliders, selects, checkboxes) are parameters bound to inputs. The chart does
+no arithmetic of its own: every value it can show is computed with the tested
+measures and means, over the whole range of its controls, and the controls
+only pick rows. So the same figure works live in Jupyter and on the static
+site, where there is no kernel. Each chapter's figures, and its live
+ipywidgets controls, are in a module of :mod:`irmeans_book.figures`.
+
+:func:`show` turns a chart into a notebook output: the Vega-Lite mimetype,
+which Jupyter renders, and the alt text as plain text. The site's build turns
+that spec into HTML with :func:`embed_html`.
+
+Examples
+--------
+>>> import altair as alt, pandas as pd
+>>> chart = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q")
+>>> fig = show(chart, alt="Two points on a line.")
+>>> sorted(fig._repr_mimebundle_())
+['application/vnd.vegalite.v5+json', 'text/plain']
+>>> figure_id(fig.spec) == figure_id(fig.spec)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+
+import altair as alt
+import numpy as np
+
+__all__ = [
+    "OKABE_ITO",
+    "VEGALITE_MIMETYPE",
+    "VegaLiteFigure",
+    "show",
+    "to_spec",
+    "figure_id",
+    "embed_html",
+    "FIGURES_GLOBAL",
+    "csv_data",
+    "slider_param",
+]
+
+VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
+
+#: Okabe & Ito's colour-blind-safe palette: seven hues, then black.
+OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
+
+
+# ---------------------------------------------------------------------------
+# Output plumbing
+# ---------------------------------------------------------------------------
+
+
+def to_spec(chart, alt_text):
+    """The chart as a validated Vega-Lite dict, with the palette and ``description``.
+
+    The description is the figure's alt text; Vega puts it on the SVG as its
+    ``aria-label``. All rows are embedded: a figure's table is small by design.
+    """
+    chart = chart.properties(description=alt_text).configure_range(category=OKABE_ITO)
+    with alt.data_transformers.enable("default", max_rows=None):
+        return chart.to_dict(validate=True)
+
+
+class VegaLiteFigure:
+    """A Vega-Lite spec displayed as a notebook output.
+
+    Parameters
+    ----------
+    spec : dict
+        A Vega-Lite spec with a ``description`` (the alt text).
+    """
+
+    def __init__(self, spec):
+        if not spec.get("description"):
+            raise ValueError("a figure needs alt text: the spec has no description")
+        self.spec = spec
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        # Only the Vega-Lite mimetype and text: JupyterLab prefers text/html over
+        # Vega-Lite, and HTML relying on the site's script would be blank there.
+        return {VEGALITE_MIMETYPE: self.spec, "text/plain": f"[Figure] {self.spec['description']}"}
+
+
+def show(chart, alt):
+    """Display ``chart`` in a notebook, with ``alt`` as its alt text.
+
+    Parameters
+    ----------
+    chart : altair.TopLevelMixin
+    alt : str
+        What the figure shows, in a sentence or two, for readers who cannot see it.
+
+    Returns
+    -------
+    VegaLiteFigure
+
+    Examples
+    --------
+    >>> import altair as alt, pandas as pd
+    >>> c = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q")
+    >>> show(c, alt="One point.").spec["description"]
+    'One point.'
+    """
+    if not alt or not alt.strip():
+        raise ValueError("alt text must not be empty")
+    return VegaLiteFigure(to_spec(chart, alt.strip()))
+
+
+def figure_id(spec):
+    """A deterministic HTML id for ``spec``: a hash of its canonical JSON.
+
+    Examples
+    --------
+    >>> figure_id({"mark": "point"})
+    'vl-6ecaf69c8026'
+    """
+    digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()
+    return f"vl-{digest[:12]}"
+
+
+#: Where the site's pages keep each figure's ``vegaEmbed`` result, by figure id:
+#: the Vega view behind a figure, for scripts and the site's browser tests.
+FIGURES_GLOBAL = "irmeansFigures"
+
+
+def embed_html(spec):
+    """HTML for the site: a labelled div and the ``vegaEmbed`` call that fills it.
+
+    ``vegaEmbed`` comes from the site's own copy of Vega (loaded on the page
+    before the body); nothing is fetched from elsewhere. Once drawn, the
+    figure's embed result (with its Vega ``view``) is kept in
+    ``window.irmeansFigures[id]``; a failure is logged as a console error.
+
+    Examples
+    --------
+    >>> h = embed_html({"description": "A <b> chart", "mark": "point"})
+    >>> 'id="vl-' in h and 'aria-label="A &lt;b&gt; chart"' in h and "vegaEmbed(" in h
+    True
+    """
+    div = figure_id(spec)
+    label = html.escape(spec.get("description", ""), quote=True)
+    # "</" inside a script's JSON would end the script element early.
+    payload = json.dumps(spec, sort_keys=True, separators=(",", ":")).replace("</", "<\\/")
+    options = json.dumps({"renderer": "svg", "actions": False})
+    return (
+        f'<div class="irmeans-figure" id="{div}" role="figure" aria-label="{label}">'
+        f"<noscript>{label}</noscript></div>\n"
+        "<script>\n(function () {\n"
+        f"  var figures = window.{FIGURES_GLOBAL} = window.{FIGURES_GLOBAL} || {{}};\n"
+        f'  var draw = function () {{ vegaEmbed("#{div}", {payload}, {options})'
+        f'.then(function (result) {{ figures["{div}"] = result; }})'
+        ".catch(function (e) { console.error(e); }); };\n"
+        '  if (window.vegaEmbed) { draw(); } else { window.addEventListener("load", draw); }\n'
+        "})();\n</script>"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Data and controls
+# ---------------------------------------------------------------------------
+
+
+def slider_param(name, values, value, label):
+    """A parameter bound to a slider that steps over a grid of precomputed settings.
+
+    The slider runs from the grid's smallest to its largest value in steps of
+    its smallest gap, so every position it can take is a row of the figure's
+    table.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the chart's expressions.
+    values : array_like
+        The grid of settings the table was computed for.
+    value : float
+        The initial setting.
+    label : str
+        The text shown beside the slider.
+
+    Examples
+    --------
+    >>> p = slider_param("eps", [0.0, 0.5, 1.0], 0.5, "ε ")
+    >>> p.param.bind.to_dict()
+    {'input': 'range', 'max': 1.0, 'min': 0.0, 'name': 'ε ', 'step': 0.5}
+    """
+    grid = np.unique(np.asarray(values, dtype=float))
+    if grid.size == 0:
+        raise ValueError("a slider needs at least one setting")
+    step = float(np.round(np.min(np.diff(grid)), 10)) if grid.size > 1 else 1.0
+    return alt.param(
+        name=name,
+        value=float(value),
+        bind=alt.binding_range(min=float(grid[0]), max=float(grid[-1]), step=step, name=label),
+    )
+
+
+def csv_data(frame):
+    """A DataFrame as inline Vega-Lite data in CSV: far smaller than JSON rows.
+
+    Every column is parsed as a number on the page.
+
+    Examples
+    --------
+    >>> d = csv_data(pd.DataFrame({"m": [0, 1], "ap": [0.5, 1.0]}))
+    >>> d.values
+    'm,ap\\n0,0.5\\n1,1\\n'
+    """
+    text = frame.to_csv(index=False, lineterminator="\n")
+    text = re.sub(r"(?<=\d)\.0(?=[,\n])", "", text)  # 1.0 -> 1: the page needs no trailing zero
+    return alt.InlineData(values=text, format=alt.DataFormat(type="csv", parse={c: "number" for c in frame.columns}))

@@ -1,0 +1,76 @@
+"""Argument checks shared by every public function: one place, one wording.
+
+Each check returns the cleaned value or raises :class:`irmeans.errors.IrmeansError`
+with a message that names the argument and the value given.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .errors import IrmeansError
+
+__all__ = ["whole_number", "finite_number", "eps_value", "check_axis", "float_array", "first_index"]
+
+
+def whole_number(value, name: str, *, minimum: int | None = None) -> int:
+    """``value`` as an int if it is a whole number (``3`` or ``3.0``, not ``True``, ``2.5`` or ``"3"``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise IrmeansError(f"{name} must be a whole number, got {value!r}")
+    if not np.isfinite(float(value)) or float(value) != int(value):
+        raise IrmeansError(f"{name} must be a whole number, got {value!r}")
+    out = int(value)
+    if minimum is not None and out < minimum:
+        raise IrmeansError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    return out
+
+
+def finite_number(value, name: str, *, minimum: float | None = None) -> float:
+    """``value`` as a float if it is a finite real number (and ``>= minimum``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise IrmeansError(f"{name} must be a number, got {value!r}")
+    out = float(value)
+    if not np.isfinite(out) or (minimum is not None and out < minimum):
+        bound = "" if minimum is None else f" >= {minimum:g}"
+        raise IrmeansError(f"{name} must be a finite number{bound}, got {value!r}")
+    return out
+
+
+def eps_value(eps) -> float:
+    """ε: a finite number >= 0."""
+    return finite_number(eps, "eps", minimum=0.0)
+
+
+def check_axis(axis, ndim: int):
+    """``axis`` if it is ``None`` or a whole number in [-ndim, ndim)."""
+    if axis is None:
+        return None
+    axis = whole_number(axis, "axis")
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise IrmeansError(f"axis {axis} is out of range for an array of {ndim} dimension(s)")
+    return axis
+
+
+def first_index(mask: np.ndarray):
+    """Index of the first True in ``mask``: an int for 1-d input, a tuple otherwise."""
+    idx = np.unravel_index(int(np.argmax(mask)), mask.shape)
+    return int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)
+
+
+def float_array(x, name: str) -> np.ndarray:
+    """``x`` as a float64 array, refusing masked arrays, non-numbers and NaN or infinite values."""
+    if isinstance(x, np.ma.MaskedArray):
+        raise IrmeansError(
+            f"{name} is a masked array: fill or drop the masked values first (irmeans does not ignore a mask)"
+        )
+    try:
+        a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise IrmeansError(f"{name} must be numbers, got {x!r:.80}") from None
+    bad = ~np.isfinite(a)
+    if bad.any():
+        where = first_index(bad)
+        raise IrmeansError(f"{name} at index {where} is {float(a[where])!r}: values must be finite numbers")
+    return a

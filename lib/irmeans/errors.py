@@ -1,0 +1,44 @@
+"""The errors and warnings irmeans raises.
+
+Every error the library raises on purpose is an :class:`IrmeansError`, a
+``ValueError``, so ``except ValueError`` keeps working and
+``except IrmeansError`` catches exactly the library's own complaints (the
+command line catches nothing else, so a bug still shows its traceback).
+
+>>> from irmeans.errors import FileFormatError
+>>> str(FileFormatError("too few fields", path="run.txt", line=3))
+'run.txt:3: too few fields'
+"""
+
+from __future__ import annotations
+
+__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning"]
+
+
+class IrmeansError(ValueError):
+    """A bad argument or bad input, explained in one line."""
+
+
+class FileFormatError(IrmeansError):
+    """A file that cannot be read as what it should be.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    path : str, optional
+        The file.
+    line : int, optional
+        The 1-based line number, when one line is to blame.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        self.message = message
+        self.path = path
+        self.line = line
+        where = "" if path is None else (f"{path}:{line}: " if line is not None else f"{path}: ")
+        super().__init__(where + message)
+
+
+class TopicsLeftOutWarning(UserWarning):
+    """Topics were left out of an evaluation or an average (for example, judged but not in the run)."""

@@ -1,0 +1,344 @@
+"""Per-topic effectiveness measures of one ranked list (the teaching API).
+
+Every function takes ``rels``: the relevance values of the retrieved
+documents in rank order, 0/1 or graded, as an array of shape ``(..., n)``.
+A 1-d array is one ranking and gives a float; a stack of rankings (leading
+axes) gives an array over the leading axes, so a table of every setting of a
+figure is one call. A document is relevant when its value is ``>= level``.
+
+``num_relevant`` (R) is the number of relevant documents the topic has,
+retrieved or not; by default it is the number of relevant documents in
+``rels``. Relevant documents that were never retrieved add precision 0 to
+Average Precision, as in trec_eval.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import float_array, whole_number
+from .errors import IrmeansError
+
+__all__ = [
+    "average_precision",
+    "reciprocal_rank",
+    "precision_at",
+    "recall_at",
+    "r_precision",
+    "ndcg",
+    "precision_recall_points",
+    "interpolated_precision",
+    "ap_unretrieved_at_end",
+    "expected_ap_random_order",
+    "STANDARD_RECALL_LEVELS",
+]
+
+#: The eleven recall levels 0.0, 0.1, ..., 1.0 of the classic interpolated curve.
+STANDARD_RECALL_LEVELS = np.linspace(0.0, 1.0, 11)
+
+
+def _relevance(rels):
+    """Relevance values as a float array of at least one dimension, checked."""
+    if np.ndim(rels) == 0 and not isinstance(rels, np.ma.MaskedArray):
+        raise IrmeansError("rels must be a sequence of relevance values in rank order, got a scalar")
+    return float_array(rels, "relevance value")
+
+
+def _hits(rels, level):
+    """Boolean relevance at each rank and the count of relevant documents down to each rank."""
+    rel = _relevance(rels) >= level
+    return rel, np.cumsum(rel, axis=-1)
+
+
+def _num_relevant(num_relevant, rel):
+    """R for each ranking: the given value, checked, or the relevant count in ``rel``."""
+    retrieved = rel.sum(axis=-1)
+    if num_relevant is None:
+        return retrieved
+    R = np.asarray(num_relevant)
+    if R.ndim == 0:
+        R = np.asarray(whole_number(num_relevant, "num_relevant", minimum=0))
+    elif not np.issubdtype(R.dtype, np.number) or np.any(R != np.floor(R)) or np.any(R < 0):
+        raise IrmeansError(f"num_relevant must be whole numbers >= 0, got {num_relevant!r}")
+    R = R.astype(np.int64)
+    if np.any(R < retrieved):
+        raise IrmeansError(
+            f"num_relevant={num_relevant!r} is smaller than the {int(np.max(retrieved))} relevant documents retrieved"
+        )
+    return np.broadcast_to(R, retrieved.shape) if R.ndim else R
+
+
+def _safe_div(num, den):
+    """num / den, and 0 where den is 0 (a topic with nothing relevant scores 0)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    out = np.zeros(num.shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _result(x):
+    x = np.asarray(x)
+    return float(x) if x.ndim == 0 else x
+
+
+def average_precision(rels, num_relevant=None, *, level=1):
+    """Non-interpolated Average Precision.
+
+    The mean, over the R relevant documents, of the precision at the rank of
+    each; a relevant document never retrieved adds precision 0.
+
+    Parameters
+    ----------
+    rels : array_like, shape (..., n)
+        Relevance values in rank order.
+    num_relevant : int or array_like, optional
+        R, the topic's relevant documents; defaults to those in ``rels``.
+    level : float, default 1
+        The least value counted as relevant.
+
+    Returns
+    -------
+    float or ndarray
+        AP in [0, 1]; 0 when nothing relevant is retrieved or R = 0.
+
+    Examples
+    --------
+    >>> round(average_precision([1, 0, 1, 0, 0]), 4)
+    0.8333
+    >>> round(average_precision([1, 0, 1, 0, 0], num_relevant=4), 4)
+    0.4167
+    """
+    rel, hits = _hits(rels, level)
+    R = _num_relevant(num_relevant, rel)
+    ranks = np.arange(1, rel.shape[-1] + 1)
+    return _result(_safe_div(np.sum(np.where(rel, hits / ranks, 0.0), axis=-1), R))
+
+
+def reciprocal_rank(rels, *, level=1):
+    """Reciprocal of the rank of the first relevant document; 0 if none.
+
+    Examples
+    --------
+    >>> reciprocal_rank([0, 0, 1, 1])
+    0.3333333333333333
+    >>> reciprocal_rank([0, 0, 0])
+    0.0
+    """
+    rel = _relevance(rels) >= level
+    if rel.shape[-1] == 0:
+        return _result(np.zeros(rel.shape[:-1]))
+    first = np.argmax(rel, axis=-1) + 1
+    return _result(np.where(rel.any(axis=-1), 1.0 / first, 0.0))
+
+
+def _check_k(k):
+    return whole_number(k, "the cutoff k", minimum=1)
+
+
+def precision_at(rels, k, *, level=1):
+    """Precision at cutoff k: relevant documents in the top k, divided by k.
+
+    The divisor is k even when fewer than k documents were retrieved, as in
+    trec_eval's ``P_k``.
+
+    Examples
+    --------
+    >>> precision_at([1, 0, 1], 2)
+    0.5
+    >>> precision_at([1, 0, 1], 10)
+    0.2
+    """
+    k = _check_k(k)
+    rel = _relevance(rels) >= level
+    return _result(rel[..., :k].sum(axis=-1) / k)
+
+
+def recall_at(rels, k, num_relevant=None, *, level=1):
+    """Recall at cutoff k: relevant documents in the top k, divided by R.
+
+    Examples
+    --------
+    >>> recall_at([1, 0, 1], 2, num_relevant=4)
+    0.25
+    """
+    k = _check_k(k)
+    rel = _relevance(rels) >= level
+    R = _num_relevant(num_relevant, rel)
+    return _result(_safe_div(rel[..., :k].sum(axis=-1), R))
+
+
+def r_precision(rels, num_relevant=None, *, level=1):
+    """Precision at rank R, where R is the number of relevant documents.
+
+    At rank R precision equals recall, so R-precision is also the recall
+    reached by the time R documents have been seen.
+
+    Examples
+    --------
+    >>> r_precision([1, 0, 1, 1, 0], num_relevant=4)
+    0.75
+    """
+    rel, hits = _hits(rels, level)
+    R = _num_relevant(num_relevant, rel)
+    n = rel.shape[-1]
+    if n == 0:
+        return _result(np.zeros(R.shape))
+    at = np.clip(np.minimum(R, n) - 1, 0, None)[..., None]
+    found = np.take_along_axis(hits, at, axis=-1)[..., 0]
+    return _result(_safe_div(np.where(R > 0, found, 0), R))
+
+
+def ndcg(rels, judged=None):
+    """Normalised Discounted Cumulative Gain as trec_eval defines ``ndcg``.
+
+    The gain of a document is its relevance value (negative values gain 0),
+    discounted by log2(rank + 1); the ideal ranking orders every judged
+    document of the topic by gain, retrieved or not. No cutoff.
+
+    Parameters
+    ----------
+    rels : array_like, shape (..., n)
+        Relevance values of the retrieved documents in rank order.
+    judged : array_like, optional
+        Relevance values of all the topic's judged documents, for the ideal
+        ranking; defaults to ``rels`` (everything relevant was retrieved).
+
+    Examples
+    --------
+    >>> round(ndcg([0, 2, 1], judged=[2, 1, 1, 0]), 4)
+    0.5627
+    """
+    gains = np.maximum(_relevance(rels), 0.0)
+    ideal = gains if judged is None else np.maximum(_relevance(judged), 0.0)
+    ideal = -np.sort(-ideal, axis=-1)
+    dcg = np.sum(gains / np.log2(np.arange(2, gains.shape[-1] + 2)), axis=-1)
+    idcg = np.sum(ideal / np.log2(np.arange(2, ideal.shape[-1] + 2)), axis=-1)
+    return _result(_safe_div(dcg, idcg))
+
+
+def precision_recall_points(rels, num_relevant=None, *, level=1):
+    """Recall and precision after each rank of the ranking.
+
+    Returns
+    -------
+    recall, precision : ndarray, shape (..., n)
+
+    Examples
+    --------
+    >>> r, p = precision_recall_points([1, 0, 1], num_relevant=4)
+    >>> r.tolist(), p.round(3).tolist()
+    ([0.25, 0.25, 0.5], [1.0, 0.5, 0.667])
+    """
+    rel, hits = _hits(rels, level)
+    R = _num_relevant(num_relevant, rel)
+    precision = hits / np.arange(1, rel.shape[-1] + 1)
+    recall = _safe_div(hits, np.asarray(R)[..., None])
+    return recall, precision
+
+
+def interpolated_precision(rels, num_relevant=None, recall_levels=None, *, level=1):
+    """Interpolated precision: the best precision at any recall >= each level.
+
+    This is the textbook definition (Manning et al., §8.4); at a level no
+    rank reaches, it is 0. trec_eval's ``iprec_at_recall`` differs in where
+    it starts: it takes the best precision from the k-th relevant document
+    on, with k = round(level · R), so for a level between two recall steps
+    it may count a precision this definition does not (the evaluator,
+    :func:`irmeans.evaluate`, follows trec_eval).
+
+    Parameters
+    ----------
+    recall_levels : array_like, optional
+        Defaults to :data:`STANDARD_RECALL_LEVELS` (0.0, 0.1, ..., 1.0).
+
+    Returns
+    -------
+    ndarray, shape (..., len(recall_levels))
+
+    Examples
+    --------
+    >>> interpolated_precision([0, 1, 1], recall_levels=[0.0, 0.5, 1.0]).round(3).tolist()
+    [0.667, 0.667, 0.667]
+    """
+    levels = STANDARD_RECALL_LEVELS if recall_levels is None else np.asarray(recall_levels, dtype=float)
+    recall, precision = precision_recall_points(rels, num_relevant, level=level)
+    reached = recall[..., None, :] >= levels[:, None]
+    return np.max(np.where(reached, precision[..., None, :], 0.0), axis=-1, initial=0.0)
+
+
+def _unretrieved(rels, num_relevant, collection_size, level):
+    """Shared set-up of the two lower bounds: rel, hits, R, m missing, n, N."""
+    rel, hits = _hits(rels, level)
+    R = _num_relevant(num_relevant, rel)
+    n = rel.shape[-1]
+    found = hits[..., -1] if n else np.zeros(R.shape, dtype=np.int64)
+    m = R - found
+    if np.ndim(collection_size) == 0:
+        collection_size = whole_number(collection_size, "collection_size", minimum=0)
+    N = np.asarray(collection_size)
+    if np.any(N < n + m):
+        raise IrmeansError(
+            f"collection_size={collection_size!r} is smaller than the {n} retrieved documents "
+            "plus the relevant documents not retrieved"
+        )
+    ranks = np.arange(1, n + 1)
+    retrieved_sum = np.sum(np.where(rel, hits / ranks, 0.0), axis=-1)
+    return retrieved_sum, found, R, m, n, N
+
+
+def ap_unretrieved_at_end(rels, num_relevant, collection_size, *, level=1):
+    """AP with the unretrieved relevant documents placed at the very end.
+
+    Robertson (2006, §4.1): if the system ranked the whole collection of N
+    documents, the worst it could have done is put the R − r relevant
+    documents it did not retrieve at ranks N − m + 1, ..., N. The result is
+    a deterministic lower bound on that system's full-ranking AP, never 0
+    when R > 0.
+
+    Parameters
+    ----------
+    rels : array_like, shape (..., n)
+        Relevance values of the retrieved documents in rank order.
+    num_relevant : int or array_like
+        R, the topic's relevant documents.
+    collection_size : int
+        N, the documents in the collection.
+
+    Examples
+    --------
+    >>> round(ap_unretrieved_at_end([0, 0, 0], num_relevant=1, collection_size=1000), 6)
+    0.001
+    """
+    retrieved_sum, found, R, m, n, N = _unretrieved(rels, num_relevant, collection_size, level)
+    j = np.arange(1, int(np.max(m, initial=0)) + 1)
+    m_, found_, N_ = (np.asarray(v)[..., None] for v in (m, found, N))
+    tail = np.sum(np.where(j <= m_, (found_ + j) / (N_ - m_ + j), 0.0), axis=-1)
+    return _result(_safe_div(retrieved_sum + tail, R))
+
+
+def expected_ap_random_order(rels, num_relevant, collection_size, *, level=1):
+    """Expected AP when the unretrieved documents follow in random order.
+
+    Robertson (2006, §4.1): the N − n documents not retrieved are appended
+    below the ranking in a uniformly random order, and the m relevant ones
+    among them fall where chance puts them. The expectation is exact: with
+    L = N − n and r relevant retrieved, the document at tail position p is
+    relevant with probability m/L, and then has on average
+    1 + (p − 1)(m − 1)/(L − 1) relevant documents at or above it in the tail,
+    which sums in closed form through harmonic numbers.
+
+    Examples
+    --------
+    >>> round(expected_ap_random_order([0, 0, 0], num_relevant=1, collection_size=4), 6)
+    0.25
+    """
+    retrieved_sum, found, R, m, n, N = _unretrieved(rels, num_relevant, collection_size, level)
+    L = N - n
+    # S0 = sum_{p=1..L} 1/(n+p) = H(N) - H(n); S1 = sum_{p=1..L} (p-1)/(n+p).
+    from scipy.special import digamma  # here, not at the top: `import irmeans` stays light
+
+    S0 = digamma(N + 1.0) - digamma(n + 1.0)
+    S1 = L - (n + 1) * S0
+    pairs = _safe_div((m - 1) * S1, L - 1)
+    tail = _safe_div(m * ((found + 1) * S0 + pairs), L)
+    return _result(_safe_div(retrieved_sum + tail, R))

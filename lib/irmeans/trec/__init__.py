@@ -1,0 +1,13 @@
+"""The trec_eval-compatible evaluator.
+
+Data flow one way: :mod:`.files` reads qrels and runs, :mod:`.join` ranks
+the run and joins it with the qrels, :mod:`.measures` computes trec_eval's
+measures for every topic at once (with :mod:`.segments`, the per-topic
+vectorised sums), :mod:`.evaluate` holds the table of measures and forms the
+``all`` averages, and :mod:`.command` is ``irmeans eval``.
+"""
+
+from .evaluate import Evaluation, evaluate
+from .files import Qrels, Run, read_qrels, read_run
+
+__all__ = ["Evaluation", "evaluate", "Qrels", "Run", "read_qrels", "read_run"]

@@ -1,0 +1,118 @@
+"""The site's build plumbing in book/: the Vega-Lite renderer and the site check."""
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from docutils import nodes
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "book"))
+
+import check_site  # noqa: E402
+import irmeans_site  # noqa: E402
+from irmeans_book import plots  # noqa: E402
+
+SPEC = {"description": "A chart.", "mark": "point"}
+
+
+def test_vegalite_outputs_become_embedded_html():
+    data = SimpleNamespace(mime_type=plots.VEGALITE_MIMETYPE, content=SPEC)
+    [node] = irmeans_site.VegaLiteSiteRenderer.handle_mime(None, data, False)
+    assert isinstance(node, nodes.raw) and node.astext() == plots.embed_html(SPEC)
+
+
+def test_other_outputs_are_left_to_myst_nb():
+    data = SimpleNamespace(mime_type="text/html", content="<p>")
+    assert irmeans_site.VegaLiteSiteRenderer.handle_mime(None, data, False) is None
+    data = SimpleNamespace(mime_type=plots.VEGALITE_MIMETYPE, content=SPEC)
+    assert irmeans_site.VegaLiteSiteRenderer.handle_mime(None, data, True) is None
+
+
+def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
+    (tmp_path / "ok.html").write_text('<script src="_static/x.js"></script>')
+    (tmp_path / "cdn.html").write_text('<script src="https://cdn.example.org/require.js"></script>')
+    (tmp_path / "font.css").write_text("@font-face { src: url(//fonts.example.org/a.woff2) }")
+    (tmp_path / "fig.html").write_text(plots.embed_html(SPEC))
+    found = check_site.problems(tmp_path)
+    assert len(found) == 3
+    assert any(p.startswith("cdn.html") for p in found) and any(p.startswith("font.css") for p in found)
+    assert any(p.startswith("fig.html") and "vega-bundle" in p for p in found)
+
+
+def test_setup_registers_the_renderer_first_for_html():
+    from myst_nb.core.render import get_mime_priority, load_mime_renders
+
+    hooks = []
+    irmeans_site.setup(SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event)))
+    assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
+    order = get_mime_priority("html", ())
+    assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
+    assert hooks.count("html-page-context") == 3 and "build-finished" in hooks
+
+
+def test_the_vega_script_is_added_only_to_pages_with_a_figure():
+    added = []
+    app = SimpleNamespace(add_js_file=added.append)
+    with_figure, without = nodes.section(), nodes.section()
+    with_figure += nodes.raw(text=plots.embed_html(SPEC), format="html")
+    without += nodes.raw(text="<p>no figure</p>", format="html")
+    irmeans_site._add_vega_script(app, "a", "page.html", {}, without)
+    assert added == []
+    irmeans_site._add_vega_script(app, "b", "page.html", {}, with_figure)
+    assert added == [irmeans_site.VEGA_JS]
+
+
+def test_thebe_assets_are_taken_off_the_pages():
+    from sphinx.builders.html._assets import _CascadingStyleSheet, _JavaScript
+
+    keep = [_JavaScript("vega/vega-bundle.js"), _CascadingStyleSheet("irmeans.css")]
+    thebe = [
+        _JavaScript("", body='const THEBE_JS_URL = "https://unpkg.com/thebe"'),
+        _JavaScript("sphinx-thebe.js", **{"async": "async"}),
+        _CascadingStyleSheet("sphinx-thebe.css"),
+    ]
+    context = {"script_files": keep[:1] + thebe[:2], "css_files": keep[1:] + thebe[2:]}
+    irmeans_site._drop_thebe_assets(None, "a", "page.html", context, None)
+    assert context == {"script_files": keep[:1], "css_files": keep[1:]}
+
+
+def test_thebe_config_node_is_removed():
+    doc = nodes.section()
+    doc += nodes.raw(text='<script type="text/x-thebe-config">{}</script>', format="html")
+    doc += nodes.raw(text="<p>kept</p>", format="html")
+    irmeans_site._drop_thebe_config(None, doc, "a")
+    assert [n.astext() for n in doc.findall(nodes.raw)] == ["<p>kept</p>"]
+
+
+def test_citation_entries_become_list_items():
+    context = {
+        "body": '<div role="list" class="citation-list">\n<div class="citation" id="id4" role="doc-biblioentry">'
+    }
+    irmeans_site._fix_citation_roles(None, "bib", "page.html", context, None)
+    assert context["body"].endswith('<div class="citation" id="id4" role="listitem">')
+
+
+def _html_app(outdir, root_doc="chapters/index"):
+    return SimpleNamespace(
+        outdir=str(outdir),
+        builder=SimpleNamespace(format="html", get_target_uri=lambda doc: doc + ".html"),
+        config=SimpleNamespace(
+            root_doc=root_doc, html_title="A <book>", project="x", html_favicon="book/static/favicon.svg", language=None
+        ),
+    )
+
+
+def test_the_front_door_sends_readers_to_the_root_page(tmp_path):
+    irmeans_site._write_front_door(_html_app(tmp_path), None)
+    page = (tmp_path / "index.html").read_text()
+    assert 'url=chapters/index.html"' in page and '<a href="chapters/index.html">A &lt;book&gt;</a>' in page
+    assert '<html lang="en">' in page and "<title>A &lt;book&gt;</title>" in page
+
+
+def test_the_front_door_leaves_an_existing_index_and_failed_builds_alone(tmp_path):
+    irmeans_site._write_front_door(_html_app(tmp_path), RuntimeError("build failed"))
+    assert not (tmp_path / "index.html").exists()
+    (tmp_path / "index.html").write_text("mine")
+    irmeans_site._write_front_door(_html_app(tmp_path), None)
+    assert (tmp_path / "index.html").read_text() == "mine"

@@ -1,0 +1,103 @@
+"""Chapter 5's figure tables equal the library's values; the chart is valid and interactive."""
+
+import numpy as np
+import pytest
+from irmeans_book import plots, robertson
+from irmeans_book.figures import boost
+
+AP = robertson.load_example()
+
+
+@pytest.fixture(scope="module")
+def table():
+    return boost.boost_table(AP)
+
+
+@pytest.fixture(scope="module")
+def hist():
+    return boost.histogram_table(AP)
+
+
+def test_boost_table_covers_every_setting(table):
+    assert len(table) == len(boost.AMOUNTS) * len(boost.CHOICES)
+    assert not table.duplicated(["amount", "which"]).any()
+    assert table.amount.min() == 0 and table.amount.max() == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("amount", [0.0, 0.005, 0.05, 0.1])
+@pytest.mark.parametrize("which", list(boost.CHOICES))
+def test_boost_table_equals_the_library(table, amount, which):
+    row = table[np.isclose(table.amount, amount) & (table.which == which)].iloc[0]
+    m, g = robertson.boosted_means(AP, amount, which)
+    m0, g0 = robertson.boosted_means(AP, 0.0, "none")
+    assert (row["map"], row["gmap"]) == pytest.approx((m, g), abs=1e-12)
+    assert (row.map_gain, row.gmap_gain) == pytest.approx((m - m0, g - g0), abs=1e-12)
+    assert row.label == boost.CHOICES[which]
+
+
+def test_boost_table_reproduces_the_printed_figures(table):
+    at = table[np.isclose(table.amount, 0.05)].set_index("which")
+    assert round(at.loc["none", "map"], 3) == 0.309 and round(at.loc["none", "gmap"], 3) == 0.117
+    assert round(at.loc["all", "map"], 3) == 0.359 and round(at.loc["all", "gmap"], 3) == 0.263
+    assert round(at.loc["lowest", "gmap"], 3) == 0.249 and round(at.loc["highest", "gmap"], 3) == 0.123
+    assert at.loc["lowest", "map"] == pytest.approx(at.loc["highest", "map"], abs=1e-12)
+
+
+def test_figures_table_matches_published():
+    t = boost.figures_table(AP)
+    assert (t.rounded == t.printed).all()
+    assert set(robertson.PUBLISHED) <= set(t.index)
+
+
+@pytest.mark.parametrize("amount", [0.0, 0.05, 0.1])
+@pytest.mark.parametrize("which", list(boost.CHOICES))
+def test_histogram_counts_the_boosted_scores(hist, amount, which):
+    rows = hist[np.isclose(hist.amount, amount) & (hist.which == which)]
+    assert rows["count"].sum() == AP.size
+    b = robertson.boost(AP, amount, which)
+    expected = np.bincount(np.floor(np.round(b, 6) / 0.05 + 1e-9).astype(int), minlength=21)
+    got = np.zeros_like(expected)
+    for start, n in rows.groupby("bin_start")["count"].sum().items():
+        got[int(round(start / 0.05))] = n
+    np.testing.assert_array_equal(got, expected)
+    boosted = rows.query("part == 'boosted'")["count"].sum()
+    assert boosted == {"none": 0, "all": 50, "lowest": 25, "highest": 25}[which] * (amount > 0)
+
+
+def test_histogram_bins_hold_their_scores(hist):
+    np.testing.assert_allclose(hist.bin_end - hist.bin_start, 0.05, atol=1e-9)
+    # The three zeros and three 0.01s share the first bin before any boost.
+    first = hist.query("amount == 0 and which == 'none' and bin_start == 0")["count"].sum()
+    assert first == int((AP < 0.05).sum()) == 6
+
+
+def test_boost_chart_binds_a_slider_and_a_select():
+    spec = plots.to_spec(boost.boost_chart(AP), "alt")
+    binds = {p["name"]: p["bind"] for p in spec["params"]}
+    assert binds["amount"]["input"] == "range"
+    assert (binds["amount"]["min"], binds["amount"]["max"], binds["amount"]["step"]) == (0.0, 0.1, 0.005)
+    assert binds["which"]["input"] == "select" and binds["which"]["options"] == list(boost.CHOICES.values())
+    assert spec["description"] == "alt"
+
+
+def test_histogram_chart_is_valid():
+    spec = plots.to_spec(boost.histogram_chart(AP), "A histogram.")
+    assert len(spec["layer"]) == 3
+
+
+def test_describe_boost_matches_the_library():
+    line = boost.describe_boost(AP, 0.05, "lowest")
+    _, g = robertson.boosted_means(AP, 0.05, "lowest")
+    assert line.startswith("+0.050 to lowest 25") and f"GMAP {g:.4f}" in line
+
+
+def test_boost_controls_builds():
+    import ipywidgets  # noqa: F401  (a hard requirement: fail, do not skip)
+
+    w = boost.boost_controls(AP)
+    assert {c.description for c in w.children[:2]} == {"Boost", "Topics"}
+
+
+def test_bad_choice_is_refused():
+    with pytest.raises(ValueError, match="initial_which"):
+        boost.boost_chart(AP, initial_which="middle")

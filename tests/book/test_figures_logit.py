@@ -1,0 +1,93 @@
+"""Chapter 8's figure tables equal the library's means; the charts are valid and interactive."""
+
+import json
+
+import irmeans
+import numpy as np
+import pytest
+from irmeans_book import plots
+from irmeans_book.figures import logit
+
+
+def test_log_odds_is_the_scale_of_the_logit_mean():
+    x = np.array([0.0, 0.2, 0.7, 1.0])
+    for eps in (1e-3, 0.1):
+        assert irmeans.logit_mean(x, eps=eps) == pytest.approx(
+            float(np.clip(((1 + eps) * np.exp(m := np.mean(logit.log_odds(x, eps))) - eps) / (1 + np.exp(m)), 0, 1))
+        )
+        np.testing.assert_allclose(logit.log_odds(1 - x, eps), -logit.log_odds(x, eps))
+    assert logit.log_odds(0.9) == pytest.approx(np.log(9))
+
+
+@pytest.mark.parametrize("dataset", list(logit.DATASETS))
+@pytest.mark.parametrize("eps", [1e-5, 1e-2])
+def test_averages_table_equals_the_means(dataset, eps):
+    topics, table = logit.averages_table()
+    rows = table[(table.dataset == dataset) & (table.eps == eps)]
+    systems = {s: np.array(v) for s, v in logit.DATASETS[dataset].items()}
+    expected = {
+        "arithmetic mean": {s: irmeans.arithmetic_mean(x) for s, x in systems.items()},
+        "geometric mean": {s: irmeans.geometric_mean(x, eps=eps) for s, x in systems.items()},
+        "logit mean": {s: irmeans.logit_mean(x, eps=eps) for s, x in systems.items()},
+    }
+    for average, values in expected.items():
+        got = rows[rows.average == average].set_index("system")
+        for s, v in values.items():
+            assert got.loc[s, "value"] == pytest.approx(v, abs=1e-6)
+        assert set(got.winner) == {max(values, key=values.get)}
+    # The mean on each scale is the mean of the per-topic values shown on that scale.
+    shown = topics[(topics.dataset == dataset) & (topics.eps == eps)]
+    for scale, average in logit.SCALES.items():
+        for s in systems:
+            on_scale = rows[(rows.average == average) & (rows.system == s)].on_scale.item()
+            assert on_scale == pytest.approx(shown[(shown.scale == scale) & (shown.system == s)].value.mean(), abs=1e-5)
+    np.testing.assert_allclose(
+        shown[(shown.scale == "logit(score, ε)") & (shown.system == "X")].value,
+        logit.log_odds(systems["X"], eps),
+        atol=1e-6,
+    )
+
+
+def test_the_ndcg_data_set_splits_the_means():
+    _, table = logit.averages_table()
+    row = table[(table.dataset == "nDCG: easy and middling topics") & (table.eps == 1e-3) & (table.system == "X")]
+    assert row.set_index("average").winner.to_dict() == {
+        "arithmetic mean": "X",
+        "geometric mean": "X",
+        "logit mean": "Y",
+    }
+
+
+def test_charts_bind_their_controls():
+    spec = plots.to_spec(logit.logit_chart(), "alt")
+    binds = {p["name"]: p["bind"] for p in spec["params"]}
+    assert binds["dataset"]["options"] == list(logit.DATASETS)
+    assert binds["scale"]["options"] == list(logit.SCALES)
+    assert binds["eps"]["options"] == logit.EPS_OPTIONS
+    spec = plots.to_spec(logit.curves_chart(), "alt")
+    assert spec["params"][0]["bind"]["options"] == logit.EPS_OPTIONS
+    assert len(str(spec)) < 2_000_000
+
+
+def test_curves_table():
+    t = logit.curves_table([0.01], n_points=11)
+    lo = t[t.scale == "logit"]
+    np.testing.assert_allclose(lo.y, logit.log_odds(np.linspace(0, 1, 11), 0.01))
+
+
+def test_describe_and_controls():
+    text = logit.describe_logit("nDCG: easy and middling topics", 1e-3)
+    assert [line.split()[-1] for line in text.splitlines()] == ["X", "X", "Y"]
+    box = logit.logit_controls()
+    assert [c.description for c in box.children[:2]] == ["Data set", "ε"]
+
+
+def test_charts_print_their_numbers():
+    # The first figure prints both curves at the scores 0 and 1; the second both systems' three averages.
+    assert "score 0 → log" in json.dumps(plots.to_spec(logit.curves_chart(), "alt"), ensure_ascii=False)
+    assert "format(datum.X, '.4f')" in json.dumps(plots.to_spec(logit.logit_chart(), "alt"))
+    # Printed, the averages are rounded once: the table keeps them unrounded.
+    _, table = logit.averages_table()
+    row = table.query("dataset == 'nDCG: easy and middling topics' and eps == 1e-5 and system == 'Y'")
+    y = np.array(logit.DATASETS["nDCG: easy and middling topics"]["Y"])
+    assert row.set_index("average").value["geometric mean"] == irmeans.geometric_mean(y, eps=1e-5)

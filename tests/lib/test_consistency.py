@@ -1,0 +1,289 @@
+"""Kendall's τ-b, random topic halves, the split-half experiment, standardized scores."""
+
+import irmeans.consistency as consistency
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from irmeans.averages import AM, GM, HM, Logit, Median
+from irmeans.consistency import draw_halves, kendall_tau, split_half, standardize
+from irmeans.errors import IrmeansError
+from scipy import stats
+
+
+def scipy_tau(x, y):
+    return stats.kendalltau(x, y).statistic
+
+
+# --- kendall_tau -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x, y, expected",
+    [
+        ([1, 2, 3, 4], [1, 3, 2, 4], 4 / 6),  # one swapped pair of six
+        ([1, 2, 3, 4], [4, 3, 2, 1], -1.0),
+        ([0.2, 0.5, 0.9], [0.1, 0.6, 0.7], 1.0),
+        # x ties pair (0, 1), y ties pair (1, 2), the other four agree: 4 / √(5·5)
+        ([1, 1, 2, 3], [1, 2, 2, 3], 0.8),
+        # C = 1 (pair 0,2), D = 1 (pair 1,2), pair (0,1) tied in x: 0 / √(2·3)
+        ([1, 1, 2], [1, 3, 2], 0.0),
+    ],
+)
+def test_kendall_tau_hand_worked(x, y, expected):
+    assert kendall_tau(x, y) == pytest.approx(expected, abs=1e-15)
+    assert kendall_tau(x, y) == pytest.approx(scipy_tau(x, y), abs=1e-12)
+
+
+def test_kendall_tau_identical_and_reversed_orders():
+    x = np.random.default_rng(1).random(105)
+    assert kendall_tau(x, x) == 1.0
+    assert kendall_tau(x, 2 * x + 3) == 1.0
+    assert kendall_tau(x, -x) == -1.0
+    assert isinstance(kendall_tau(x, x), float)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("n", [2, 3, 7, 50, 105, 300])
+def test_kendall_tau_matches_scipy_without_ties(seed, n):
+    rng = np.random.default_rng(seed)
+    x, y = rng.random(n), rng.random(n)
+    assert abs(kendall_tau(x, y) - scipy_tau(x, y)) <= 1e-12
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("n, levels", [(5, 2), (20, 3), (105, 5), (105, 40), (200, 10)])
+def test_kendall_tau_matches_scipy_with_ties(seed, n, levels):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels, n) / levels
+    y = np.round(x + rng.normal(0, 0.3, n), 1)  # correlated, with many ties in y
+    # a constant x gives NaN in both
+    np.testing.assert_allclose(kendall_tau(x, y), scipy_tau(x, y), rtol=0, atol=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=2, max_size=25).filter(
+        lambda pairs: len({a for a, _ in pairs}) > 1 and len({b for _, b in pairs}) > 1
+    )
+)
+def test_kendall_tau_matches_scipy_on_small_tied_vectors(pairs):
+    x, y = np.array(pairs, dtype=float).T
+    assert abs(kendall_tau(x, y) - scipy_tau(x, y)) <= 1e-12
+
+
+def test_kendall_tau_stacked_matches_scipy_row_by_row():
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 6, size=(4, 3, 30)).astype(float)
+    y = np.where(rng.random((4, 3, 30)) < 0.5, x, rng.integers(0, 6, size=(4, 3, 30)))
+    tau = kendall_tau(x, y)
+    assert tau.shape == (4, 3)
+    expected = np.array([[scipy_tau(x[i, j], y[i, j]) for j in range(3)] for i in range(4)])
+    np.testing.assert_allclose(tau, expected, rtol=0, atol=1e-12)
+
+
+def test_kendall_tau_broadcasts_one_order_against_many():
+    rng = np.random.default_rng(8)
+    ref = rng.random(20)
+    others = rng.random((6, 20))
+    expected = [scipy_tau(ref, o) for o in others]
+    np.testing.assert_allclose(kendall_tau(ref, others), expected, rtol=0, atol=1e-12)
+
+
+def test_kendall_tau_blocks_do_not_change_the_result(monkeypatch):
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 8, size=(37, 25)).astype(float)
+    y = rng.integers(0, 8, size=(37, 25)).astype(float)
+    whole = kendall_tau(x, y)
+    monkeypatch.setattr(consistency, "_BLOCK_VALUES", 60)  # two rows per block
+    np.testing.assert_array_equal(kendall_tau(x, y), whole)
+    np.testing.assert_allclose(whole, [scipy_tau(a, b) for a, b in zip(x, y)], rtol=0, atol=1e-12)
+
+
+def test_kendall_tau_of_a_constant_vector_is_nan_as_in_scipy():
+    assert np.isnan(kendall_tau([1, 1, 1], [1, 2, 3]))
+    assert np.isnan(scipy_tau([1, 1, 1], [1, 2, 3]))
+    tau = kendall_tau([[1, 1, 1], [1, 2, 3]], [[1, 2, 3], [3, 2, 1]])
+    assert np.isnan(tau[0]) and tau[1] == -1.0
+
+
+@pytest.mark.parametrize(
+    "x, y, message",
+    [
+        ([1, 2, 3], [1, 2], "same shape"),
+        ([1], [1], "at least 2 items"),
+        (1.0, [1, 2], "scalar"),
+        ([1, np.nan, 3], [1, 2, 3], r"x at index 1 is nan"),
+        ([1, 2, 3], [[1, 2, 3], [1, np.inf, 3]], r"y at index \(1, 1\) is inf"),
+    ],
+)
+def test_kendall_tau_rejects_bad_input(x, y, message):
+    with pytest.raises(ValueError, match=message):
+        kendall_tau(x, y)
+
+
+# --- draw_halves -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_topics", [2, 7, 50])
+def test_draw_halves_partition_the_topics(n_topics):
+    first, second = draw_halves(n_topics, 40, np.random.default_rng(3))
+    assert first.shape == (40, n_topics // 2)
+    assert second.shape == (40, n_topics - n_topics // 2)
+    both = np.concatenate([first, second], axis=1)
+    np.testing.assert_array_equal(np.sort(both, axis=1), np.broadcast_to(np.arange(n_topics), both.shape))
+    assert (np.diff(first, axis=1) > 0).all() and (np.diff(second, axis=1) > 0).all()
+
+
+def test_draw_halves_is_reproducible_and_varies():
+    a = draw_halves(50, 100, 11)
+    b = draw_halves(50, 100, np.random.default_rng(11))
+    np.testing.assert_array_equal(a[0], b[0])
+    assert len({tuple(row) for row in a[0]}) == 100  # no split repeats
+
+
+def test_draw_halves_covers_every_topic_about_equally():
+    first, _ = draw_halves(10, 4000, 2)
+    share = np.bincount(first.ravel(), minlength=10) / 4000
+    np.testing.assert_allclose(share, 0.5, atol=0.04)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"n_topics": 1, "n_splits": 5},
+        {"n_topics": 10, "n_splits": 0},
+        {"n_topics": 10.5, "n_splits": 5},
+        {"n_topics": "10", "n_splits": 5},
+    ],
+)
+def test_draw_halves_rejects_bad_sizes(kwargs):
+    with pytest.raises(ValueError, match="whole number"):
+        draw_halves(**kwargs)
+
+
+# --- split_half --------------------------------------------------------------
+
+
+def collection(seed=0, systems=30, topics=20):
+    """AP-like scores with zeros, systems of different strength."""
+    rng = np.random.default_rng(seed)
+    latent = rng.normal(0, 0.5, (systems, 1)) - rng.normal(0, 1, (1, topics)) + rng.normal(0, 0.8, (systems, topics))
+    ap = 1 / (1 + np.exp(-(latent - 1)))
+    ap[latent < -1.2] = 0.0
+    return ap
+
+
+def reference_split_half(scores, mean, n_splits, seed):
+    """The slow loop: the same halves, one scipy τ per split."""
+    first, second = draw_halves(scores.shape[1], n_splits, np.random.default_rng(seed))
+    return np.array([scipy_tau(mean(scores[:, a], axis=1), mean(scores[:, b], axis=1)) for a, b in zip(first, second)])
+
+
+MEANS = {
+    "AM": AM(),
+    "GM eps=0.01": GM(eps=0.01),
+    "GM eps=1e-5 floor": GM(eps=1e-5, form="floor"),
+    "HM eps=0.01": HM(eps=0.01),
+    "median": Median(),
+    "logit eps=0.01": Logit(eps=0.01),
+}
+
+
+@pytest.mark.parametrize("name", MEANS)
+def test_split_half_matches_the_slow_loop(name):
+    scores = collection(1)
+    fast = split_half(scores, MEANS[name], n_splits=20, seed=5, chunk_size=7)
+    slow = reference_split_half(scores, MEANS[name], 20, 5)
+    np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
+    assert fast.std() > 0  # the splits really differ
+
+
+def test_split_half_with_odd_topics_and_an_average_spec():
+    scores = collection(2, systems=25, topics=31)
+    fast = split_half(scores, "gm:0.001", n_splits=20, seed=3)
+    slow = reference_split_half(scores, GM(eps=0.001), 20, 3)
+    np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
+
+
+def test_split_half_is_reproducible_and_bounded():
+    scores = collection(3)
+    a = split_half(scores, AM(), n_splits=300, seed=42)
+    b = split_half(scores, AM(), n_splits=300, seed=42, chunk_size=1000)
+    c = split_half(scores, AM(), n_splits=300, seed=43)
+    assert a.shape == (300,)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    assert (a >= -1).all() and (a <= 1).all()
+    assert 0 < a.mean() < 1
+
+
+def test_split_half_of_well_separated_systems_is_always_one():
+    scores = np.linspace(0.1, 0.9, 8)[:, None] + np.zeros((1, 12))
+    scores += np.random.default_rng(0).uniform(-0.01, 0.01, scores.shape)
+    np.testing.assert_array_equal(split_half(scores, Median(), n_splits=50, seed=0), 1.0)
+
+
+def test_split_half_rejects_bad_input():
+    scores = collection(4)
+    with pytest.raises(ValueError, match="2-d systems"):
+        split_half(scores[0], AM(), n_splits=5)
+    with pytest.raises(ValueError, match="at least 2 systems and 2 topics"):
+        split_half(scores[:, :1], AM(), n_splits=5)
+    with pytest.raises(IrmeansError, match="unknown average"):
+        split_half(scores, "mean", n_splits=5)
+    with pytest.raises(IrmeansError, match="an average is a spec"):
+        split_half(scores, np.mean, n_splits=5)
+    with pytest.raises(ValueError, match="n_splits"):
+        split_half(scores, AM(), n_splits=0)
+    with pytest.raises(ValueError, match="is 0: the harmonic mean"):
+        split_half(scores, HM(), n_splits=5)  # zeros need eps > 0
+
+
+# --- standardize -------------------------------------------------------------
+
+
+def test_standardize_matches_a_hand_computation():
+    scores = np.array([[0.1, 0.0, 0.6], [0.3, 0.2, 0.6], [0.5, 0.1, 0.9], [0.2, 0.5, 0.7]])
+    out = standardize(scores)
+    # topic 0 by hand: mean 0.275, sample sd √(0.0875 / 3)
+    z0 = (np.array([0.1, 0.3, 0.5, 0.2]) - 0.275) / np.sqrt(0.0875 / 3)
+    np.testing.assert_allclose(out[:, 0], stats.norm.cdf(z0), rtol=0, atol=1e-15)
+    z = (scores - scores.mean(axis=0)) / scores.std(axis=0, ddof=1)
+    np.testing.assert_allclose(out, stats.norm.cdf(z), rtol=0, atol=1e-15)
+    assert ((out > 0) & (out < 1)).all()
+    # order within a topic is kept
+    np.testing.assert_array_equal(np.argsort(out, axis=0), np.argsort(scores, axis=0, kind="stable"))
+
+
+def test_standardize_with_population_sd_and_a_reference_set():
+    rng = np.random.default_rng(5)
+    reference = rng.random((10, 4))
+    scores = rng.random((3, 4))
+    out = standardize(scores, reference=reference, ddof=0)
+    z = (scores - reference.mean(axis=0)) / reference.std(axis=0)
+    np.testing.assert_allclose(out, stats.norm.cdf(z), rtol=0, atol=1e-15)
+
+
+def test_standardize_a_topic_without_spread():
+    scores = [[0.1, 0.0], [0.4, 0.0], [0.2, 0.0]]
+    with pytest.raises(ValueError, match="topic 1: every reference system scores 0.0"):
+        standardize(scores)
+    out = standardize(scores, constant="half")
+    np.testing.assert_array_equal(out[:, 1], 0.5)
+    assert out[1, 0] > 0.5 > out[0, 0]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"scores": [0.1, 0.2]}, "2-d systems"),
+        ({"scores": [[0.1, 0.2], [0.3, np.nan]]}, r"score at index \(1, 1\) is nan"),
+        ({"scores": [[0.1, 0.2], [0.3, 0.4]], "reference": [[0.1, 0.2, 0.3], [0.2, 0.3, 0.5]]}, "3 topics"),
+        ({"scores": [[0.1, 0.2], [0.3, 0.4]], "constant": "zero"}, "constant must be"),
+        ({"scores": [[0.1, 0.2], [0.3, 0.4]], "ddof": 2}, "more than 2 reference systems"),
+    ],
+)
+def test_standardize_rejects_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        standardize(**kwargs)
