@@ -15,6 +15,7 @@ spec               object                      what
 ``gm-floor:1e-5``  ``GM(1e-5, form="floor")``  trec_eval's gm_map: exp(mean(log(max(x, ε))))
 ``hm:0.01``        ``HM(eps=0.01)``            εHM, 1 / mean(1 / (x + ε)) − ε
 ``median``         ``Median()``                median
+``gm-zeros:1e-5``  ``GM(1e-5, form="zeros")``  the Robust track's GMAP: zeros alone set to ε
 ``logit:0.01``     ``Logit(eps=0.01)``         mean in log-odds space, mapped back
 =================  ==========================  ====================================
 
@@ -26,10 +27,9 @@ spec               object                      what
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
-
-import numpy as np
 
 from . import means
 from ._validation import eps_value
@@ -87,9 +87,10 @@ class GM(Average):
     ----------
     eps : float, default 0
         The ε; finite and >= 0 (> 0 for the floor form).
-    form : {"add", "floor"}
+    form : {"add", "floor", "zeros"}
         ``"add"``: exp(mean(log(x + ε))) − ε. ``"floor"``: exp(mean(log(max(x, ε)))),
-        trec_eval's ``gm_map`` with ε = 1e-5.
+        trec_eval's ``gm_map`` with ε = 1e-5. ``"zeros"``: zeros alone become ε,
+        the TREC Robust track's GMAP.
 
     >>> GM(eps=1e-5, form="floor").label
     'GM, trec_eval floor (ε = 1e-05)'
@@ -103,22 +104,24 @@ class GM(Average):
 
     def __post_init__(self):
         object.__setattr__(self, "eps", eps_value(self.eps))
-        if self.form not in ("add", "floor"):
-            raise IrmeansError(f"form must be 'add' or 'floor', got {self.form!r}")
-        if self.form == "floor" and self.eps == 0:
-            raise IrmeansError("the floor form needs eps > 0 (trec_eval uses 1e-5)")
+        if self.form not in ("add", "floor", "zeros"):
+            raise IrmeansError(f"form must be 'add', 'floor' or 'zeros', got {self.form!r}")
+        if self.form != "add" and self.eps == 0:
+            raise IrmeansError(f"the {self.form} form needs eps > 0 (trec_eval uses 1e-5)")
 
     def __call__(self, x, axis: int | None = None):
         return means.geometric_mean(x, eps=self.eps, method=self.form, axis=axis)
 
     @property
     def spec(self) -> str:
-        return f"gm{'-floor' if self.form == 'floor' else ''}:{_eps_text(self.eps)}"
+        return f"gm{'' if self.form == 'add' else '-' + self.form}:{_eps_text(self.eps)}"
 
     @property
     def label(self) -> str:
         if self.form == "floor":
             return f"GM, trec_eval floor (ε = {_eps_text(self.eps)})"
+        if self.form == "zeros":
+            return f"GM, zeros set to ε = {_eps_text(self.eps)}"
         return f"εGM (ε = {_eps_text(self.eps)})" if self.eps else "GM"
 
 
@@ -195,17 +198,19 @@ class Logit(Average):
 #: trec_eval's ``gm_map``: the floor form with ε = 1e-5.
 TREC_EVAL_GM = GM(eps=means.TREC_EVAL_GM_EPS, form="floor")
 
-_KINDS = {"am": AM, "gm": GM, "gm-floor": GM, "hm": HM, "median": Median, "logit": Logit}
-_TAKES_EPS = {"gm", "gm-floor", "hm", "logit"}
+_NUMBER = re.compile(r"[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_KINDS = {"am": AM, "gm": GM, "gm-floor": GM, "gm-zeros": GM, "hm": HM, "median": Median, "logit": Logit}
+_TAKES_EPS = {"gm", "gm-floor", "gm-zeros", "hm", "logit"}
 
 
 def parse_average(spec: str | Average) -> Average:
     """Read an average from its short spec.
 
-    Specs: ``am``, ``gm:0.01``, ``gm-floor:1e-5``, ``hm:0.01``, ``median``, ``logit:0.01``.
+    Specs: ``am``, ``gm:0.01``, ``gm-floor:1e-5``, ``gm-zeros:1e-5``, ``hm:0.01``, ``median``, ``logit:0.01``.
 
-    ``gm``, ``hm`` and ``logit`` without ``:ε`` take ε = 0; ``gm-floor``
-    without ε takes trec_eval's 1e-5. An :class:`Average` is returned as it is.
+    ``gm``, ``hm`` and ``logit`` without ``:ε`` take ε = 0; ``gm-floor`` and
+    ``gm-zeros`` without ε take trec_eval's 1e-5. ε is written as a plain
+    decimal or e-notation number (no ``_``, ``inf`` or ``nan``). An :class:`Average` is returned as it is.
 
     >>> parse_average("gm-floor")
     GM(eps=1e-05, form='floor')
@@ -222,14 +227,11 @@ def parse_average(spec: str | Average) -> Average:
         raise IrmeansError(f"unknown average {spec!r}: expected one of {known}, with ':eps' for gm, hm and logit")
     if sep and kind not in _TAKES_EPS:
         raise IrmeansError(f"average {spec!r}: {kind} takes no ε")
-    eps = means.TREC_EVAL_GM_EPS if kind == "gm-floor" else 0.0
+    eps = means.TREC_EVAL_GM_EPS if kind in ("gm-floor", "gm-zeros") else 0.0
     if sep:
-        try:
-            eps = float(eps_text)
-        except ValueError:
-            raise IrmeansError(f"average {spec!r}: ε {eps_text!r} is not a number") from None
-        if not np.isfinite(eps):
-            raise IrmeansError(f"average {spec!r}: ε must be a finite number >= 0")
-    if kind == "gm-floor":
-        return GM(eps=eps, form="floor")
+        if not _NUMBER.fullmatch(eps_text):
+            raise IrmeansError(f"average {spec!r}: ε {eps_text!r} is not a plain number such as 0.01 or 1e-5")
+        eps = float(eps_text)
+    if kind in ("gm-floor", "gm-zeros"):
+        return GM(eps=eps, form=kind.partition("-")[2])
     return _KINDS[kind](eps=eps) if kind in _TAKES_EPS else _KINDS[kind]()

@@ -20,6 +20,7 @@ __all__ = [
     "harmonic_mean",
     "median",
     "logit_mean",
+    "log_odds",
     "TREC_EVAL_GM_EPS",
 ]
 
@@ -84,11 +85,13 @@ def geometric_mean(x, eps=0.0, method="add", axis=None):
         Per-topic scores, all >= 0.
     eps : float, default 0
         The ε. With ε = 0 any zero makes the mean 0.
-    method : {"add", "floor"}
+    method : {"add", "floor", "zeros"}
         ``"add"``: exp(mean(log(x + ε))) − ε, the form of Robertson (2006) and
         Ravana & Moffat's εGM; as ε grows it tends to the arithmetic mean.
         ``"floor"``: exp(mean(log(max(x, ε)))), trec_eval's ``gm_map``, which
         uses ε = 1e-5 (:data:`TREC_EVAL_GM_EPS`).
+        ``"zeros"``: only scores of exactly 0 become ε, then the plain geometric
+        mean: the TREC Robust track's GMAP. A score in (0, ε) stays as it is.
     axis : int, optional
         Axis along which to average.
 
@@ -115,12 +118,13 @@ def geometric_mean(x, eps=0.0, method="add", axis=None):
                 m = np.exp(np.mean(np.log(a + eps), axis=axis)) - eps
         # exp(log(y)) may come back a hair below y; a mean of scores >= 0 is never below 0.
         m = np.maximum(m, 0.0)
-    elif method == "floor":
+    elif method in ("floor", "zeros"):
         if eps == 0:
-            raise IrmeansError("method='floor' needs eps > 0 (trec_eval uses 1e-5)")
-        m = np.exp(np.mean(np.log(np.maximum(a, eps)), axis=axis))
+            raise IrmeansError(f"method={method!r} needs eps > 0 (trec_eval uses 1e-5)")
+        lifted = np.maximum(a, eps) if method == "floor" else np.where(a == 0, eps, a)
+        m = np.exp(np.mean(np.log(lifted), axis=axis))
     else:
-        raise IrmeansError(f"method must be 'add' or 'floor', got {method!r}")
+        raise IrmeansError(f"method must be 'add', 'floor' or 'zeros', got {method!r}")
     return _scalar(m)
 
 
@@ -179,6 +183,34 @@ def median(x, axis=None):
     return _scalar(np.median(a, axis=axis))
 
 
+def log_odds(x, eps=0.0):
+    """The logit with ε at both ends, log((x + ε) / (1 − x + ε)): the scale :func:`logit_mean` averages on.
+
+    Parameters
+    ----------
+    x : array_like
+        Scores in [0, 1].
+    eps : float, default 0
+        With ε = 0 a score of 0 or 1 maps to −inf or +inf.
+
+    Examples
+    --------
+    >>> log_odds([0.5, 0.0, 1.0], eps=0.01).round(4).tolist()
+    [0.0, -4.6151, 4.6151]
+    """
+    eps = eps_value(eps)
+    a = float_array(x, "score")
+    if ((a < 0) | (a > 1)).any():
+        where = first_index((a < 0) | (a > 1))
+        raise IrmeansError(f"score at index {where} is {float(a[where])!r}: the logit needs scores in [0, 1]")
+    with np.errstate(divide="ignore"):
+        return _log_odds(a, eps)
+
+
+def _log_odds(a, eps):
+    return np.log(a + eps) - np.log1p(-a + eps)
+
+
 def logit_mean(x, eps=0.0, axis=None):
     """Mean in log-odds space, mapped back to a score.
 
@@ -215,7 +247,7 @@ def logit_mean(x, eps=0.0, axis=None):
             f"score at index {where} is {float(a[where])!r}: its log-odds are infinite; "
             "pass eps > 0 (for example eps=0.01)"
         )
-    y = np.mean(np.log(a + eps) - np.log1p(-a + eps), axis=axis)
+    y = np.mean(_log_odds(a, eps), axis=axis)
     # Written with exp(-|y|) so that large |y| neither overflows nor loses the answer.
     e = np.exp(-np.abs(y))
     m = np.where(y >= 0, ((1 + eps) - eps * e) / (1 + e), ((1 + eps) * e - eps) / (1 + e))
