@@ -50,9 +50,34 @@ book: venv $(ASSETS)
 notebooks: venv
 	$(BIN)/python book/execute_notebooks.py
 
-# The browser tests (tests/browser) run `make site` themselves and use Debian's chromium.
-test: venv
+# Lint, the standalone library check, then every test. The browser tests
+# (tests/browser) run `make site` themselves and use Debian's chromium.
+test: venv lint standalone
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+
+.PHONY: lint standalone
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# The library stands alone: a fresh virtual environment with just `pip install .`
+# (and the test tools), which imports irmeans, runs the library and evaluator
+# tests against the installed package, and runs `irmeans eval` on a small pair.
+STANDALONE := _build/standalone
+standalone:
+	rm -rf $(STANDALONE) build
+	$(PYTHON) -m venv $(STANDALONE)/venv
+	$(STANDALONE)/venv/bin/python -m pip install --quiet --upgrade pip
+	$(STANDALONE)/venv/bin/python -m pip install --quiet -c constraints.txt . pytest hypothesis pytrec-eval-terrier
+	rm -rf build
+	cd $(STANDALONE) && venv/bin/python -c "import irmeans, sys; assert 'site-packages' in irmeans.__file__, irmeans.__file__; \
+		assert not {'pandas', 'altair', 'irmeans_book'} & set(sys.modules), 'irmeans imported a non-dependency'"
+	$(STANDALONE)/venv/bin/python -m pytest tests/lib tests/trec -q -p no:cacheprovider
+	printf '1 0 a 1\n1 0 b 0\n2 0 c 1\n' > $(STANDALONE)/qrels.txt
+	printf '1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 d 1 1.0 r\n2 Q0 c 2 0.5 r\n' > $(STANDALONE)/run.txt
+	$(STANDALONE)/venv/bin/irmeans eval -m map -m P.1 $(STANDALONE)/qrels.txt $(STANDALONE)/run.txt \
+		| tee $(STANDALONE)/eval.txt
+	grep -qP '^map\s+all\s+0.7500$$' $(STANDALONE)/eval.txt
 
 # Benchmarks against pytrec_eval, ir_measures and ranx (see benchmarks/README.md).
 # Their extra dependencies go into the same .venv, not into requirements.txt.

@@ -202,7 +202,10 @@ class Evaluation:
 
     def to_frame(self):
         """Per-topic values as a pandas DataFrame indexed by topic (needs pandas: ``pip install irmeans[pandas]``)."""
-        import pandas as pd
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Evaluation.to_frame needs pandas: pip install 'irmeans[pandas]'") from None
 
         return pd.DataFrame(self.per_topic, index=pd.Index(self.topics, name="topic"))
 
