@@ -31,7 +31,8 @@ from .measures import (
     reciprocal_rank,
 )
 from .simulate import PRESETS, simulate_collection
-from .trec import Evaluation, Qrels, Run, evaluate, read_qrels, read_run
+from .trec.evaluate import Evaluation, evaluate
+from .trec.files import Qrels, Run, read_qrels, read_run
 
 __version__ = "0.2.0"
 

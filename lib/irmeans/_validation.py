@@ -29,11 +29,11 @@ def whole_number(value, name: str, *, minimum: int | None = None) -> int:
 
 def finite_number(value, name: str, *, minimum: float | None = None) -> float:
     """``value`` as a float if it is a finite real number (and ``>= minimum``)."""
+    bound = "" if minimum is None else f" >= {minimum:g}"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise IrmeansError(f"{name} must be a number, got {value!r}")
+        raise IrmeansError(f"{name} must be a finite number{bound}, got {value!r}")
     out = float(value)
     if not np.isfinite(out) or (minimum is not None and out < minimum):
-        bound = "" if minimum is None else f" >= {minimum:g}"
         raise IrmeansError(f"{name} must be a finite number{bound}, got {value!r}")
     return out
 

@@ -5,9 +5,8 @@ the run and joins it with the qrels, :mod:`.measures` computes trec_eval's
 measures for every topic at once (with :mod:`.segments`, the per-topic
 vectorised sums), :mod:`.evaluate` holds the table of measures and forms the
 ``all`` averages, and :mod:`.command` is ``irmeans eval``.
+
+Import from the modules (``from irmeans.trec.evaluate import evaluate``) or
+from the top level (``irmeans.evaluate``); the package re-exports nothing, so
+each name in it is its module.
 """
-
-from .evaluate import Evaluation, evaluate
-from .files import Qrels, Run, read_qrels, read_run
-
-__all__ = ["Evaluation", "evaluate", "Qrels", "Run", "read_qrels", "read_run"]
