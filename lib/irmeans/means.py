@@ -10,6 +10,7 @@ input (empty, NaN, infinite, negative where a logarithm follows, outside
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validation import check_axis, eps_value, first_index, float_array
 from .errors import IrmeansError
@@ -53,7 +54,7 @@ def _as_scores(x, axis, *, nonnegative=False, unit=False):
     return a, axis
 
 
-def arithmetic_mean(x, axis=None):
+def arithmetic_mean(x: ArrayLike, axis: int | None = None) -> float | np.ndarray:
     """Arithmetic mean of scores: MAP when the scores are per-topic AP.
 
     Parameters
@@ -76,7 +77,7 @@ def arithmetic_mean(x, axis=None):
     return _scalar(np.mean(a, axis=axis))
 
 
-def geometric_mean(x, eps=0.0, method="add", axis=None):
+def geometric_mean(x: ArrayLike, eps: float = 0.0, method: str = "add", axis: int | None = None) -> float | np.ndarray:
     """Geometric mean of scores, with ε to keep zeros from sending it to 0.
 
     Parameters
@@ -128,7 +129,7 @@ def geometric_mean(x, eps=0.0, method="add", axis=None):
     return _scalar(m)
 
 
-def harmonic_mean(x, eps=0.0, axis=None):
+def harmonic_mean(x: ArrayLike, eps: float = 0.0, axis: int | None = None) -> float | np.ndarray:
     """Harmonic mean of scores: t / Σ 1/(x + ε) − ε.
 
     Parameters
@@ -171,7 +172,7 @@ def harmonic_mean(x, eps=0.0, axis=None):
     return _scalar(np.maximum(m, 0.0))
 
 
-def median(x, axis=None):
+def median(x: ArrayLike, axis: int | None = None) -> float | np.ndarray:
     """Median of scores.
 
     Examples
@@ -183,7 +184,7 @@ def median(x, axis=None):
     return _scalar(np.median(a, axis=axis))
 
 
-def log_odds(x, eps=0.0):
+def log_odds(x: ArrayLike, eps: float = 0.0) -> np.ndarray:
     """The logit with ε at both ends, log((x + ε) / (1 − x + ε)): the scale :func:`logit_mean` averages on.
 
     Parameters
@@ -211,7 +212,7 @@ def _log_odds(a, eps):
     return np.log(a + eps) - np.log1p(-a + eps)
 
 
-def logit_mean(x, eps=0.0, axis=None):
+def logit_mean(x: ArrayLike, eps: float = 0.0, axis: int | None = None) -> float | np.ndarray:
     """Mean in log-odds space, mapped back to a score.
 
     Each score becomes log((x + ε) / (1 − x + ε)); the mean of those, y, maps

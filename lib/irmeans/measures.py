@@ -15,9 +15,13 @@ Average Precision, as in trec_eval.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validation import float_array, whole_number
 from .errors import IrmeansError
+
+#: A score: a float for one ranking, an array for a stack of rankings.
+Score = float | np.ndarray
 
 __all__ = [
     "average_precision",
@@ -81,7 +85,7 @@ def _result(x):
     return float(x) if x.ndim == 0 else x
 
 
-def average_precision(rels, num_relevant=None, *, level=1):
+def average_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level: float = 1) -> Score:
     """Non-interpolated Average Precision.
 
     The mean, over the R relevant documents, of the precision at the rank of
@@ -114,7 +118,7 @@ def average_precision(rels, num_relevant=None, *, level=1):
     return _result(_safe_div(np.sum(np.where(rel, hits / ranks, 0.0), axis=-1), R))
 
 
-def reciprocal_rank(rels, *, level=1):
+def reciprocal_rank(rels: ArrayLike, *, level: float = 1) -> Score:
     """Reciprocal of the rank of the first relevant document; 0 if none.
 
     Examples
@@ -135,7 +139,7 @@ def _check_k(k):
     return whole_number(k, "the cutoff k", minimum=1)
 
 
-def precision_at(rels, k, *, level=1):
+def precision_at(rels: ArrayLike, k: int, *, level: float = 1) -> Score:
     """Precision at cutoff k: relevant documents in the top k, divided by k.
 
     The divisor is k even when fewer than k documents were retrieved, as in
@@ -153,7 +157,7 @@ def precision_at(rels, k, *, level=1):
     return _result(rel[..., :k].sum(axis=-1) / k)
 
 
-def recall_at(rels, k, num_relevant=None, *, level=1):
+def recall_at(rels: ArrayLike, k: int, num_relevant: ArrayLike | None = None, *, level: float = 1) -> Score:
     """Recall at cutoff k: relevant documents in the top k, divided by R.
 
     Examples
@@ -167,7 +171,7 @@ def recall_at(rels, k, num_relevant=None, *, level=1):
     return _result(_safe_div(rel[..., :k].sum(axis=-1), R))
 
 
-def r_precision(rels, num_relevant=None, *, level=1):
+def r_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level: float = 1) -> Score:
     """Precision at rank R, where R is the number of relevant documents.
 
     At rank R precision equals recall, so R-precision is also the recall
@@ -188,7 +192,7 @@ def r_precision(rels, num_relevant=None, *, level=1):
     return _result(_safe_div(np.where(R > 0, found, 0), R))
 
 
-def ndcg(rels, judged=None):
+def ndcg(rels: ArrayLike, judged: ArrayLike | None = None) -> Score:
     """Normalised Discounted Cumulative Gain as trec_eval defines ``ndcg``.
 
     The gain of a document is its relevance value (negative values gain 0),
@@ -216,7 +220,9 @@ def ndcg(rels, judged=None):
     return _result(_safe_div(dcg, idcg))
 
 
-def precision_recall_points(rels, num_relevant=None, *, level=1):
+def precision_recall_points(
+    rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level: float = 1
+) -> tuple[np.ndarray, np.ndarray]:
     """Recall and precision after each rank of the ranking.
 
     Returns
@@ -236,7 +242,13 @@ def precision_recall_points(rels, num_relevant=None, *, level=1):
     return recall, precision
 
 
-def interpolated_precision(rels, num_relevant=None, recall_levels=None, *, level=1):
+def interpolated_precision(
+    rels: ArrayLike,
+    num_relevant: ArrayLike | None = None,
+    recall_levels: ArrayLike | None = None,
+    *,
+    level: float = 1,
+) -> np.ndarray:
     """Interpolated precision: the best precision at any recall >= each level.
 
     This is the textbook definition (Manning et al., §8.4); at a level no
@@ -286,7 +298,9 @@ def _unretrieved(rels, num_relevant, collection_size, level):
     return retrieved_sum, found, R, m, n, N
 
 
-def ap_unretrieved_at_end(rels, num_relevant, collection_size, *, level=1):
+def ap_unretrieved_at_end(
+    rels: ArrayLike, num_relevant: ArrayLike, collection_size: ArrayLike, *, level: float = 1
+) -> Score:
     """AP with the unretrieved relevant documents placed at the very end.
 
     Robertson (2006, §4.1): if the system ranked the whole collection of N
@@ -316,7 +330,9 @@ def ap_unretrieved_at_end(rels, num_relevant, collection_size, *, level=1):
     return _result(_safe_div(retrieved_sum + tail, R))
 
 
-def expected_ap_random_order(rels, num_relevant, collection_size, *, level=1):
+def expected_ap_random_order(
+    rels: ArrayLike, num_relevant: ArrayLike, collection_size: ArrayLike, *, level: float = 1
+) -> Score:
     """Expected AP when the unretrieved documents follow in random order.
 
     Robertson (2006, §4.1): the N − n documents not retrieved are appended
