@@ -4,3 +4,5 @@ reconstructed Robertson's example data (:mod:`.robertson`).
 
 The library, :mod:`irmeans`, never imports this package.
 """
+
+__all__: list[str] = []

@@ -3,3 +3,5 @@
 The plumbing they share (showing a chart, its alt text, the palette, inline
 data) is in :mod:`irmeans_book.plots`.
 """
+
+__all__: list[str] = []

@@ -10,3 +10,5 @@ Import from the modules (``from irmeans.trec.evaluate import evaluate``) or
 from the top level (``irmeans.evaluate``); the package re-exports nothing, so
 each name in it is its module.
 """
+
+__all__: list[str] = []

@@ -18,6 +18,8 @@ from ..errors import IrmeansError, TopicsLeftOutWarning
 from .files import Qrels, Run, docno_hashes
 from .segments import seg_cumsum
 
+__all__ = ["NONPOOL", "UNJUDGED", "Ranked", "build_ranked"]
+
 NONPOOL = -1
 UNJUDGED = -2
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["seg_sum", "seg_count", "seg_cumsum", "seg_suffix_max", "value_at"]
+
 
 def seg_sum(values: np.ndarray, seg: np.ndarray, nseg: int) -> np.ndarray:
     """Sum ``values`` per segment, adding in row order.
