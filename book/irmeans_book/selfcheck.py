@@ -5,13 +5,13 @@ A self-check exercise is an ordinary ``{exercise}`` whose class is
 optional ``{hint}`` admonition in its body::
 
     ````{exercise}
-    :label: sc-ch4-s1-hm
+    :label: sc-ch4-s1-ehm
     :class: selfcheck
 
-    What is the harmonic mean of S1's five scores? Give three decimals.
+    What is the εHM of S1 with ε = 0.1? Give three decimals.
 
     ```{hint}
-    Average the reciprocals, then take the reciprocal of that average.
+    Add ε to every score, take the harmonic mean, and subtract ε again.
     ```
     ````
 
@@ -28,10 +28,10 @@ Each answer function takes no argument and returns a :class:`Number` or a
 
 Examples
 --------
->>> answer("sc-ch4-s1-hm").accepts(0.145)
+>>> answer("sc-ch2-r-precision").accepts(0.4)
 True
->>> answer("sc-ch4-last-ehm").answer
-'S2'
+>>> answer("sc-ch4-first-ehm").answer
+'S3'
 """
 
 from __future__ import annotations
@@ -213,11 +213,14 @@ CH3_A = (0.95, 0.90, 0.15, 0.12, 0.10, 0.05)
 CH3_B = (0.40, 0.35, 0.30, 0.25, 0.20, 0.18)
 
 
-@selfcheck("sc-ch3-gm-a")
-def ch3_gm_a() -> Number:
-    """The geometric mean of chapter 3's system A: the mean of its logs, mapped back."""
-    gm = irmeans.geometric_mean(CH3_A)
-    assert np.isclose(gm, np.exp(irmeans.arithmetic_mean(np.log(CH3_A))))
+@selfcheck("sc-ch3-gm-doubled")
+def ch3_gm_doubled() -> Number:
+    """The geometric mean of chapter 3's system A with its last score doubled, 0.05 to 0.10."""
+    doubled = np.array(CH3_A)
+    doubled[-1] *= 2
+    gm = irmeans.geometric_mean(doubled)
+    # Doubling one score of six multiplies the geometric mean by 2 ** (1/6).
+    assert np.isclose(gm, irmeans.geometric_mean(CH3_A) * 2 ** (1 / 6))
     return Number(gm, decimals=3)
 
 
@@ -239,17 +242,18 @@ def _table1() -> dict[str, tuple[float, ...]]:
     return {name: tuple(scores) for name, scores in averaging.TABLE1_SCORES.items()}
 
 
-@selfcheck("sc-ch4-s1-hm")
-def ch4_s1_hm() -> Number:
-    """The harmonic mean of S1 (no ε)."""
-    return Number(irmeans.harmonic_mean(_table1()["S1"]), decimals=3)
+@selfcheck("sc-ch4-s1-ehm")
+def ch4_s1_ehm() -> Number:
+    """εHM of S1 with ε = 0.1."""
+    return Number(irmeans.harmonic_mean(_table1()["S1"], eps=0.1), decimals=3)
 
 
-@selfcheck("sc-ch4-last-ehm")
-def ch4_last_ehm() -> Choice:
-    """The system εHM (ε = 0.01) puts last."""
+@selfcheck("sc-ch4-first-ehm")
+def ch4_first_ehm() -> Choice:
+    """The system εHM with ε = 1 puts first (the arithmetic mean puts S1 first)."""
     table = _table1()
-    ehm = {name: -irmeans.harmonic_mean(x, eps=0.01) for name, x in table.items()}
+    ehm = {name: irmeans.harmonic_mean(x, eps=1.0) for name, x in table.items()}
+    assert _winner({name: irmeans.arithmetic_mean(x) for name, x in table.items()}) == "S1"
     return Choice(tuple(table), _winner(ehm))
 
 
@@ -354,8 +358,8 @@ def ch7_gmap_step() -> Choice:
 
 @selfcheck("sc-ch8-logit-step")
 def ch8_logit_step() -> Number:
-    """How far apart 0.99 and 0.999 are on the logit scale (no ε)."""
-    step = irmeans.means.log_odds(0.999) - irmeans.means.log_odds(0.99)
+    """How far apart 0.9 and 0.99 are on the logit scale (no ε)."""
+    step = irmeans.means.log_odds(0.99) - irmeans.means.log_odds(0.9)
     return Number(float(step), decimals=2)
 
 
