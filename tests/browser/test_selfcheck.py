@@ -1,0 +1,119 @@
+"""Self-check exercises on the site: a reader types a right and a wrong answer and is told which it is."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sitetools
+from irmeans_book.selfcheck import Choice, Number, answer
+from visit import open_page, run_axe
+
+NUMBER_PAGE, NUMBER_LABEL = "chapters/04-averaging.html", "sc-ch4-s1-ehm"
+CHOICE_PAGE, CHOICE_LABEL = "chapters/04-averaging.html", "sc-ch4-first-ehm"
+
+
+def _form(page, label):
+    return page.locator(f'form.selfcheck-form[data-label="{label}"]')
+
+
+def _feedback(form) -> str:
+    return form.locator(".selfcheck-feedback").inner_text().strip()
+
+
+def _answer_number(page, label, text):
+    form = _form(page, label)
+    form.get_by_label(re.compile("Your answer")).fill(text)
+    form.get_by_role("button", name="Check").click()
+    return _feedback(form)
+
+
+def _wrong_number(right: Number) -> str:
+    return f"{right.value + 10 * right.tolerance + 0.05:.{right.decimals}f}"
+
+
+@pytest.fixture(scope="module")
+def averaging(browser, base_url):
+    page, log = open_page(browser, base_url, NUMBER_PAGE)
+    yield page, log
+    page.context.close()
+
+
+def test_a_wrong_number_gets_the_hint_and_a_right_one_is_confirmed(averaging):
+    page, log = averaging
+    right = answer(NUMBER_LABEL)
+    hint = page.locator(f"#{NUMBER_LABEL}-hint")
+    assert hint.is_hidden()
+
+    said = _answer_number(page, NUMBER_LABEL, _wrong_number(right))
+    assert said.startswith("Not quite"), said
+    assert hint.is_visible() and "Add ε to every score" in hint.inner_text()
+    assert _form(page, NUMBER_LABEL).locator("input").get_attribute("aria-invalid") == "true"
+
+    said = _answer_number(page, NUMBER_LABEL, right.shown)
+    assert said == f"Right: {right.shown}.", said
+    assert _form(page, NUMBER_LABEL).locator("input").get_attribute("aria-invalid") == "false"
+    # Typed as a reader might: a decimal comma.
+    assert _answer_number(page, NUMBER_LABEL, right.shown.replace(".", ",")).startswith("Right")
+    assert not (log.errors or log.failed or log.outside), log
+
+
+def test_what_is_not_a_number_is_said_so(averaging):
+    page, _ = averaging
+    said = _answer_number(page, NUMBER_LABEL, "about a fifth")
+    assert said.startswith("Type a number"), said
+
+
+def test_a_choice_right_and_wrong(averaging):
+    page, _ = averaging
+    right = answer(CHOICE_LABEL)
+    assert isinstance(right, Choice)
+    form = _form(page, CHOICE_LABEL)
+    form.get_by_role("button", name="Check").click()
+    assert _feedback(form).startswith("Choose one"), _feedback(form)
+    wrong = next(option for option in right.options if option != right.answer)
+    form.get_by_role("radio", name=wrong, exact=True).check()
+    form.get_by_role("button", name="Check").click()
+    assert _feedback(form).startswith("Not quite")
+    assert page.locator(f"#{CHOICE_LABEL}-hint").is_visible()
+    form.get_by_role("radio", name=right.answer, exact=True).check()
+    form.get_by_role("button", name="Check").click()
+    assert _feedback(form) == f"Right: {right.answer}."
+
+
+def test_feedback_is_announced_and_the_forms_pass_axe(averaging):
+    page, _ = averaging
+    for label in (NUMBER_LABEL, CHOICE_LABEL):
+        feedback = _form(page, label).locator(".selfcheck-feedback")
+        assert feedback.get_attribute("role") == "status" and feedback.get_attribute("aria-live") == "polite"
+    violations = [v for v in run_axe(page) if "selfcheck" in str(v)]
+    assert not violations, violations
+
+
+def test_every_selfcheck_on_the_site_accepts_its_answer(browser, base_url, site):
+    """Every form of every page: the answer the library computed is accepted, on a phone-wide screen too."""
+    checked = []
+    for path in sitetools.notebook_pages(site):
+        if "selfcheck-form" not in (site / path).read_text(encoding="utf-8"):
+            continue
+        page, log = open_page(browser, base_url, path)
+        page.set_viewport_size({"width": 390, "height": 844})
+        forms = page.locator("form.selfcheck-form")
+        for i in range(forms.count()):
+            form = forms.nth(i)
+            label = form.get_attribute("data-label")
+            right = answer(label)
+            form.scroll_into_view_if_needed()
+            if isinstance(right, Number):
+                form.locator("input").fill(right.shown)
+            else:
+                form.get_by_role("radio", name=right.answer, exact=True).check()
+            form.get_by_role("button", name="Check").click()
+            assert _feedback(form) == f"Right: {right.shown}.", (path, label)
+            # The form fits a phone's column: nothing sticks out to the right.
+            overflow = form.evaluate("f => f.scrollWidth - f.clientWidth")
+            assert overflow <= 1, (path, label, overflow)
+            checked.append(label)
+        assert not (log.errors or log.failed or log.outside), (path, log)
+        page.context.close()
+    assert len(checked) >= 14, checked
