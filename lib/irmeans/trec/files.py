@@ -3,40 +3,73 @@
 Files are read in chunks of a few megabytes cut at newlines, so memory stays
 bounded whatever the file size.  Each chunk is tokenised with numpy: a
 whitespace mask gives the start and end of every token, tokens are assigned
-to lines, and the wanted fields are gathered straight from the buffer, eight
-bytes at a time, into fixed-width byte-string arrays; scores and grades of
-the usual plain decimal form are converted without Python objects.  Only
-when something is wrong does a slow path look for the first offending line,
-so that the error message can name it.
+to lines, and the wanted fields are taken straight from the buffer.  Docnos
+are copied out end to end (:class:`~irmeans.trec.strings.Strings`: no padding
+to the longest) and hashed from the buffer; topic ids become small integer
+codes into a table of the file's distinct topics.  Scores and grades of the
+usual plain decimal form are converted without Python objects; other forms
+must be what C's ``strtod``/``strtol`` read in full (:mod:`.numbers`), so no
+token is read differently from trec_eval.  Only when something is wrong does
+a slow path look for the first offending line, so that the error message can
+name it.
 
 A qrels line is ``qid iter docno rel``; a run line is
 ``qid Q0 docno rank score tag`` (extra trailing fields are ignored, as is the
-rank).  Lines starting with ``#`` are comments.  In a run, like trec_eval,
-a line whose first non-blank character is ``#`` is a comment; in qrels only
-a ``#`` in the first column marks one, because docnos may contain ``#``.
-Blank lines are skipped in both.
+rank).  In a run, like trec_eval, a line whose first non-blank character is
+``#`` is a comment; in qrels only a ``#`` in the first column marks one,
+because docnos may contain ``#``.  Blank lines are skipped in both.
+
+``-`` reads standard input, and gzip-compressed files (``.gz``, recognised by
+their first bytes) are read transparently.  A NUL byte (a binary file) or a
+line longer than :data:`MAX_LINE_BYTES` stops reading with a one-line error
+instead of filling memory.
 """
 
 from __future__ import annotations
 
+import gzip
 import os
+import sys
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._validation import float_array
 from ..errors import FileFormatError, IrmeansError
+from .numbers import FLOAT_CHARS, INT64_MAX, c_float, c_int
+from .strings import Strings, equal_at, hash_strings
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "MAX_LINE_BYTES"]
 
 # Chunks are about this many bytes; a line longer than a chunk grows it.
 _CHUNK_BYTES = 1 << 21
+#: The longest line read (a docno may be a long URL; nothing real comes near this).
+MAX_LINE_BYTES = 1 << 26
 # Spare bytes after a chunk: room for a missing final newline and for reading
 # eight bytes from any token start.
 _SLACK = 1 << 12
+# Score and grade tokens longer than this are read one by one.
+_SHORT_NUMBER = 40
 
 _POW10 = 10.0 ** np.arange(16)
 # _LOW_BYTES[k] keeps the first k bytes of a little-endian 64-bit word
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+
+class _Topics:
+    """The distinct topic ids of a file, coded 0, 1, ... in order of first appearance."""
+
+    def __init__(self):
+        self.code = {}
+
+    def ids(self) -> list:
+        return list(self.code)
+
+
+def _text(value: bytes) -> str:
+    """A topic or docno for a message (undecodable bytes as \\x escapes)."""
+    return value.decode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +78,12 @@ class Qrels:
 
     Attributes
     ----------
-    topics, docnos : numpy.ndarray of bytes (dtype ``S``)
+    topic_ids : list of bytes
+        The distinct topics, in order of first appearance.
+    topic_codes : numpy.ndarray of int64
+        Each row's topic, as an index into ``topic_ids``.
+    docno_strings : Strings
+        Each row's docno (bytes stored end to end, see :mod:`irmeans.trec.strings`).
     rels : numpy.ndarray of int64
         Relevance grades; negative means judged but unusable.
     source : str
@@ -53,38 +91,79 @@ class Qrels:
     lines : numpy.ndarray of int64 or None
         Line number of each row in ``source``.
 
+    ``topics`` and ``docnos`` give the rows' topics and docnos as numpy bytes arrays.
+
     Examples
     --------
     >>> q = Qrels.from_arrays(["1", "1"], ["d1", "d2"], [1, 0])
-    >>> q.rels.tolist()
-    [1, 0]
+    >>> q.rels.tolist(), q.docnos.tolist()
+    ([1, 0], [b'd1', b'd2'])
     """
 
-    topics: np.ndarray
-    docnos: np.ndarray
+    topic_ids: list
+    topic_codes: np.ndarray
+    docno_strings: Strings
     rels: np.ndarray
     source: str = "<arrays>"
     lines: np.ndarray | None = None
 
     @classmethod
-    def from_arrays(cls, topics, docnos, rels, source="<arrays>"):
+    def from_arrays(cls, topics, docnos, rels, source="<arrays>") -> Qrels:
         """Build qrels from in-memory sequences (str or bytes).
 
-        Raises ``ValueError`` for relevance values that are not integers,
-        sequences of different lengths, or a document judged twice for one
-        topic (the message names the row, counted from 0).
+        Raises ``ValueError`` for relevance values that are not integers (or
+        do not fit in 64 bits), masked arrays, sequences of different lengths,
+        or a document judged twice for one topic (the message names the row,
+        counted from 0).
+
+        Examples
+        --------
+        >>> Qrels.from_arrays(["7"], ["d"], [2.0]).rels.tolist()
+        [2]
         """
+        if isinstance(rels, np.ma.MaskedArray):
+            raise IrmeansError(f"{source}: rels is a masked array: fill or drop the masked values first")
         rels = np.asarray(rels)
         if rels.dtype.kind == "f":
-            if not np.all(np.isfinite(rels)) or np.any(rels != np.round(rels)):
-                raise IrmeansError(f"{source}: relevance values must be integers")
-        elif rels.dtype.kind not in "iub":
+            bad = ~np.isfinite(rels) | (rels != np.round(rels))
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise IrmeansError(f"{source}: row {i}: relevance {float(rels[i])!r} is not an integer")
+            big = np.abs(rels) >= 2.0**63
+            if big.any():
+                i = int(np.flatnonzero(big)[0])
+                raise IrmeansError(f"{source}: row {i}: relevance {float(rels[i])!r} is out of range (64-bit integers)")
+        elif rels.dtype.kind == "u":
+            big = rels > INT64_MAX
+            if big.any():
+                i = int(np.flatnonzero(big)[0])
+                raise IrmeansError(f"{source}: row {i}: relevance {int(rels[i])} is out of range (64-bit integers)")
+        elif rels.dtype.kind == "O":
+            for i, v in enumerate(rels.tolist()):
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise IrmeansError(f"{source}: row {i}: relevance {v!r} is not an integer")
+                if not -INT64_MAX - 1 <= v <= INT64_MAX:
+                    raise IrmeansError(f"{source}: row {i}: relevance {v} is out of range (64-bit integers)")
+        elif rels.dtype.kind not in "ib":
             raise IrmeansError(f"{source}: relevance values must be integers")
-        t, d = _as_bytes(topics), _as_bytes(docnos)
-        if not (len(t) == len(d) == len(rels)):
+        rels = rels.astype(np.int64)
+        ids, codes = _code_topics(topics)
+        d = Strings.from_sequence(docnos)
+        if not (len(codes) == len(d) == len(rels)):
             raise IrmeansError(f"{source}: topics, docnos and rels differ in length")
-        _check_unique(t, d, None, source, "judged")
-        return cls(t, d, rels.astype(np.int64), source, None)
+        q = cls(ids, codes, d, rels, source, None)
+        _check_unique(q, "judged")
+        return q
+
+    @property
+    def topics(self) -> np.ndarray:
+        """Each row's topic id (numpy bytes array)."""
+        return _topic_array(self.topic_ids, self.topic_codes)
+
+    @property
+    def docnos(self) -> np.ndarray:
+        """Each row's docno (numpy bytes array, padded to the longest: for small data and tests)."""
+        return self.docno_strings.to_array()
 
     def __len__(self):
         return len(self.rels)
@@ -96,7 +175,8 @@ class Run:
 
     Attributes
     ----------
-    topics, docnos : numpy.ndarray of bytes (dtype ``S``)
+    topic_ids, topic_codes, docno_strings
+        As in :class:`Qrels`; ``topics`` and ``docnos`` give numpy bytes arrays.
     scores : numpy.ndarray of float64
     runid : str
         The tag of the last line (what trec_eval reports as ``runid``).
@@ -110,55 +190,117 @@ class Run:
     ('bm25', [2.0, 1.0])
     """
 
-    topics: np.ndarray
-    docnos: np.ndarray
+    topic_ids: list
+    topic_codes: np.ndarray
+    docno_strings: Strings
     scores: np.ndarray
     runid: str = "run"
     source: str = "<arrays>"
     lines: np.ndarray | None = None
 
     @classmethod
-    def from_arrays(cls, topics, docnos, scores, runid="run", source="<arrays>"):
+    def from_arrays(cls, topics, docnos, scores, runid="run", source="<arrays>") -> Run:
         """Build a run from in-memory sequences (str or bytes).
 
         Raises ``ValueError`` for an empty run, sequences of different
-        lengths, a score that is not finite, or a document retrieved twice for
-        one topic (the message names the row, counted from 0).
+        lengths, a masked array, a score that is not finite, or a document
+        retrieved twice for one topic (the message names the row, counted from 0).
+
+        Examples
+        --------
+        >>> Run.from_arrays([b"7"], [b"d"], [0.5]).topics.tolist()
+        [b'7']
         """
-        s = np.asarray(scores, dtype=np.float64)
-        t, d = _as_bytes(topics), _as_bytes(docnos)
-        if not (len(t) == len(d) == len(s)):
+        s = float_array(scores, "scores").reshape(-1)
+        ids, codes = _code_topics(topics)
+        d = Strings.from_sequence(docnos)
+        if not (len(codes) == len(d) == len(s)):
             raise IrmeansError(f"{source}: topics, docnos and scores differ in length")
         if len(s) == 0:
             raise IrmeansError(f"{source}: the run is empty")
-        bad = np.flatnonzero(~np.isfinite(s))
-        if len(bad):
-            raise IrmeansError(f"{source}: row {bad[0]}: score {s[bad[0]]!r} is not finite")
-        _check_unique(t, d, None, source, "retrieved")
-        return cls(t, d, s, str(runid), source, None)
+        r = cls(ids, codes, d, s, str(runid), source, None)
+        _check_unique(r, "retrieved")
+        return r
+
+    @property
+    def topics(self) -> np.ndarray:
+        """Each row's topic id (numpy bytes array)."""
+        return _topic_array(self.topic_ids, self.topic_codes)
+
+    @property
+    def docnos(self) -> np.ndarray:
+        """Each row's docno (numpy bytes array, padded to the longest: for small data and tests)."""
+        return self.docno_strings.to_array()
 
     def __len__(self):
         return len(self.scores)
 
 
-def _as_bytes(values) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.dtype.kind == "S":
-        return arr
-    if arr.dtype.kind == "U":
-        return np.char.encode(arr, "utf-8")
-    return np.array([v if isinstance(v, bytes) else str(v).encode("utf-8") for v in arr.tolist()], dtype="S")
+def _topic_array(ids, codes):
+    table = np.array(ids, dtype="S") if ids else np.zeros(0, dtype="S1")
+    return table[codes] if len(codes) else np.zeros(0, dtype=table.dtype)
 
 
-def _open(name):
-    try:
-        return open(name, "rb")
-    except FileNotFoundError:
-        raise IrmeansError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise IrmeansError(f"{name}: is a directory, not a file") from None
-    except OSError as exc:
-        raise IrmeansError(f"{name}: cannot read file ({exc.strerror})") from None
+def _code_topics(topics):
+    """Distinct topic ids (first-appearance order) and each value's code."""
+    values = Strings.from_sequence(topics).tolist()
+    table = {}
+    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values))
+    return list(table), codes
+
+
+class _Input:
+    """A file, ``-`` (standard input) or a gzip file opened for binary reading."""
+
+    def __init__(self, name):
+        self.name = name
+        if name == "-":
+            self.fh = sys.stdin.buffer
+            self.own = False
+        else:
+            try:
+                self.fh = open(name, "rb")
+            except FileNotFoundError:
+                raise IrmeansError(f"{name}: no such file") from None
+            except IsADirectoryError:
+                raise IrmeansError(f"{name}: is a directory, not a file") from None
+            except OSError as exc:
+                raise IrmeansError(f"{name}: cannot read file ({exc.strerror})") from None
+            self.own = True
+        self.size = 0
+        try:
+            if self.own:
+                self.size = os.fstat(self.fh.fileno()).st_size
+        except OSError:  # pragma: no cover
+            pass
+        self.gz = False
+        try:
+            head = self.fh.peek(2)[:2] if hasattr(self.fh, "peek") else b""
+        except OSError:
+            head = b""
+        if head == b"\x1f\x8b":
+            self.gz = True
+            self.size = 0
+            self.raw = self.fh
+            self.fh = gzip.GzipFile(fileobj=self.raw, mode="rb")
+
+    def readinto(self, view):
+        try:
+            return self.fh.readinto(view)
+        except (OSError, EOFError, zlib.error) as exc:
+            what = getattr(exc, "strerror", None) or str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            kind = "cannot read gzip file" if self.gz else "cannot read file"
+            raise IrmeansError(f"{self.name}: {kind} ({what})") from None
+
+    def close(self):
+        if self.own:
+            (self.raw if self.gz else self.fh).close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def _chunks(name, chunk_bytes=None):
@@ -168,18 +310,15 @@ def _chunks(name, chunk_bytes=None):
     newline is added after a last line that has none), ``buf`` holds at least
     ``_SLACK`` more bytes, ``first_line`` is the 1-based number of its first
     line and ``newlines`` the number of lines in it.  The buffer is reused:
-    a piece is only valid until the next one is asked for.
+    a piece is only valid until the next one is asked for.  A NUL byte or a
+    line longer than :data:`MAX_LINE_BYTES` raises.
     """
-    with _open(name) as fh:
-        try:
-            size = os.fstat(fh.fileno()).st_size
-        except OSError:  # pragma: no cover
-            size = 0
+    with _Input(name) as fh:
         cap = chunk_bytes or _CHUNK_BYTES
-        if size > 0:  # a pipe or terminal reports 0: its size is unknown
-            cap = max(1, min(cap, size + 1))
+        if fh.size > 0:  # a pipe or terminal reports 0: its size is unknown
+            cap = max(1, min(cap, fh.size + 1))
         store = bytearray(cap + _SLACK)
-        have, line, eof = 0, 1, False
+        have, line, eof, checked = 0, 1, False, 0
         while not eof:
             view = memoryview(store)
             try:
@@ -189,10 +328,13 @@ def _chunks(name, chunk_bytes=None):
                         eof = True
                         break
                     have += got
-            except OSError as exc:
-                raise IrmeansError(f"{name}: cannot read file ({exc.strerror})") from None
             finally:
                 view.release()
+            nul = store.find(b"\0", checked, have)
+            if nul >= 0:
+                at = line + store.count(b"\n", 0, nul)
+                raise FileFormatError("a NUL byte: this is not a text file", path=name, line=at)
+            checked = have
             if eof:
                 cut = have
                 if have and store[have - 1] != 10:
@@ -201,6 +343,9 @@ def _chunks(name, chunk_bytes=None):
             else:
                 cut = store.rfind(b"\n", 0, have) + 1
                 if cut == 0:  # a line longer than the buffer: grow it
+                    if cap >= MAX_LINE_BYTES:
+                        what = f"line longer than {MAX_LINE_BYTES >> 20} MiB: this is not a TREC file"
+                        raise FileFormatError(what, path=name, line=line)
                     cap *= 2
                     bigger = bytearray(cap + _SLACK)
                     bigger[:have] = store[:have]
@@ -213,10 +358,7 @@ def _chunks(name, chunk_bytes=None):
             if not eof:
                 store[: have - cut] = store[cut:have]
                 have -= cut
-
-
-class _ValueProblem(IrmeansError):
-    """A bad score or grade: reported only if no line has a wrong field count."""
+                checked = have
 
 
 class _Lines:
@@ -420,7 +562,7 @@ def _decimal(words, lengths, fraction):
 
 
 def _line_error(source, line, message):
-    return FileFormatError(message, path=source, line=line)
+    return FileFormatError(message, path=source, line=int(line))
 
 
 def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse):
@@ -442,21 +584,119 @@ def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse):
         except _ValueProblem as exc:
             pending, pieces = exc, []
     if pending is not None:
-        raise IrmeansError(*pending.args) from None
+        raise _line_error(source, pending.line, pending.message) from None
     return pieces
 
 
-def _columns(pieces):
-    """Concatenate the pieces' fields one by one, letting each field's parts go at once."""
-    out = []
-    for i in range(len(pieces[0])):
-        parts = [p[i] for p in pieces]
-        for p in pieces:
-            p[i] = None
-        out.append(parts[0] if len(parts) == 1 else np.concatenate(parts))
-        del parts
-    pieces.clear()
+class _ValueProblem(IrmeansError):
+    """A bad score or grade (reported only if no line has a wrong field count), with its line."""
+
+    def __init__(self, message, line):
+        super().__init__(message)
+        self.message, self.line = message, line
+
+
+def _topic_codes(buf, s, e, topics: _Topics) -> np.ndarray:
+    """Code of each line's topic in ``topics`` (new topics are added), from the buffer."""
+    n = len(s)
+    lengths = e - s
+    h = hash_strings(buf, s, lengths)
+    change = np.empty(n, dtype=bool)
+    change[:1] = True
+    np.not_equal(h[1:], h[:-1], out=change[1:])
+    heads = np.flatnonzero(change)
+    _, first, inv = np.unique(h[heads], return_index=True, return_inverse=True)
+    rep = heads[first]
+    table = topics.code
+    known = [table.setdefault(buf[a:b].tobytes(), len(table)) for a, b in zip(s[rep].tolist(), e[rep].tolist())]
+    runs = np.diff(np.append(heads, n))
+    codes = np.repeat(np.array(known, dtype=np.int64)[inv], runs)
+    rep_row = np.repeat(rep[inv], runs)
+    if not equal_at(buf, s, lengths, buf, s[rep_row], lengths[rep_row]).all():  # a hash collision
+        codes = np.array(
+            [table.setdefault(buf[a:b].tobytes(), len(table)) for a, b in zip(s.tolist(), e.tolist())],
+            dtype=np.int64,
+        )
+    return codes
+
+
+def _docnos(buf, s, e) -> Strings:
+    out = Strings.from_buffer(buf, s, e)
+    out._hashes = hash_strings(buf, s, e - s)
     return out
+
+
+_FLOAT_TABLE = np.zeros(256, dtype=bool)
+_FLOAT_TABLE[np.frombuffer(FLOAT_CHARS, dtype=np.uint8)] = True
+_FLOAT_TABLE[0] = True  # the zero padding after a token
+
+
+def _numbers(lines, k, fraction, source):
+    """Field ``k`` of every line as scores (float64) or grades (int64), strictly."""
+    s, e = lines.field(k)
+    lengths = e - s
+    short = lengths <= _SHORT_NUMBER
+    values = np.zeros(len(s), dtype=np.float64 if fraction else np.int64)
+    rows = None if short.all() else np.flatnonzero(short)
+    ss, ee = (s, e) if rows is None else (s[rows], e[rows])
+    text, words, toklen = _gather(lines.buf, ss, ee)
+    got, ok = _decimal(words, toklen, fraction)
+    if rows is None:
+        values[:] = got
+    else:
+        values[rows] = got
+    if ok.all() and rows is None:
+        return values
+    bad = np.flatnonzero(~ok) if rows is None else rows[~ok]
+    if fraction:
+        chars = words[~ok].view(np.uint8).reshape(int((~ok).sum()), -1)
+        plain = _FLOAT_TABLE[chars].all(axis=1)
+        if plain.all() and len(bad):
+            try:
+                vals = text[~ok].astype(np.float64)
+                if np.isfinite(vals).all():
+                    values[bad] = vals
+                    bad = bad[:0]
+            except ValueError:
+                pass
+    if rows is not None:
+        bad = np.union1d(bad, np.flatnonzero(~short))
+    slow = _slow_scores if fraction else _slow_grades
+    if len(bad):
+        values[bad] = slow(lines, s[bad], e[bad], lines.line_numbers[bad], source)
+    return values
+
+
+def _slow_scores(lines, s, e, line_numbers, source):
+    out = np.empty(len(s))
+    for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
+        token = lines.buf[a:b].tobytes()
+        value = c_float(token)
+        shown = _text(token[:60]) + ("..." if len(token) > 60 else "")
+        if value is None:
+            raise _ValueProblem(f"score {shown!r} is not a number", line_numbers[i])
+        if not np.isfinite(value):
+            raise _ValueProblem(f"score {shown!r} is not finite", line_numbers[i])
+        out[i] = value
+    return out
+
+
+def _slow_grades(lines, s, e, line_numbers, source):
+    out = np.empty(len(s), dtype=np.int64)
+    for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
+        token = lines.buf[a:b].tobytes()
+        value = c_int(token)
+        shown = _text(token[:60]) + ("..." if len(token) > 60 else "")
+        if value is None:
+            raise _ValueProblem(f"relevance {shown!r} is not an integer", line_numbers[i])
+        if not -INT64_MAX - 1 <= value <= INT64_MAX:
+            raise _ValueProblem(f"relevance {shown!r} is out of range (64-bit integers)", line_numbers[i])
+        out[i] = value
+    return out
+
+
+def _concat(parts, dtype):
+    return parts[0] if len(parts) == 1 else np.concatenate(parts).astype(dtype, copy=False)
 
 
 def read_qrels(path) -> Qrels:
@@ -465,6 +705,7 @@ def read_qrels(path) -> Qrels:
     Parameters
     ----------
     path : str or os.PathLike
+        A file (gzip-compressed or not), or ``"-"`` for standard input.
 
     Returns
     -------
@@ -472,10 +713,11 @@ def read_qrels(path) -> Qrels:
 
     Raises
     ------
-    ValueError
-        Missing file, a line without exactly four fields, a relevance that is
-        not an integer, or a document judged twice for one topic; the message
-        names the file and the line.
+    irmeans.errors.FileFormatError
+        A line without exactly four fields, a relevance that is not an
+        integer, a document judged twice for one topic, a binary file; the
+        message names the file and the line.  A missing file raises
+        :class:`~irmeans.errors.IrmeansError`.
 
     Examples
     --------
@@ -487,44 +729,25 @@ def read_qrels(path) -> Qrels:
     ([b'd1', b'd2'], [1, 0], [2, 3])
     """
     source = os.fspath(path)
+    topics = _Topics()
 
     def parse(lines):
-        topics = lines.gather(0)[0]
-        docnos = lines.gather(2)[0]
-        hashes = hash_bytes(docnos)
-        text, words, lengths = lines.gather(3)
-        rels, ok = _decimal(words, lengths, fraction=False)
-        if not ok.all():
-            bad = np.flatnonzero(~ok)
-            rels[bad] = _slow_grades(text[bad], lines.line_numbers[bad], source)
-        return [topics, docnos, rels, lines.line_numbers, hashes]
+        codes = _topic_codes(lines.buf, *lines.field(0), topics)
+        docnos = _docnos(lines.buf, *lines.field(2))
+        rels = _numbers(lines, 3, False, source)
+        return [codes, docnos, rels, lines.line_numbers]
 
     pieces = _read_fields(source, 4, True, "qrels", False, parse)
     if not pieces:
-        raise IrmeansError(f"{source}: no judgments in the file")
-    widths = {p[1].dtype.itemsize for p in pieces}
-    topics, docnos, rels, line_numbers, hashes = _columns(pieces)
-    qrels = Qrels(topics, docnos, rels, source, line_numbers)
-    if len(widths) == 1:
-        _keep_hashes(qrels, hashes)
-    del hashes
-    _check_unique(qrels.topics, qrels.docnos, qrels.lines, source, "judged", docno_hashes(qrels))
+        raise FileFormatError("no judgments in the file", path=source)
+    codes = _concat([p[0] for p in pieces], np.int64)
+    docnos = Strings.concat([p[1] for p in pieces])
+    rels = _concat([p[2] for p in pieces], np.int64)
+    line_numbers = _concat([p[3] for p in pieces], np.int64)
+    del pieces
+    qrels = Qrels(topics.ids(), codes, docnos, rels, source, line_numbers)
+    _check_unique(qrels, "judged")
     return qrels
-
-
-def _slow_grades(text, line_numbers, source):
-    try:
-        return text.astype(np.int64)
-    except (ValueError, OverflowError):
-        pass
-    for i, value in enumerate(text.tolist()):
-        try:
-            int(value)
-        except ValueError:
-            raise _ValueProblem(
-                f"{source}:{line_numbers[i]}: relevance {value.decode('utf-8', 'replace')!r} is not an integer"
-            ) from None
-    raise _ValueProblem(f"{source}: relevance values could not be read")  # pragma: no cover
 
 
 def read_run(path) -> Run:
@@ -536,6 +759,7 @@ def read_run(path) -> Run:
     Parameters
     ----------
     path : str or os.PathLike
+        A file (gzip-compressed or not), or ``"-"`` for standard input.
 
     Returns
     -------
@@ -543,10 +767,10 @@ def read_run(path) -> Run:
 
     Raises
     ------
-    ValueError
-        Missing or empty file, a line with fewer than six fields, a score
-        that is not a finite number, or a document retrieved twice for one
-        topic; the message names the file and the line.
+    irmeans.errors.FileFormatError
+        An empty file, a line with fewer than six fields, a score that is not
+        a finite number in C's syntax, a document retrieved twice for one
+        topic, a binary file; the message names the file and the line.
 
     Examples
     --------
@@ -558,135 +782,66 @@ def read_run(path) -> Run:
     ([b'd1', b'd2'], [2.5, 1.5], 'bm25')
     """
     source = os.fspath(path)
+    topics = _Topics()
 
     def parse(lines):
-        topics = lines.gather(0)[0]
-        docnos = lines.gather(2)[0]
-        hashes = hash_bytes(docnos)
-        text, words, lengths = lines.gather(4)
-        scores, ok = _decimal(words, lengths, fraction=True)
-        if not ok.all():
-            bad = np.flatnonzero(~ok)
-            scores[bad] = _slow_scores(text[bad], lines.line_numbers[bad], source)
+        codes = _topic_codes(lines.buf, *lines.field(0), topics)
+        docnos = _docnos(lines.buf, *lines.field(2))
+        scores = _numbers(lines, 4, True, source)
         s, e = lines.field(5)
-        return [topics, docnos, scores, lines.line_numbers, hashes, lines.text(int(s[-1]), int(e[-1]))]
+        tag = lines.buf[int(s[-1]) : int(e[-1])].tobytes().decode("utf-8", "surrogateescape")
+        return [codes, docnos, scores, lines.line_numbers, tag]
 
     pieces = _read_fields(source, 6, False, "run", True, parse)
     if not pieces:
-        raise IrmeansError(f"{source}: the run is empty")
-    runid = pieces[-1][5]
-    widths = {p[1].dtype.itemsize for p in pieces}
-    for p in pieces:
-        p[5] = np.zeros(0)
-    topics, docnos, scores, line_numbers, hashes, _ = _columns(pieces)
-    run = Run(topics, docnos, scores, runid, source, line_numbers)
-    if len(widths) == 1:  # the hashes depend on the width of the array
-        _keep_hashes(run, hashes)
-    del hashes
-    _check_unique(run.topics, run.docnos, run.lines, source, "retrieved", docno_hashes(run))
+        raise FileFormatError("the run is empty", path=source)
+    runid = pieces[-1][4]
+    codes = _concat([p[0] for p in pieces], np.int64)
+    docnos = Strings.concat([p[1] for p in pieces])
+    scores = _concat([p[2] for p in pieces], np.float64)
+    line_numbers = _concat([p[3] for p in pieces], np.int64)
+    del pieces
+    run = Run(topics.ids(), codes, docnos, scores, runid, source, line_numbers)
+    _check_unique(run, "retrieved")
     return run
 
 
-def _slow_scores(text, line_numbers, source):
-    try:
-        scores = text.astype(np.float64)
-        if np.isfinite(scores).all():
-            return scores
-    except ValueError:
-        pass
-    for i, value in enumerate(text.tolist()):
-        shown = value.decode("utf-8", "replace")
-        try:
-            number = float(value)
-        except ValueError:
-            raise _ValueProblem(f"{source}:{line_numbers[i]}: score {shown!r} is not a number") from None
-        if not np.isfinite(number):
-            raise _ValueProblem(f"{source}:{line_numbers[i]}: score {shown!r} is not finite")
-    raise _ValueProblem(f"{source}: scores could not be read")  # pragma: no cover
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def hash_bytes(values: np.ndarray, width: int | None = None) -> np.ndarray:
-    """64-bit FNV-style hash of each fixed-width byte string (vectorised).
-
-    Strings hash alike whatever the width of their array as long as the same
-    ``width`` (at least the widest item size involved) is given.
-
-    Examples
-    --------
-    >>> h = hash_bytes(np.array([b"a", b"b", b"a"]))
-    >>> bool(h[0] == h[2]), bool(h[0] == h[1])
-    (True, False)
-    """
-    width = max(values.dtype.itemsize, width or 0)
-    padded = -(-width // 8) * 8
-    if padded != values.dtype.itemsize:
-        values = values.astype(f"S{padded}")
-    words = np.ascontiguousarray(values).view("<u8").reshape(len(values), padded // 8)
-    h = np.full(len(values), 0xCBF29CE484222325, dtype=np.uint64)
-    prime = np.uint64(0x100000001B3)
-    for j in range(words.shape[1]):
-        h ^= words[:, j]
-        h *= prime
-        h ^= h >> np.uint64(29)
-    return h
-
-
-def docno_hashes(data, width: int | None = None) -> np.ndarray:
-    """:func:`hash_bytes` of ``data.docnos`` (a Qrels or Run), computed once per width.
-
-    Examples
-    --------
-    >>> r = Run.from_arrays(["1", "1"], ["d1", "d2"], [2.0, 1.0])
-    >>> bool(np.array_equal(docno_hashes(r, 16), hash_bytes(r.docnos, 16)))
-    True
-    """
-    width = -(-max(data.docnos.dtype.itemsize, width or 0) // 8) * 8
-    cache = data.__dict__.setdefault("_docno_hashes", {})
-    if width not in cache:
-        cache[width] = hash_bytes(data.docnos, width)
-    return cache[width]
-
-
-def _keep_hashes(data, hashes):
-    width = -(-data.docnos.dtype.itemsize // 8) * 8
-    data.__dict__.setdefault("_docno_hashes", {})[width] = hashes
-
-
-def _pair_hash(topics, docnos, hashes=None):
-    key = hash_bytes(docnos) if hashes is None else hashes.copy()
-    mixed = hash_bytes(topics)
-    mixed *= np.uint64(0x9E3779B97F4A7C15)
-    key ^= mixed
-    return key
-
-
-def _check_unique(topics, docnos, lines, source, verb, hashes=None):
-    """Raise if a (topic, docno) pair occurs twice (hash first, then verify)."""
-    n = len(docnos)
+def _check_unique(data, verb):
+    """Raise if a (topic, docno) pair occurs twice (hashes first, then the strings)."""
+    n = len(data.topic_codes)
     if n < 2:
         return
-    key = _pair_hash(topics, docnos, hashes)
+    strings = data.docno_strings
+    key = data.topic_codes.astype(np.uint64) * _MIX
+    key ^= strings.hashes()
     key.sort()
     if not (key[1:] == key[:-1]).any():
         return
-    key = _pair_hash(topics, docnos, hashes)
+    key = data.topic_codes.astype(np.uint64) * _MIX
+    key ^= strings.hashes()
     order = np.argsort(key, kind="stable")
     k = key[order]
     same = np.flatnonzero(k[1:] == k[:-1])
-    if len(same) == 0:
-        return
     a, b = order[same], order[same + 1]
-    real = (topics[a] == topics[b]) & (docnos[a] == docnos[b])
+    starts, lengths = strings.starts, strings.lengths
+    real = data.topic_codes[a] == data.topic_codes[b]
+    real &= equal_at(strings.data, starts[a], lengths[a], strings.data, starts[b], lengths[b])
     if not real.any():
         return
     first, second = np.minimum(a[real], b[real]), np.maximum(a[real], b[real])
     j = int(np.argmin(second))
     i1, i2 = int(first[j]), int(second[j])
-    where = lambda i: lines[i] if lines is not None else f"row {i}"  # noqa: E731
-    doc = docnos[i2].decode("utf-8", "replace")
-    topic = topics[i2].decode("utf-8", "replace")
-    if lines is not None:
+    doc = _text(strings[i2])
+    topic = _text(data.topic_ids[int(data.topic_codes[i2])])
+    if data.lines is not None:
         raise _line_error(
-            source, where(i2), f"document {doc!r} {verb} twice for topic {topic!r} (first on line {where(i1)})"
+            data.source,
+            data.lines[i2],
+            f"document {doc!r} {verb} twice for topic {topic!r} (first on line {int(data.lines[i1])})",
         )
-    raise IrmeansError(f"{source}: row {i2}: document {doc!r} {verb} twice for topic {topic!r} (first in row {i1})")
+    raise IrmeansError(
+        f"{data.source}: row {i2}: document {doc!r} {verb} twice for topic {topic!r} (first in row {i1})"
+    )

@@ -15,8 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import IrmeansError, TopicsLeftOutWarning
-from .files import Qrels, Run, docno_hashes
+from .files import Qrels, Run
 from .segments import seg_cumsum
+from .strings import equal_at, order_descending
+
+#: How many of the missing topics the warning names.
+MISSING_SHOWN = 10
 
 __all__ = ["NONPOOL", "UNJUDGED", "Ranked", "build_ranked"]
 
@@ -28,7 +32,7 @@ UNJUDGED = -2
 class Ranked:
     """Ranked relevance lists of the evaluated topics, as flat row arrays."""
 
-    topics: np.ndarray  # evaluated topic ids (bytes), strcmp order
+    topics: np.ndarray  # evaluated topic ids (bytes objects), strcmp order
     seg: np.ndarray  # topic index of each row
     pos: np.ndarray  # 0-based rank of each row
     rel: np.ndarray  # relevance of each row (NONPOOL / UNJUDGED / grade)
@@ -46,6 +50,8 @@ class Ranked:
     num_pos: np.ndarray  # judged documents with a positive grade
     runid: str
     missing: list
+    judged_positive: int = 0  # qrels lines with a grade > 0, all topics (trec_eval's num_rel under -c)
+    levels: tuple = ()  # (topic, grade, count) of the judged grades >= 0 of each topic
 
     @property
     def ntopics(self) -> int:
@@ -58,36 +64,6 @@ class Ranked:
     def cum(self, mask: np.ndarray) -> np.ndarray:
         """Running count of ``mask`` within each topic (inclusive)."""
         return seg_cumsum(mask.astype(np.int64), self.seg, self.pos, self.num_ret)
-
-
-def _changes(values: np.ndarray) -> np.ndarray:
-    """Mask of the rows whose value differs from the previous row's (row 0 included)."""
-    n = len(values)
-    change = np.empty(n, dtype=bool)
-    change[:1] = True
-    if values.dtype.kind == "S" and values.dtype.itemsize % 8 == 0 and n > 1:
-        # compare 8 bytes at a time rather than string by string
-        words = np.ascontiguousarray(values).view("<u8").reshape(n, -1)
-        np.not_equal(words[1:, 0], words[:-1, 0], out=change[1:])
-        for j in range(1, words.shape[1]):
-            change[1:] |= words[1:, j] != words[:-1, j]
-    else:
-        change[1:] = values[1:] != values[:-1]
-    return change
-
-
-def _codes(values: np.ndarray, universe: np.ndarray) -> np.ndarray:
-    """Index of each value in the sorted ``universe``; runs of equal values share work."""
-    n = len(values)
-    heads = np.flatnonzero(_changes(values))
-    block = np.searchsorted(universe, values[heads])
-    lengths = np.diff(np.append(heads, n))
-    return np.repeat(block, lengths)
-
-
-def _distinct(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (of runs of equal values first, which is cheap)."""
-    return np.unique(values[_changes(values)]) if len(values) else values[:0]
 
 
 def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -119,59 +95,7 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
-def _docno_keys(docnos: np.ndarray) -> list:
-    """Big-endian 64-bit words that compare like the docnos (strcmp order).
-
-    Byte columns on which all docnos agree never decide a comparison, so
-    only the span from the first to the last column where they differ is
-    kept: often a single word.
-    """
-    m = len(docnos)
-    width = -(-docnos.dtype.itemsize // 8) * 8
-    if width != docnos.dtype.itemsize:
-        docnos = docnos.astype(f"S{width}")
-    words = np.ascontiguousarray(docnos).view("<u8").reshape(m, width // 8)
-    differ = np.array([np.bitwise_or.reduce(words[:, j] ^ words[0, j]) for j in range(words.shape[1])], dtype="<u8")
-    varying = np.flatnonzero(differ.view(np.uint8))
-    if len(varying) == 0:
-        return [np.zeros(m, dtype=np.uint64)]
-    lo, hi = int(varying[0]), int(varying[-1]) + 1
-    k = -(-(hi - lo) // 8)
-    raw = words.view(np.uint8)
-    span = np.zeros((m, 8 * k), dtype=np.uint8)
-    span[:, : hi - lo] = raw[:, lo:hi]
-    be = span.view(">u8")
-    return [be[:, j].astype(np.uint64) for j in range(k)]
-
-
-def _group_sort(group: np.ndarray, docnos: np.ndarray) -> np.ndarray:
-    """Permutation sorting rows by ``group`` (nondecreasing already), then docno descending.
-
-    One sort of 64-bit keys (group, then the top bits of the first docno
-    word) does it, except where two docnos of a group agree on those bits;
-    such rows are then sorted again on their whole docnos.
-    """
-    keys = _docno_keys(docnos)
-    gbits = max(1, int(group[-1]).bit_length())
-    both = (group.astype(np.uint64) << np.uint64(64 - gbits)) | (~keys[0] >> np.uint64(gbits))
-    sub = np.argsort(both)
-    ordered = both[sub]
-    del both
-    eq = ordered[1:] == ordered[:-1]
-    del ordered
-    if eq.any():
-        tied = np.zeros(len(sub), dtype=bool)
-        tied[1:] |= eq
-        tied[:-1] |= eq
-        p = np.flatnonzero(tied)
-        run_id = np.cumsum(np.concatenate(([True], ~eq)))[p]
-        rows = sub[p]
-        local = np.lexsort([~k[rows] for k in reversed(keys)] + [run_id])
-        sub[p] = rows[local]
-    return sub
-
-
-def _tie_order(docnos: np.ndarray, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
+def _tie_order(docnos, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Within runs of equal (topic, score), put docnos in descending order."""
     t = tcode[order]
     same = t[1:] == t[:-1]
@@ -192,7 +116,7 @@ def _tie_order(docnos: np.ndarray, order: np.ndarray, tcode: np.ndarray, scores:
     opens[inner] = ~same[slots[inner] - 1]
     group = np.cumsum(opens)
     members = order[slots]
-    sub = _group_sort(group, docnos[members])
+    sub = order_descending(docnos.data, docnos.starts[members], docnos.lengths[members], group)
     order = order.copy()
     order[slots] = members[sub]
     return order
@@ -201,29 +125,30 @@ def _tie_order(docnos: np.ndarray, order: np.ndarray, tcode: np.ndarray, scores:
 def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None, complete: bool = False) -> Ranked:
     """Rank the run, cut it at ``depth`` and look up relevance (see module doc)."""
     level = int(relevance_level)
-    qtopics = _distinct(qrels.topics)
-    universe = np.union1d(qtopics, _distinct(run.topics))
-    qcode = _codes(qrels.topics, universe) if len(qrels) else np.zeros(0, np.int64)
-    rcode = _codes(run.topics, universe)
+    universe = sorted(set(qrels.topic_ids) | set(run.topic_ids))
+    where = {t: i for i, t in enumerate(universe)}
+    qmap = np.array([where[t] for t in qrels.topic_ids], dtype=np.int64)
+    rmap = np.array([where[t] for t in run.topic_ids], dtype=np.int64)
+    qcode = qmap[qrels.topic_codes] if len(qrels) else np.zeros(0, np.int64)
+    rcode = rmap[run.topic_codes]
+    universe = np.array(universe + [b""], dtype=object)[:-1]
 
     in_qrels = np.zeros(len(universe), dtype=bool)
-    in_qrels[np.searchsorted(universe, qtopics)] = True
+    in_qrels[qmap] = True
     in_run = np.zeros(len(universe), dtype=bool)
-    in_run[rcode] = True
+    in_run[rmap] = True
     missing_codes = np.flatnonzero(in_qrels & ~in_run)
-    missing = [universe[c].decode("utf-8", "replace") for c in missing_codes]
+    missing = [universe[c].decode("utf-8", "surrogateescape") for c in missing_codes]
     evaluated = in_qrels & (in_run | complete)
     if not evaluated.any():
         raise IrmeansError(f"{run.source}: no topic of the run has judgments in {qrels.source}")
     if missing and not complete:
-        warnings.warn(
-            TopicsLeftOutWarning(
-                f"{len(missing)} topic(s) in {qrels.source} have no results in {run.source} "
-                f"and are left out (use complete=True / -c to count them as 0): "
-                f"{', '.join(missing)}"
-            ),
-            stacklevel=3,
+        warning = TopicsLeftOutWarning(
+            _missing_text(missing_codes, universe, qrels.source, run.source, "complete=True")
         )
+        warning.missing, warning.qrels, warning.run = missing, qrels.source, run.source
+        warning.shown = [universe[c] for c in missing_codes[:MISSING_SHOWN]]
+        warnings.warn(warning, stacklevel=3)
     topic_index = np.full(len(universe), -1, dtype=np.int64)
     topic_index[evaluated] = np.arange(int(evaluated.sum()))
     topics = universe[evaluated]
@@ -237,14 +162,14 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     scores = run.scores
     order = _score_order(rows, tcode, scores)
     del rows
-    order = _tie_order(run.docnos, order, tcode, scores)
+    order = _tie_order(run.docno_strings, order, tcode, scores)
     seg = tcode[order]
     del tcode
     lengths = np.bincount(seg, minlength=ntop).astype(np.int64)
     starts = np.cumsum(lengths) - lengths
     pos = np.arange(len(order), dtype=np.int64)
     pos -= np.repeat(starts, lengths)
-    if depth is not None:
+    if depth is not None and int(depth) < len(order):
         cut = pos < int(depth)
         order, seg, pos = order[cut], seg[cut], pos[cut]
         lengths = np.minimum(lengths, int(depth))
@@ -252,25 +177,9 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
 
     qtop = topic_index[qcode]
     qkeep = qtop >= 0
-    if not qkeep.all():
-        qdoc, qtop, qrel = qrels.docnos[qkeep], qtop[qkeep], qrels.rels[qkeep]
-    else:
-        qdoc, qrel = qrels.docnos, qrels.rels
-    width = -(-max(qrels.docnos.dtype.itemsize, run.docnos.dtype.itemsize) // 8) * 8
-    qhash = docno_hashes(qrels, width)
-    rel = _lookup(
-        qtop,
-        qdoc,
-        qrel,
-        qhash if qkeep.all() else qhash[qkeep],
-        seg,
-        pos,
-        starts,
-        order,
-        run.docnos,
-        docno_hashes(run, width),
-        ntop,
-    )
+    qrows = np.flatnonzero(qkeep) if not qkeep.all() else np.arange(len(qtop))
+    qtop, qrel = qtop[qrows], qrels.rels[qrows]
+    rel = _lookup(qtop, qrows, qrel, qrels.docno_strings, seg, pos, starts, order, run.docno_strings, ntop)
 
     # -c: a topic without results is evaluated, like trec_eval does, as a
     # ranking of one document that is not in the pool
@@ -297,6 +206,7 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     num_pos = np.bincount(ideal_seg, minlength=ntop).astype(np.int64)
     ideal_starts = np.cumsum(num_pos) - num_pos
     ideal_pos = np.arange(len(ideal), dtype=np.int64) - ideal_starts[ideal_seg]
+    levels = _levels(qtop[judged], qrel[judged])
     return Ranked(
         topics,
         seg,
@@ -316,25 +226,57 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
         num_pos,
         run.runid,
         missing,
+        int(np.count_nonzero(qrels.rels > 0)),
+        levels,
     )
 
 
-def _lookup(qtop, qdoc, qrel, qhash, seg, pos, starts, order, docnos, rhash, ntop):
-    """Relevance of each ranked row (``docnos[order]``, topic ``seg``, rank ``pos``).
+def missing_text(count, shown, qrels, run, remedy) -> str:
+    """The one-line summary of judged topics without results: how many, and the first few."""
+    names = ", ".join(t.decode("utf-8", "backslashreplace") for t in shown)
+    more = f" and {count - len(shown)} more" if count > len(shown) else ""
+    plural = count > 1
+    return (
+        f"{count} topic{'s' if plural else ''} in {qrels} {'have' if plural else 'has'} no results in {run} and "
+        f"{'are' if plural else 'is'} left out ({remedy} counts them as empty rankings): {names}{more}"
+    )
+
+
+def _missing_text(codes, universe, qrels, run, remedy):
+    return missing_text(len(codes), [universe[c] for c in codes[:MISSING_SHOWN]], qrels, run, remedy)
+
+
+def _levels(topic, grade):
+    """(topic, grade, count) of each distinct judged (topic, grade) pair, sorted."""
+    if len(topic) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    o = np.lexsort((grade, topic))
+    t, g = topic[o], grade[o]
+    head = np.ones(len(t), dtype=bool)
+    head[1:] = (t[1:] != t[:-1]) | (g[1:] != g[:-1])
+    at = np.flatnonzero(head)
+    return t[at], g[at], np.diff(np.append(at, len(t)))
+
+
+def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
+    """Relevance of each ranked row (run row ``order[i]``, topic ``seg``, rank ``pos``).
 
     Qrels and run rows become 64-bit keys: topic, then a hash of the docno,
     then a tag bit (qrels 0, run 1) and the row's place within its topic.
     One sort of all keys puts each run row right after the qrels row of the
     same topic and hash, if any.  Matches are then checked on the strings;
-    on any hash collision the lookup is redone by string comparison.
+    on any collision of the shortened hashes the lookup is redone on whole
+    hashes (:func:`_exact_lookup`).
     """
     rel = np.full(len(seg), NONPOOL, dtype=np.int64)
     if len(qtop) == 0 or len(seg) == 0:
         return rel
-    qo = None
     if np.any(qtop[1:] < qtop[:-1]):
         qo = np.argsort(qtop, kind="stable")
-        qtop, qdoc, qrel, qhash = qtop[qo], qdoc[qo], qrel[qo], qhash[qo]
+        qtop, qrows, qrel = qtop[qo], qrows[qo], qrel[qo]
+    qhash = qdocs.hashes()[qrows]
+    rhash = rdocs.hashes()
     qcount = np.bincount(qtop, minlength=ntop)
     qstart = np.cumsum(qcount) - qcount
     qpos = np.arange(len(qtop), dtype=np.int64) - np.repeat(qstart, qcount)
@@ -342,7 +284,7 @@ def _lookup(qtop, qdoc, qrel, qhash, seg, pos, starts, order, docnos, rhash, nto
     pos_bits = max(1, int(max(qcount.max(), pos.max() + 1)).bit_length())
     hash_bits = 64 - topic_bits - 1 - pos_bits
     if hash_bits < 24:  # pragma: no cover - too many topics and rows for one key
-        return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
+        return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
     u = np.uint64
     drop = u(64 - hash_bits)
     low = u(pos_bits + 1)
@@ -366,7 +308,7 @@ def _lookup(qtop, qdoc, qrel, qhash, seg, pos, starts, order, docnos, rhash, nto
     step = tagged[1:] - tagged[:-1]
     del tagged
     if np.any((step == 0) & qrels_key):
-        return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
+        return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
     found = np.flatnonzero((step == 1) & qrels_key)
     del step, qrels_key
     mask = u((1 << pos_bits) - 1)
@@ -374,28 +316,46 @@ def _lookup(qtop, qdoc, qrel, qhash, seg, pos, starts, order, docnos, rhash, nto
     rrow = starts[rtopic] + (keys[found + 1] & mask).astype(np.int64)
     qrow = qstart[rtopic] + (keys[found] & mask).astype(np.int64)
     del keys, q, r
-    if not np.array_equal(qdoc[qrow], docnos[order[rrow]]):
-        return _exact_lookup(qtop, qdoc, qrel, seg, docnos[order])
+    a, b = qrows[qrow], order[rrow]
+    if not equal_at(qdocs.data, qdocs.starts[a], qdocs.lengths[a], rdocs.data, rdocs.starts[b], rdocs.lengths[b]).all():
+        return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
     grades = qrel[qrow]
     rel[rrow] = np.where(grades < 0, UNJUDGED, grades)
     return rel
 
 
-def _exact_lookup(qtop, qdoc, qrel, seg, rdoc):
-    """Relevance lookup by string comparison (used only on a hash collision)."""
-    o = np.lexsort((qdoc, qtop))
-    qt, qd, qr = qtop[o], qdoc[o], qrel[o]
+def _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs):
+    """Relevance lookup on (topic, whole hash), checked on the strings (after a collision of shortened hashes).
+
+    Two different docnos of one topic with the same 64-bit hash are looked up by their bytes.
+    """
     rel = np.full(len(seg), NONPOOL, dtype=np.int64)
+    qh = qdocs.hashes()[qrows]
+    rh = rdocs.hashes()[order]
+    qo = np.lexsort((qh, qtop))
+    qt, qh, qr, qi = qtop[qo], qh[qo], qrel[qo], qrows[qo]
+    clash = (qt[1:] == qt[:-1]) & (qh[1:] == qh[:-1])
+    if clash.any():  # a true 64-bit collision: by the bytes themselves
+        table = {(int(t), qdocs[int(i)]): int(g) for t, i, g in zip(qt.tolist(), qi.tolist(), qr.tolist())}
+        for k, (t, i) in enumerate(zip(seg.tolist(), order.tolist())):
+            g = table.get((t, rdocs[i]))
+            if g is not None:
+                rel[k] = UNJUDGED if g < 0 else g
+        return rel
+    # position of each run row's (topic, hash) among the sorted qrels keys
     lo = np.searchsorted(qt, seg, side="left")
     hi = np.searchsorted(qt, seg, side="right")
-    for t in np.unique(seg):
+    at = lo.copy()
+    for t in np.unique(seg[hi > lo]).tolist():  # one binary search per topic, over that topic's hashes
         rows = np.flatnonzero(seg == t)
-        a, b = lo[rows[0]], hi[rows[0]]
-        if a == b:
-            continue
-        docs = qd[a:b]
-        at = np.minimum(np.searchsorted(docs, rdoc[rows]), b - a - 1)
-        hit = docs[at] == rdoc[rows]
-        grades = qr[a:b][at[hit]]
-        rel[rows[hit]] = np.where(grades < 0, UNJUDGED, grades)
+        a, b = int(lo[rows[0]]), int(hi[rows[0]])
+        at[rows] = a + np.searchsorted(qh[a:b], rh[rows])
+    hit = (at < hi) & (at >= lo)
+    hit[hit] = qh[at[hit]] == rh[hit]
+    k = np.flatnonzero(hit)
+    i, j = qi[at[k]], order[k]
+    same = equal_at(qdocs.data, qdocs.starts[i], qdocs.lengths[i], rdocs.data, rdocs.starts[j], rdocs.lengths[j])
+    k = k[same]
+    grades = qr[at[k]]
+    rel[k] = np.where(grades < 0, UNJUDGED, grades)
     return rel

@@ -1,0 +1,77 @@
+"""trec_eval's number syntax, read strictly: what C's ``strtod``/``strtol`` read in full.
+
+trec_eval reads scores with ``atof``, grades, ``-l``, ``-M`` and cutoffs with ``atol``: a
+token is read up to its first character that does not fit, so ``1_0`` is read as 1 and ``x``
+as 0.  Python reads ``1_0`` as 10.  irmeans accepts a token only if C would read all of it,
+and then reads the same value; anything else is refused with a message, never read differently.
+
+>>> c_float("-1.5e-3"), c_float("0x1.8p1"), c_int("+7")
+(-0.0015, 3.0, 7)
+>>> c_float("1_0") is None, c_int("1_0") is None, c_int("1.0") is None
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["c_float", "c_int", "FLOAT_CHARS", "INT64_MAX"]
+
+INT64_MAX = (1 << 63) - 1
+
+_DECIMAL = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_HEX = re.compile(rb"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?")
+_SPECIAL = re.compile(rb"[+-]?(?:inf|infinity|nan(?:\([0-9a-zA-Z_]*\))?)", re.IGNORECASE)
+_INT = re.compile(rb"[+-]?[0-9]+")
+
+#: The bytes of a plain decimal or e-notation number: a token of only these that Python's
+#: ``float`` (or numpy) reads in full is read in full, to the same double, by C's ``strtod``.
+FLOAT_CHARS = b"0123456789+-.eE"
+
+
+def _bytes(text) -> bytes:
+    return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+
+
+def c_float(text) -> float | None:
+    """The value C's ``strtod`` reads from all of ``text``, or None if it would stop early.
+
+    Decimal, e-notation and hexadecimal (``0x1.8p1``) forms are read; ``inf`` and ``nan``
+    are read as such (callers refuse them).  Python-only forms (``1_0``, surrounding
+    blanks) give None.
+
+    Examples
+    --------
+    >>> c_float("2."), c_float(".5"), c_float("1e"), c_float(" 1")
+    (2.0, 0.5, None, None)
+    """
+    b = _bytes(text)
+    if _DECIMAL.fullmatch(b):
+        return float(b)
+    if _HEX.fullmatch(b):
+        s = b.decode("ascii")
+        neg = s.startswith("-")
+        s = s.lstrip("+-")
+        if "p" not in s.lower():
+            s += "p0"
+        value = float.fromhex(s)
+        return -value if neg else value
+    if _SPECIAL.fullmatch(b):
+        low = b.lower().lstrip(b"+-")
+        sign = -1.0 if b.startswith(b"-") else 1.0
+        return sign * (float("inf") if low.startswith(b"inf") else float("nan"))
+    return None
+
+
+def c_int(text) -> int | None:
+    """The integer of ``text`` if it is ``[+-]digits`` (what C's ``strtol`` reads in full), else None.
+
+    The value is not bounded here; callers check the range they need.
+
+    Examples
+    --------
+    >>> c_int("-2"), c_int("007"), c_int("2.0"), c_int("")
+    (-2, 7, None, None)
+    """
+    b = _bytes(text)
+    return int(b) if _INT.fullmatch(b) else None

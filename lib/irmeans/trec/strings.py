@@ -1,0 +1,305 @@
+"""Byte strings stored end to end: docnos and topic ids without padding to the longest.
+
+A :class:`Strings` column keeps its strings in one ``uint8`` buffer with an offset per
+string, so memory and time grow with the total size of the strings, never with the longest
+one times their number.  Strings are hashed, compared and ordered eight bytes at a time,
+straight from the buffer: hashes (:func:`hash_strings`) for joining and duplicate checks,
+word-by-word comparison (:func:`equal_at`) to verify what the hashes suggest, and
+:func:`order_descending` for trec_eval's tie-break (docno descending, ``strcmp`` order).
+Strings longer than :data:`LONG` bytes finish with Python's bytes hash and comparison,
+so a single long name costs what its length costs, once.
+
+>>> s = Strings.from_sequence([b"doc-2", b"doc-10", b"doc-2"])
+>>> s.tolist(), bool(s.hashes()[0] == s.hashes()[2]), bool(s.hashes()[0] == s.hashes()[1])
+([b'doc-2', b'doc-10', b'doc-2'], True, False)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG"]
+
+#: Strings longer than this many bytes are hashed and compared past it with Python's bytes.
+LONG = 512
+_SHORT_WORDS = 4  # every string is hashed over at least this many (zero-padded) words
+_PAD = 16  # zero bytes kept after the last string, so any 8-byte read stays inside the buffer
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # first k bytes, little-endian
+_HIGH = np.array([((1 << (8 * k)) - 1) << (64 - 8 * k) if k else 0 for k in range(9)], dtype=np.uint64)
+_PRIME = np.uint64(0x100000001B3)
+_SEED = np.uint64(0xCBF29CE484222325)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_MASK64 = (1 << 64) - 1
+
+
+def _view(data: np.ndarray, dtype: str) -> np.ndarray:
+    """Every 8-byte word of ``data`` at every byte offset (unaligned, no copy)."""
+    return np.ndarray(shape=(len(data) - 7,), dtype=dtype, buffer=data, strides=(1,))
+
+
+def _word(view, limit, starts, lengths, j, big=False):
+    """Word ``j`` of each string (bytes ``8j .. 8j+7``), zero past the string's end."""
+    pos = starts + 8 * j
+    np.minimum(pos, limit, out=pos)
+    w = view[pos]
+    rem = np.clip(lengths - 8 * j, 0, 8)
+    w &= (_HIGH if big else _LOW)[rem]
+    return w
+
+
+def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """64-bit hash of each string ``data[starts[i] : starts[i] + lengths[i]]``.
+
+    The hash depends on the string's bytes alone, not on where it lies or what else is
+    hashed with it.  ``data`` must hold 8 readable bytes after the last string start.
+
+    Examples
+    --------
+    >>> buf = np.frombuffer(b"ab cd ab" + bytes(16), dtype=np.uint8)
+    >>> h = hash_strings(buf, np.array([0, 3, 6]), np.array([2, 2, 2]))
+    >>> bool(h[0] == h[2]), bool(h[0] == h[1])
+    (True, False)
+    """
+    n = len(starts)
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    h = lengths.astype(np.uint64) * _GOLD
+    h ^= _SEED
+    if n == 0:
+        return h
+    view = _view(data, "<u8")
+    limit = len(data) - 8
+    words = (lengths + 7) >> 3
+    head = np.minimum(words, LONG // 8)
+    for j in range(_SHORT_WORDS):
+        h ^= _word(view, limit, starts, lengths, j)
+        h *= _PRIME
+        h ^= h >> np.uint64(29)
+    most = int(head.max())
+    if most > _SHORT_WORDS:
+        rows = np.flatnonzero(head > _SHORT_WORDS)
+        rows = rows[np.argsort(-head[rows], kind="stable")]
+        left = np.sort(head[rows])
+        for j in range(_SHORT_WORDS, most):
+            act = rows[: len(rows) - int(np.searchsorted(left, j, side="right"))]
+            w = _word(view, limit, starts[act], lengths[act], j)
+            g = h[act] ^ w
+            g *= _PRIME
+            g ^= g >> np.uint64(29)
+            h[act] = g
+    for i in np.flatnonzero(lengths > LONG).tolist():  # the tails of long strings
+        s = int(starts[i])
+        tail = hash(data[s + LONG : s + int(lengths[i])].tobytes()) & _MASK64
+        h[i] ^= np.uint64(tail)
+    h ^= h >> np.uint64(32)
+    h *= _GOLD
+    h ^= h >> np.uint64(29)
+    return h
+
+
+def equal_at(a_data, a_starts, a_lengths, b_data, b_starts, b_lengths) -> np.ndarray:
+    """Elementwise equality of the strings of ``a`` and ``b`` (same number of each), word by word.
+
+    Examples
+    --------
+    >>> buf = np.frombuffer(b"abc abd abc" + bytes(16), dtype=np.uint8)
+    >>> equal_at(buf, np.array([0, 0]), np.array([3, 3]), buf, np.array([8, 4]), np.array([3, 3])).tolist()
+    [True, False]
+    """
+    a_starts = np.asarray(a_starts, dtype=np.int64)
+    b_starts = np.asarray(b_starts, dtype=np.int64)
+    same = np.asarray(a_lengths) == np.asarray(b_lengths)
+    if not len(same):
+        return same
+    lengths = np.asarray(a_lengths, dtype=np.int64)
+    va, vb = _view(a_data, "<u8"), _view(b_data, "<u8")
+    la, lb = len(a_data) - 8, len(b_data) - 8
+    words = np.minimum((lengths + 7) >> 3, LONG // 8)
+    j = 0
+    rows = np.flatnonzero(same)
+    while len(rows):
+        rows = rows[words[rows] > j]
+        if not len(rows):
+            break
+        wa = _word(va, la, a_starts[rows], lengths[rows], j)
+        wb = _word(vb, lb, b_starts[rows], lengths[rows], j)
+        bad = wa != wb
+        same[rows[bad]] = False
+        rows = rows[~bad]
+        j += 1
+    for i in np.flatnonzero(same & (lengths > LONG)).tolist():
+        sa, sb, n = int(a_starts[i]), int(b_starts[i]), int(lengths[i])
+        same[i] = a_data[sa : sa + n].tobytes() == b_data[sb : sb + n].tobytes()
+    return same
+
+
+def order_descending(data, starts, lengths, group) -> np.ndarray:
+    """Permutation sorting strings by ``group`` (ascending), then by the strings descending (``strcmp``).
+
+    Compares eight bytes at a time (big-endian words) and goes on to the next word only for
+    the strings still tied, so the work grows with the length of shared prefixes, not with
+    the longest string.
+
+    Examples
+    --------
+    >>> s = Strings.from_sequence([b"b", b"ab", b"abc", b"a"])
+    >>> order_descending(s.data, s.starts, s.lengths, np.array([0, 0, 0, 1])).tolist()
+    [0, 2, 1, 3]
+    """
+    n = len(starts)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    view = _view(data, ">u8")
+    limit = len(data) - 8
+    key = _word(view, limit, starts, lengths, 0, big=True)
+    out = np.lexsort((~key, group))
+    rows, grp, key = out, np.asarray(group)[out], key[out]
+    slots = np.arange(n)
+    j = 0
+    while len(rows) > 1:
+        same = (grp[1:] == grp[:-1]) & (key[1:] == key[:-1])
+        if not same.any():
+            break
+        tied = np.zeros(len(rows), dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        keep = np.flatnonzero(tied)
+        grp = np.cumsum(np.concatenate(([True], ~same)))[keep]
+        rows, slots = rows[keep], slots[keep]
+        j += 1
+        if 8 * j >= LONG:  # what is left shares a long prefix: finish with bytes
+            names = [data[s : s + n].tobytes() for s, n in zip(starts[rows].tolist(), lengths[rows].tolist())]
+            local = sorted(range(len(rows)), key=lambda i: (-int(grp[i]), names[i]), reverse=True)
+            out[slots] = rows[local]
+            break
+        key = _word(view, limit, starts[rows], lengths[rows], j, big=True)
+        local = np.lexsort((~key, grp))
+        rows, grp, key = rows[local], grp[local], key[local]
+        out[slots] = rows
+    return out
+
+
+class Strings:
+    """A column of byte strings stored end to end.
+
+    Attributes
+    ----------
+    data : numpy.ndarray of uint8
+        The strings' bytes, one after the other, then some zero bytes.
+    offsets : numpy.ndarray of int64
+        ``n + 1`` offsets: string ``i`` is ``data[offsets[i]:offsets[i + 1]]``.
+
+    Examples
+    --------
+    >>> s = Strings.from_sequence(["q1", "passage-7"])
+    >>> len(s), s[1], s.lengths.tolist()
+    (2, b'passage-7', [2, 9])
+    """
+
+    __slots__ = ("data", "offsets", "_hashes")
+
+    def __init__(self, data: np.ndarray, offsets: np.ndarray, hashes: np.ndarray | None = None):
+        self.data = data
+        self.offsets = offsets
+        self._hashes = hashes
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def starts(self) -> np.ndarray:
+        return self.offsets[:-1]
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def hashes(self) -> np.ndarray:
+        """:func:`hash_strings` of every string (computed once)."""
+        if self._hashes is None:
+            self._hashes = hash_strings(self.data, self.starts, self.lengths)
+        return self._hashes
+
+    def __getitem__(self, i) -> bytes:
+        return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
+
+    def tolist(self) -> list:
+        """The strings as a list of bytes."""
+        blob = self.data.tobytes()
+        o = self.offsets.tolist()
+        return [blob[a:b] for a, b in zip(o[:-1], o[1:])]
+
+    def to_array(self) -> np.ndarray:
+        """The strings as a numpy bytes array (``S`` dtype, padded to the longest)."""
+        return np.array(self.tolist(), dtype="S") if len(self) else np.zeros(0, dtype="S1")
+
+    def take(self, rows: np.ndarray) -> Strings:
+        """The strings at ``rows``, as a new column."""
+        rows = np.asarray(rows, dtype=np.int64)
+        lengths = self.lengths[rows]
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        total = int(offsets[-1])
+        idx = np.repeat(self.starts[rows] - offsets[:-1], lengths)
+        idx += np.arange(total, dtype=np.int64)
+        data = np.zeros(total + _PAD, dtype=np.uint8)
+        data[:total] = self.data[idx]
+        hashes = None if self._hashes is None else self._hashes[rows]
+        return Strings(data, offsets, hashes)
+
+    @classmethod
+    def from_buffer(cls, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Strings:
+        """The strings ``buf[starts[i]:ends[i]]`` (non-overlapping, in increasing order), copied out."""
+        lengths = ends - starts
+        offsets = np.zeros(len(starts) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        total = int(offsets[-1])
+        data = np.zeros(total + _PAD, dtype=np.uint8)
+        if total:
+            marks = np.zeros(int(ends[-1]) + 1, dtype=np.int8)
+            marks[starts] = 1
+            marks[ends] -= 1
+            inside = np.cumsum(marks, dtype=np.int8).view(bool)[: int(ends[-1])]
+            data[:total] = buf[: int(ends[-1])][inside]
+        return cls(data, offsets)
+
+    @classmethod
+    def from_sequence(cls, values) -> Strings:
+        """A column from str or bytes values (str is encoded as UTF-8), or a numpy ``S``/``U`` array."""
+        arr = values if isinstance(values, np.ndarray) else None
+        if arr is not None and arr.dtype.kind == "U":
+            arr = np.char.encode(arr, "utf-8")
+        if arr is not None and arr.dtype.kind == "S" and arr.ndim == 1:
+            items = arr.tolist()
+        else:
+            seq = values.tolist() if isinstance(values, np.ndarray) else list(values)
+            items = [v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape") for v in seq]
+        lengths = np.fromiter((len(v) for v in items), dtype=np.int64, count=len(items))
+        offsets = np.zeros(len(items) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        data = np.zeros(int(offsets[-1]) + _PAD, dtype=np.uint8)
+        data[: int(offsets[-1])] = np.frombuffer(b"".join(items), dtype=np.uint8)
+        return cls(data, offsets)
+
+    @classmethod
+    def concat(cls, parts: list) -> Strings:
+        """One column of the strings of ``parts`` in turn (the parts' buffers are released as it goes)."""
+        if len(parts) == 1:
+            return parts[0]
+        total = sum(int(p.offsets[-1]) for p in parts)
+        n = sum(len(p) for p in parts)
+        data = np.zeros(total + _PAD, dtype=np.uint8)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        hashes = np.zeros(n, dtype=np.uint64) if all(p._hashes is not None for p in parts) else None
+        at, row = 0, 0
+        for i, p in enumerate(parts):
+            size, m = int(p.offsets[-1]), len(p)
+            data[at : at + size] = p.data[:size]
+            offsets[row + 1 : row + m + 1] = p.offsets[1:] + at
+            if hashes is not None:
+                hashes[row : row + m] = p._hashes
+            at, row = at + size, row + m
+            parts[i] = None
+        return cls(data, offsets, hashes)
