@@ -45,6 +45,17 @@ book: venv $(ASSETS)
 	rm -f $(SITE)
 	$(MAKE) --no-print-directory site
 
+# Read the chapters live: JupyterLab on chapters/, with jupyterlab-myst for their MyST markup.
+# The server listens on 127.0.0.1 only and asks nothing of the internet (no news, no update
+# check). Extra options: make lab LAB_ARGS="--no-browser --port 8890". Run as root (in a
+# container, say), it needs --allow-root, which is then added.
+LAB_ARGS ?=
+.PHONY: lab
+lab: venv
+	$(BIN)/jupyter lab --notebook-dir=chapters --ServerApp.ip=127.0.0.1 \
+		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
 # Re-execute the chapters in place: refreshes the outputs nbval compares against.
 .PHONY: notebooks
 notebooks: venv
