@@ -4,6 +4,9 @@
 with a fresh run: refresh them with ``make notebooks`` after changing code.
 
 Usage: ``python book/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter).
+
+The kernels use local sockets (``irmeans_kernel.LocalKernelManager``), as in the book's build,
+so ipykernel has no unencrypted TCP connection to warn about.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+from irmeans_kernel import LocalKernelManager
 from nbclient import NotebookClient
 
 CHAPTERS = Path(__file__).resolve().parent.parent / "chapters"
@@ -25,6 +29,7 @@ def execute(path: Path, timeout: int = 300) -> None:
         nb,
         timeout=timeout,
         kernel_name="python3",
+        kernel_manager_class=LocalKernelManager,
         record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
     )

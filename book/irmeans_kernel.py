@@ -1,0 +1,50 @@
+"""The kernels that run the chapters talk to their client over local sockets, not TCP.
+
+When a client starts a kernel over TCP without CurveZMQ keys, ipykernel warns
+that "Kernel is running over TCP without encryption", once per notebook: ten
+lines of noise in every build. The kernels here only ever talk to a client on
+the same machine, so they use ZeroMQ's IPC transport (Unix domain sockets in
+Jupyter's runtime folder, readable by the user only), and ipykernel has
+nothing to warn about. On a system without Unix sockets the transport stays TCP.
+
+Two places start kernels: ``book/execute_notebooks.py`` (``make notebooks``),
+which passes :class:`LocalKernelManager` to nbclient, and the book's build,
+where myst-nb runs each chapter through jupyter-cache's ``executenb``; as a
+Sphinx extension (listed in ``_config.yml``) this module makes that call use
+:class:`LocalKernelManager` too.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jupyter_client.manager import KernelManager
+from traitlets import default
+
+#: ZeroMQ's IPC transport needs Unix domain sockets.
+TRANSPORT = "ipc" if os.name == "posix" else "tcp"
+
+
+class LocalKernelManager(KernelManager):
+    """A kernel manager whose kernels use :data:`TRANSPORT` (IPC where it exists)."""
+
+    @default("transport")
+    def _default_transport(self):
+        return TRANSPORT
+
+
+def execute(nb, cwd=None, km=None, **kwargs):
+    """:func:`nbclient.execute`, with :class:`LocalKernelManager` unless told otherwise."""
+    import nbclient
+
+    kwargs.setdefault("kernel_manager_class", LocalKernelManager)
+    return nbclient.execute(nb, cwd=cwd, km=km, **kwargs)
+
+
+def setup(app):
+    # myst-nb's direct execution calls jupyter_cache.executors.utils.single_nb_execution,
+    # which calls the module's `executenb` (nbclient.execute) with no way to choose the manager.
+    from jupyter_cache.executors import utils
+
+    utils.executenb = execute
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
