@@ -1,23 +1,49 @@
 """Data shipped with irmeans, read from the installed package (``importlib.resources``).
 
-:func:`robertson_example` is the reconstructed 50-topic AP example of
-Robertson (2006, §3). Each data file has a provenance note beside it in
-``irmeans/datasets/data/``.
+Two kinds of data live in ``irmeans/datasets/data/``, each with a provenance
+note there (``README.md``):
 
->>> from irmeans.datasets import robertson_example
->>> robertson_example().shape
-(50,)
+- the per-topic scores of real TREC runs on 14 collections, 46 systems ×
+  topics matrices under CC BY-SA 4.0: :func:`catalog` lists them,
+  :func:`load` reads one as a labelled :class:`ScoreMatrix`;
+- :func:`robertson_example`, the reconstructed 50-topic AP example of
+  Robertson (2006, §3).
+
+:func:`read_csv` reads a user's own systems × topics CSV into the same
+:class:`ScoreMatrix`.
+
+>>> from irmeans import datasets
+>>> trec8 = datasets.load("adhoc8", "ap")
+>>> trec8.scores.shape, trec8.label
+((129, 50), 'TREC-8 ad hoc (1999), AP')
+>>> len(datasets.catalog())
+46
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import os
+from dataclasses import dataclass
 from importlib import resources
 
 import numpy as np
 
-from ..errors import FileFormatError
+from ..errors import FileFormatError, IrmeansError
 
-__all__ = ["robertson_example", "data_file"]
+__all__ = [
+    "ScoreMatrix",
+    "CatalogEntry",
+    "COLLECTIONS",
+    "MEASURES",
+    "catalog",
+    "load",
+    "load_all",
+    "read_csv",
+    "robertson_example",
+    "data_file",
+]
 
 
 def data_file(name: str):
@@ -26,6 +52,292 @@ def data_file(name: str):
     if not path.is_file():
         raise FileNotFoundError(f"irmeans ships no data file {name!r}")
     return path
+
+
+# ---------------------------------------------------------------------------
+# The TREC score matrices
+# ---------------------------------------------------------------------------
+
+_URBANO_2019_TESTING = (
+    "Urbano, J., Lima, H. & Hanjalic, A. (2019). Statistical significance testing in information retrieval: "
+    "an empirical analysis of type I, type II and type III errors. SIGIR 2019, 505-514."
+)
+_URBANO_2018 = (
+    "Urbano, J. & Nagler, T. (2018). Stochastic simulation of test collections: evaluation scores. SIGIR 2018, 695-704."
+)
+_URBANO_2019_STANDARDIZATION = (
+    "Urbano, J., Lima, H. & Hanjalic, A. (2019). A new perspective on score standardization. SIGIR 2019, 1061-1064."
+)
+
+#: Each collection: (TREC track, year, citation of the archive the scores come from, its bibtex key).
+COLLECTIONS = {
+    "adhoc5": ("TREC-5 ad hoc", 1996, _URBANO_2019_TESTING, "urbano2019statistical"),
+    "adhoc6": ("TREC-6 ad hoc", 1997, _URBANO_2019_TESTING, "urbano2019statistical"),
+    "adhoc7": ("TREC-7 ad hoc", 1998, _URBANO_2019_TESTING, "urbano2019statistical"),
+    "adhoc8": ("TREC-8 ad hoc", 1999, _URBANO_2019_TESTING, "urbano2019statistical"),
+    "robust2004": ("TREC 2004 Robust", 2004, _URBANO_2018, "urbano2018simulation"),
+    "terabyte2006": ("TREC 2006 Terabyte", 2006, _URBANO_2019_STANDARDIZATION, "urbano2019standardization"),
+    "web2010": ("TREC 2010 Web", 2010, _URBANO_2018, "urbano2018simulation"),
+    "web2011": ("TREC 2011 Web", 2011, _URBANO_2018, "urbano2018simulation"),
+    "web2012": ("TREC 2012 Web", 2012, _URBANO_2018, "urbano2018simulation"),
+    "web2013": ("TREC 2013 Web", 2013, _URBANO_2018, "urbano2018simulation"),
+    "web2014": ("TREC 2014 Web", 2014, _URBANO_2018, "urbano2018simulation"),
+}
+
+#: The measures, by the name used in the file names.
+MEASURES = {
+    "ap": "AP",
+    "p10": "P@10",
+    "p20": "P@20",
+    "rr": "RR",
+    "ndcg": "nDCG",
+    "ndcg20": "nDCG@20",
+    "err20": "ERR@20",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreMatrix:
+    """Per-topic scores of a set of systems: a labelled systems × topics array.
+
+    Attributes
+    ----------
+    scores : ndarray, shape (systems, topics)
+        Read-only.
+    systems, topics : tuple of str
+        Row and column labels. The shipped TREC files name their runs
+        anonymously (``run1``…); most do not name their topics, whose labels
+        are then their positions ``1``… in the file.
+    collection, measure : str
+        For the shipped data, keys of :data:`COLLECTIONS` and :data:`MEASURES`.
+    citation : str
+        Where the scores come from ("" for a user's file).
+    """
+
+    scores: np.ndarray
+    systems: tuple
+    topics: tuple
+    collection: str
+    measure: str
+    citation: str = ""
+
+    @property
+    def name(self) -> str:
+        """``collection_measure`` (the shipped file's name without ``.csv``), or the collection alone."""
+        return f"{self.collection}_{self.measure}" if self.measure else self.collection
+
+    @property
+    def label(self) -> str:
+        """A readable name, for example ``'TREC-8 ad hoc (1999), AP'``."""
+        if self.collection in COLLECTIONS:
+            track, year, _, _ = COLLECTIONS[self.collection]
+            return f"{track} ({year}), {MEASURES.get(self.measure, self.measure)}"
+        return self.name
+
+    @property
+    def shape(self) -> tuple:
+        """(systems, topics)."""
+        return self.scores.shape
+
+    def __repr__(self) -> str:
+        return f"ScoreMatrix({self.name!r}, systems={self.shape[0]}, topics={self.shape[1]})"
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One row of :func:`catalog`: a shipped matrix, described without loading its scores."""
+
+    collection: str
+    measure: str
+    track: str
+    year: int
+    topics: int
+    systems: int
+    citation: str
+    bibkey: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.collection}_{self.measure}"
+
+
+def _shipped_names():
+    folder = resources.files(__package__) / "data"
+    names = []
+    for entry in folder.iterdir():
+        stem, dot, ext = entry.name.rpartition(".")
+        collection, _, measure = stem.partition("_")
+        if ext == "csv" and collection in COLLECTIONS and measure in MEASURES:
+            names.append((collection, measure))
+    order = list(COLLECTIONS)
+    measures = list(MEASURES)
+    return sorted(names, key=lambda cm: (order.index(cm[0]), measures.index(cm[1])))
+
+
+def catalog() -> list[CatalogEntry]:
+    """The TREC score matrices shipped with irmeans, one :class:`CatalogEntry` each.
+
+    Collections in the order of :data:`COLLECTIONS`, measures in that of
+    :data:`MEASURES`. The topic and system counts are read from the files.
+
+    Examples
+    --------
+    >>> rows = catalog()
+    >>> r = rows[[e.name for e in rows].index("robust2004_ap")]
+    >>> r.track, r.topics, r.systems, r.bibkey
+    ('TREC 2004 Robust', 249, 110, 'urbano2018simulation')
+    """
+    rows = []
+    for collection, measure in _shipped_names():
+        lines = data_file(f"{collection}_{measure}.csv").read_text().strip().splitlines()
+        header = next(csv.reader([lines[0]]))
+        systems = len(header) - (1 if header[0] == "topic" else 0)
+        track, year, citation, key = COLLECTIONS[collection]
+        rows.append(CatalogEntry(collection, measure, track, year, len(lines) - 1, systems, citation, key))
+    return rows
+
+
+def _parse_topic_major(text: str, path: str):
+    """Parse a shipped file (a row per topic, a column per system): (scores, systems, topics)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if len(rows) < 2:
+        raise FileFormatError("expected a header row and at least one row of scores", path=path)
+    header = [h.strip() for h in rows[0]]
+    labelled = header[0] == "topic"
+    systems = tuple(header[1:] if labelled else header)
+    values = np.empty((len(rows) - 1, len(systems)))
+    topics = []
+    for i, row in enumerate(rows[1:]):
+        fields = row[1:] if labelled else row
+        if len(fields) != len(systems):
+            raise FileFormatError(f"{len(fields)} scores for {len(systems)} systems", path=path, line=i + 2)
+        try:
+            values[i] = [float(f) for f in fields]
+        except ValueError:
+            raise FileFormatError("a score is not a number", path=path, line=i + 2) from None
+        topics.append(row[0].strip() if labelled else str(i + 1))
+    return values.T, systems, tuple(topics)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    a.flags.writeable = False
+    return a
+
+
+def load(collection: str, measure: str = "ap") -> ScoreMatrix:
+    """One shipped TREC matrix as systems × topics.
+
+    Parameters
+    ----------
+    collection : str
+        A key of :data:`COLLECTIONS`, such as ``"adhoc8"`` (the TREC-8 ad hoc
+        track, Ravana & Moffat's TREC8) or ``"robust2004"``.
+    measure : str, default "ap"
+        A key of :data:`MEASURES`; not every collection has every measure
+        (see :func:`catalog`).
+
+    Returns
+    -------
+    ScoreMatrix
+
+    Examples
+    --------
+    >>> m = load("adhoc8", "ap")
+    >>> m.systems[:2], m.topics[:2], round(float((m.scores == 0).mean()), 3)
+    (('run1', 'run2'), ('1', '2'), 0.026)
+    >>> load("robust2004").topics[:2]
+    ('301', '302')
+    """
+    collection, measure = str(collection).lower(), str(measure).lower()
+    shipped = _shipped_names()
+    if (collection, measure) not in shipped:
+        if collection not in {c for c, _ in shipped}:
+            raise IrmeansError(f"no collection {collection!r}: irmeans ships {', '.join(COLLECTIONS)}")
+        have = ", ".join(m for c, m in shipped if c == collection)
+        raise IrmeansError(f"collection {collection!r} has no measure {measure!r}; it has {have}")
+    name = f"{collection}_{measure}.csv"
+    scores, systems, topics = _parse_topic_major(data_file(name).read_text(), name)
+    citation = COLLECTIONS[collection][2]
+    return ScoreMatrix(_frozen(scores), systems, topics, collection, measure, citation)
+
+
+def load_all(measures=None) -> list[ScoreMatrix]:
+    """Every shipped matrix (or those of the given measures), in :func:`catalog` order.
+
+    Examples
+    --------
+    >>> [m.name for m in load_all(["ndcg"])]
+    ['terabyte2006_ndcg']
+    """
+    return [load(e.collection, e.measure) for e in catalog() if measures is None or e.measure in measures]
+
+
+def read_csv(path: str | os.PathLike, *, measure: str = "") -> ScoreMatrix:
+    """A user's systems × topics CSV as a :class:`ScoreMatrix`.
+
+    The format: a header row whose first field is ignored (any name, such as
+    ``system``) and whose other fields are the topic ids; then one row per
+    system, its name first and then its score on each topic, in the header's
+    order. Fields are separated by commas; every score must be a finite
+    number. Systems and topics must be unique.
+
+    Raises
+    ------
+    FileFormatError
+        With the file and the line, for the first problem found.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "runs.csv"
+    >>> _ = p.write_text("system,401,402\\nA,0.5,0.1\\nB,0.25,0\\n")
+    >>> m = read_csv(p)
+    >>> m.systems, m.topics, m.scores.tolist()
+    (('A', 'B'), ('401', '402'), [[0.5, 0.1], [0.25, 0.0]])
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = [(i, r) for i, r in enumerate(csv.reader(f), start=1) if any(field.strip() for field in r)]
+    except OSError as exc:
+        raise FileFormatError(f"cannot read it: {exc.strerror or exc}", path=path) from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise FileFormatError(f"not a UTF-8 CSV file ({exc})", path=path) from None
+    if not rows:
+        raise FileFormatError("empty: expected a header row of topic ids and a row per system", path=path)
+    line, header = rows[0]
+    topics = tuple(t.strip() for t in header[1:])
+    if len(topics) < 2:
+        raise FileFormatError("the header names fewer than 2 topics", path=path, line=line)
+    if len(set(topics)) != len(topics) or "" in topics:
+        raise FileFormatError("the header's topic ids must be unique and not empty", path=path, line=line)
+    systems, values = [], []
+    for line, row in rows[1:]:
+        if len(row) != len(topics) + 1:
+            raise FileFormatError(
+                f"{len(row) - 1} scores, but the header names {len(topics)} topics", path=path, line=line
+            )
+        name = row[0].strip()
+        if not name or name in systems:
+            raise FileFormatError(f"system name {name!r} is empty or repeated", path=path, line=line)
+        try:
+            v = [float(field) for field in row[1:]]
+        except ValueError:
+            raise FileFormatError("a score is not a number", path=path, line=line) from None
+        if not np.all(np.isfinite(v)):
+            raise FileFormatError("a score is not a finite number", path=path, line=line)
+        systems.append(name)
+        values.append(v)
+    if len(systems) < 2:
+        raise FileFormatError("fewer than 2 systems: nothing to order", path=path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return ScoreMatrix(_frozen(np.array(values)), tuple(systems), topics, stem, measure)
+
+
+# ---------------------------------------------------------------------------
+# Robertson's example
+# ---------------------------------------------------------------------------
 
 
 def robertson_example() -> np.ndarray:
