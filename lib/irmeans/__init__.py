@@ -7,7 +7,16 @@
 """
 
 from .averages import AM, GM, HM, Average, Logit, Median, parse_average
-from .consistency import draw_halves, kendall_tau, split_half, standardize
+from .consistency import (
+    difficulty_halves,
+    draw_halves,
+    halves_tau,
+    kendall_tau,
+    make_halves,
+    split_half,
+    standardize,
+    topic_difficulty,
+)
 from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
 from .means import (
     TREC_EVAL_GM_EPS,
@@ -30,6 +39,7 @@ from .measures import (
     recall_at,
     reciprocal_rank,
 )
+from .significance import compare_taus, paired_t_test
 from .simulate import PRESETS, simulate_collection
 from .trec.evaluate import Evaluation, evaluate
 from .trec.files import Qrels, Run, read_qrels, read_run
@@ -44,10 +54,16 @@ __all__ = [
     "Logit",
     "Median",
     "parse_average",
+    "difficulty_halves",
     "draw_halves",
+    "halves_tau",
     "kendall_tau",
+    "make_halves",
     "split_half",
     "standardize",
+    "topic_difficulty",
+    "compare_taus",
+    "paired_t_test",
     "FileFormatError",
     "IrmeansError",
     "TopicsLeftOutWarning",

@@ -16,10 +16,22 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import float_array, whole_number
-from .averages import parse_average
+from .averages import AM, GM, HM, Logit, Median, parse_average
 from .errors import IrmeansError
+from .means import _log_odds
 
-__all__ = ["kendall_tau", "draw_halves", "split_half", "standardize"]
+__all__ = [
+    "kendall_tau",
+    "draw_halves",
+    "halves_tau",
+    "split_half",
+    "DIFFICULTY",
+    "SPLIT_KINDS",
+    "topic_difficulty",
+    "difficulty_halves",
+    "make_halves",
+    "standardize",
+]
 
 # Rows of a stacked kendall_tau are processed in blocks of about this many
 # values, which bounds the size of the temporary arrays.
@@ -94,52 +106,83 @@ def kendall_tau(x, y):
     return out.reshape(lead)
 
 
-def _tied_pairs(same):
-    """Pairs tied within runs, for each row: ``same[:, i]`` says item i+1 equals item i.
+def _tied_pairs_of_ranks(r):
+    """Pairs of equal values in each row of non-negative integers below the row length: Σ c(c − 1)/2 over values."""
+    rows, n = r.shape
+    counts = np.bincount((r + (np.arange(rows) * (n + 1))[:, None]).ravel(), minlength=rows * (n + 1))
+    counts = counts.reshape(rows, n + 1)
+    return (counts * (counts - 1) // 2).sum(axis=1)
 
-    A run of t equal items holds t(t − 1)/2 tied pairs; the sum is taken as
-    the number of earlier run members of each item.
+
+def _rank_type(n):
+    """An integer type for ranks 0 … n − 1 that numpy sorts fast (its uint8 row sorts are slow)."""
+    return np.int16 if n < np.iinfo(np.int16).max else np.int64
+
+
+def _scatter_dense_ranks(order, sorted_values, rank_type):
+    """Dense ranks (0 for the smallest) from each row's sorting ``order`` and its sorted values."""
+    rows, n = order.shape
+    dense = np.empty((rows, n), dtype=rank_type)
+    dense[:, 0] = 0
+    dense[:, 1:] = np.cumsum(sorted_values[:, 1:] != sorted_values[:, :-1], axis=1, dtype=np.int32)
+    rank = np.empty((rows, n), dtype=rank_type)
+    # Flat indices (row offset + position) are much faster than put_along_axis.
+    rank.ravel()[order + (np.arange(rows) * n)[:, None]] = dense
+    return rank
+
+
+def _dense_ranks(v):
+    """Dense ranks of each row of a float array: equal values get equal ranks."""
+    order = np.argsort(v, axis=1)
+    flat = order + (np.arange(v.shape[0]) * v.shape[1])[:, None]
+    return _scatter_dense_ranks(order, v.ravel()[flat], _rank_type(v.shape[1]))
+
+
+def _dense_ranks_of_keys(q):
+    """Dense ranks of each row of non-negative integer keys below 2**54, for rows shorter than 256.
+
+    The position is packed into the key's low 8 bits, so one integer sort
+    (much faster than an argsort of floats) gives both order and values.
     """
-    count = np.zeros(same.shape[0], dtype=np.int64)
-    rows = same.any(axis=1)
-    if rows.any():
-        s = same[rows]
-        idx = np.arange(s.shape[1] + 1)
-        starts = np.where(np.concatenate([np.ones((s.shape[0], 1), bool), ~s], axis=1), idx, 0)
-        count[rows] = (idx - np.maximum.accumulate(starts, axis=1)).sum(axis=1)
-    return count
+    packed = np.sort((q << 8) | np.arange(q.shape[1]), axis=1)
+    return _scatter_dense_ranks(packed & 255, packed >> 8, np.int16)
 
 
 def _tau_rows(x, y):
     """τ-b for each row of two (rows, n) float arrays, checked and finite."""
-    rows, n = x.shape
-    # Sort by y, then stably by x: x ascending, y ascending within ties of x,
-    # so every strict inversion of y is a discordant pair and nothing else is.
-    by_y = np.argsort(y, axis=1)
-    x1 = np.take_along_axis(x, by_y, axis=1)
-    y_sorted = np.take_along_axis(y, by_y, axis=1)
-    by_x = np.argsort(x1, axis=1, kind="stable")
-    x_sorted = np.take_along_axis(x1, by_x, axis=1)
+    return _tau_from_ranks(_dense_ranks(x), _dense_ranks(y))
 
-    same_y = y_sorted[:, 1:] == y_sorted[:, :-1]
-    same_x = x_sorted[:, 1:] == x_sorted[:, :-1]
-    # Dense ranks of y compare like the values themselves and fit a small
-    # integer type, which makes the O(n²) comparisons below much cheaper.
-    rank_type = np.int16 if n < np.iinfo(np.int16).max else np.int64
-    y_rank = np.zeros((rows, n), dtype=rank_type)
-    np.cumsum(~same_y, axis=1, out=y_rank[:, 1:])
-    p = np.take_along_axis(y_rank, by_x, axis=1)
 
-    x_ties = _tied_pairs(same_x)
-    y_ties = _tied_pairs(same_y)
-    both_ties = _tied_pairs(same_x & (p[:, 1:] == p[:, :-1]))
+def _tau_from_ranks(rx, ry):
+    """τ-b for each row of two (rows, n) arrays of dense ranks (as from :func:`_dense_ranks`)."""
+    rows, n = rx.shape
+    # The comparisons below are cheapest on the smallest type that holds the ranks and counts.
+    rank_type = np.uint8 if n < 255 else _rank_type(n)
+    # Sort each row by x, then y: one sort of a combined integer key. Within
+    # tied x the y are then ascending, so every strict inversion of y is a
+    # discordant pair and nothing else is.
+    if n < 255:
+        key = np.sort((rx.astype(np.int32) << 8) | ry.astype(np.int32), axis=1)
+        p = (key & 255).astype(np.uint8)
+    else:
+        key = np.sort(rx.astype(np.int64) * n + ry, axis=1)
+        p = (key % n).astype(rank_type)
+    x_ties = _tied_pairs_of_ranks(rx)
+    y_ties = _tied_pairs_of_ranks(ry)
+    # Pairs tied in both: runs of equal keys, counted by the dense rank of the sorted keys.
+    runs = np.zeros((rows, n), dtype=np.int32)
+    np.cumsum(key[:, 1:] != key[:, :-1], axis=1, out=runs[:, 1:])
+    both_ties = _tied_pairs_of_ranks(runs)
 
     # Discordant pairs: i < j with p[i] > p[j]. Row k of the accumulator
     # counts, for the item in position k, the later items ranked below it.
     pt = np.ascontiguousarray(p.T)
     later_below = np.zeros((n - 1, rows), dtype=rank_type)
+    below = np.empty((n - 1, rows), dtype=bool)
     for gap in range(1, n):
-        np.add(later_below[: n - gap], pt[: n - gap] > pt[gap:], out=later_below[: n - gap])
+        m = n - gap
+        np.greater(pt[:m], pt[gap:], out=below[:m])
+        np.add(later_below[:m], below[:m].view(np.uint8), out=later_below[:m], casting="unsafe")
     discordant = later_below.sum(axis=0, dtype=np.int64)
 
     pairs = n * (n - 1) // 2
@@ -199,13 +242,158 @@ def _system_scores(scores):
     return s
 
 
+def _monotone_form(average, s):
+    """The elementwise transform g for which ``average`` is a strictly increasing function of mean(g(x)).
+
+    So the order of the systems by ``average`` on a half is their order by
+    the sum of g over the half, which one matrix product gives for every
+    split at once. ``None`` for an average without such a form (the median),
+    or where g would not be finite on these scores.
+    """
+    eps = getattr(average, "eps", 0.0)
+    with np.errstate(divide="ignore"):
+        if isinstance(average, AM):
+            g = s
+        elif isinstance(average, GM):
+            if average.form == "floor":
+                g = np.log(np.maximum(s, eps))
+            elif average.form == "zeros":
+                g = np.log(np.where(s == 0, eps, s))
+            else:
+                g = np.log1p(s / eps) if eps > 1 else np.log(s + eps)
+        elif isinstance(average, HM):
+            g = -1.0 / (s + eps)
+        elif isinstance(average, Logit):
+            g = _log_odds(s, eps)
+            # Far out in the log-odds the map back to a score saturates at 0 or 1.
+            if np.abs(g).max() > 30:
+                return None
+        else:
+            return None
+    return g if np.isfinite(g).all() else None
+
+
+def _half_averages(by_topic, average, halves):
+    """``average`` of every system on each half: (splits, systems), as the average itself computes it."""
+    if isinstance(average, Median):
+        # np.median's own values (the middle score, or the mean of the two middle
+        # ones), from one sort of each half: much faster than its partitions here.
+        x = np.sort(by_topic[halves].transpose(0, 2, 1), axis=-1)
+        h = x.shape[-1]
+        return x[..., h // 2] if h % 2 else (x[..., h // 2 - 1] + x[..., h // 2]) / 2
+    return np.asarray(average(by_topic[halves].transpose(0, 2, 1), axis=-1))
+
+
+def halves_tau(scores, average, first, second, *, chunk_size=500):
+    """Kendall's τ between the system orders on given pairs of topic halves.
+
+    For each split k the systems are averaged with ``average`` over the
+    topics ``first[k]`` and over ``second[k]``, and τ-b compares the two
+    orders. The result is exactly τ-b of those averages as ``average``
+    computes them (``scipy.stats.kendalltau`` of them, to rounding).
+
+    Parameters
+    ----------
+    scores : array_like, shape (systems, topics)
+    average : Average or str
+        An :mod:`irmeans.averages` value or its spec.
+    first, second : array_like of int, shape (splits, h1) and (splits, h2)
+        Topic indices of each split's two halves (as from :func:`draw_halves`
+        or :func:`difficulty_halves`).
+    chunk_size : int, default 500
+        Splits handled per step; bounds memory, not the result.
+
+    Returns
+    -------
+    ndarray, shape (splits,)
+
+    Notes
+    -----
+    Most averages (AM, εGM in all its forms, εHM, the logit mean) are a
+    strictly increasing function of the mean of some transform g of the
+    scores (log(x + ε) for the εGM), so they order the systems as the sum of
+    g over the half does; those sums come from one matrix product for all
+    splits. A split in which two distinct systems come within rounding of
+    each other is recomputed with ``average`` itself, so that ties are those
+    of the average's own arithmetic; so is every split for the median.
+    Systems with identical scores on every topic are averaged once.
+
+    Examples
+    --------
+    >>> s = [[0.1, 0.2, 0.3, 0.4], [0.2, 0.1, 0.4, 0.3], [0.3, 0.4, 0.5, 0.6]]
+    >>> halves_tau(s, "am", [[0, 1], [0, 2]], [[2, 3], [1, 3]]).round(3).tolist()
+    [1.0, 0.333]
+    """
+    average = parse_average(average)
+    s = _system_scores(scores)
+    chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
+    halves = []
+    for name, h in (("first", first), ("second", second)):
+        h = np.asarray(h)
+        if h.ndim != 2 or h.shape[1] < 1 or not np.issubdtype(h.dtype, np.integer):
+            raise IrmeansError(f"{name} must be a 2-d array of topic indices (splits, topics), got shape {h.shape}")
+        if h.size and (h.min() < 0 or h.max() >= s.shape[1]):
+            raise IrmeansError(f"{name} holds a topic index outside 0 … {s.shape[1] - 1}")
+        halves.append(h)
+    if halves[0].shape[0] != halves[1].shape[0]:
+        raise IrmeansError(f"first has {halves[0].shape[0]} splits but second {halves[1].shape[0]}")
+    # The average's own checks (zeros for an HM without ε, scores outside [0, 1] for the logit...).
+    average(s, axis=1)
+
+    # Identical systems get identical averages: average the distinct ones, expand at the end.
+    distinct, back = np.unique(s, axis=0, return_inverse=True)
+    back = back.ravel()
+    by_topic = np.ascontiguousarray(distinct.T)
+    g = _monotone_form(average, distinct)
+    g_by_topic = None if g is None else np.ascontiguousarray(g.T)
+    taus = np.empty(halves[0].shape[0])
+    for start in range(0, len(taus), chunk_size):
+        part = [h[start : start + chunk_size] for h in halves]
+        if g_by_topic is None:
+            ranks = [_dense_ranks(_half_averages(by_topic, average, h)) for h in part]
+        else:
+            ranks = [_ranks_by_sums(distinct, by_topic, g_by_topic, average, h) for h in part]
+        taus[start : start + chunk_size] = _tau_from_ranks(ranks[0][:, back], ranks[1][:, back])
+    return taus
+
+
+def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
+    """Dense ranks of the distinct systems by ``average`` on each half, from the sums of g over the half.
+
+    Two systems whose sums are within rounding of each other are tied only
+    if their scores on the half are the same; any other near tie sends its
+    split to the average itself.
+    """
+    n_splits, n_topics = halves.shape
+    pick = np.zeros((n_splits, by_topic.shape[0]))
+    np.put_along_axis(pick, halves, 1.0, axis=1)
+    sums = pick @ g_by_topic
+    order = np.argsort(sums, axis=1)
+    srt = sums.ravel()[order + (np.arange(n_splits) * sums.shape[1])[:, None]]
+    gap = np.diff(srt, axis=1)
+    near = gap <= 1e-9 * (1.0 + np.abs(srt).max(axis=1))[:, None]
+    if near.any():
+        # Exactly equal sums of systems with equal scores on the half are true ties.
+        k, i = np.nonzero(near & (gap == 0))
+        a, b = order[k, i], order[k, i + 1]
+        differ = ((distinct[a] != distinct[b]) & (pick[k] == 1)).any(axis=1)
+        near[k[~differ], i[~differ]] = False
+    redo = near.any(axis=1)
+    ranks = _scatter_dense_ranks(order, srt, _rank_type(sums.shape[1]))
+    if redo.any():
+        ranks[redo] = _dense_ranks(_half_averages(by_topic, average, halves[redo]))
+    return ranks
+
+
 def split_half(scores, average, n_splits=10_000, seed=None, *, chunk_size=500):
     """Kendall's τ between system orders on random halves of the topics.
 
     Each split takes the halves of :func:`draw_halves` (drawn all at once
     from ``numpy.random.default_rng(seed)``), averages every system's scores
     on each half with ``average`` and compares the two orders of the systems
-    with :func:`kendall_tau`.
+    with :func:`kendall_tau` (see :func:`halves_tau`). The same seed gives
+    the same splits for every average, so averages can be compared split by
+    split.
 
     Parameters
     ----------
@@ -219,7 +407,7 @@ def split_half(scores, average, n_splits=10_000, seed=None, *, chunk_size=500):
     seed : int or numpy.random.Generator, optional
         Seed of the random halves; the same seed gives the same τ values.
     chunk_size : int, default 500
-        Splits averaged per call of ``average``; bounds memory, not the result.
+        Splits handled per step; bounds memory, not the result.
 
     Returns
     -------
@@ -233,20 +421,127 @@ def split_half(scores, average, n_splits=10_000, seed=None, *, chunk_size=500):
     >>> split_half(scores, "am", n_splits=3, seed=1)
     array([1., 1., 1.])
     """
-    average = parse_average(average)
     s = _system_scores(scores)
-    chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
     first, second = draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
-    # Indexing the topics × systems array gathers whole rows of systems,
-    # which is much faster than picking single scores; the (chunk, systems,
-    # half) view of the result is what the mean gets.
-    by_topic = np.ascontiguousarray(s.T)
-    taus = np.empty(first.shape[0])
-    for start in range(0, len(taus), chunk_size):
-        stop = start + chunk_size
-        avg = [np.asarray(average(by_topic[half[start:stop]].transpose(0, 2, 1), axis=-1)) for half in (first, second)]
-        taus[start:stop] = kendall_tau(avg[0], avg[1])
-    return taus
+    return halves_tau(s, average, first, second, chunk_size=chunk_size)
+
+
+#: The definitions of topic difficulty :func:`topic_difficulty` knows.
+DIFFICULTY = ("eq2", "eq1", "max")
+
+#: The kinds of split :func:`make_halves` makes.
+SPLIT_KINDS = ("random", "hard-easy", "middle-rest")
+
+
+def topic_difficulty(scores, definition="eq2"):
+    """How hard each topic is, from the systems' scores on it: higher is harder.
+
+    Parameters
+    ----------
+    scores : array_like, shape (systems, topics)
+    definition : {"eq2", "eq1", "max"}
+        ``"eq2"``: Ravana & Moffat's (2009) Equation 2, D = (max − mean) / sd
+        of the topic's scores over the systems: a topic is hard when one
+        system does surprisingly well on it compared with the rest. The sd is
+        the sample standard deviation; any other choice scales every D alike
+        and keeps their order. A topic on which every system scores the same
+        has no such system and gets D = 0.
+        ``"eq1"``: their Equation 1, D = 1 − mean.
+        ``"max"``: D = 1 − max, hard when even the best system does poorly.
+
+    Returns
+    -------
+    ndarray, shape (topics,)
+
+    Examples
+    --------
+    >>> s = [[0.1, 0.5, 0.0], [0.2, 0.6, 0.0], [0.9, 0.7, 0.3]]
+    >>> topic_difficulty(s).round(3).tolist()
+    [1.147, 1.0, 1.155]
+    >>> topic_difficulty(s, "eq1").round(3).tolist()
+    [0.6, 0.4, 0.9]
+    """
+    s = _system_scores(scores)
+    if definition == "eq1":
+        return 1.0 - s.mean(axis=0)
+    if definition == "max":
+        return 1.0 - s.max(axis=0)
+    if definition != "eq2":
+        raise IrmeansError(f"definition must be one of {', '.join(DIFFICULTY)}, got {definition!r}")
+    spread = s.max(axis=0) - s.mean(axis=0)
+    sd = s.std(axis=0, ddof=1)
+    flat = sd == 0
+    return np.where(flat, 0.0, spread / np.where(flat, 1.0, sd))
+
+
+def difficulty_halves(difficulty, kind="hard-easy"):
+    """The two halves of a split by topic difficulty (Ravana & Moffat 2009, §5.4).
+
+    Topics are ranked from hardest (highest difficulty) to easiest; topics
+    of equal difficulty keep their order. With t topics and h = t // 2:
+
+    - ``"hard-easy"``: the h hardest against the other t − h;
+    - ``"middle-rest"``: the h middle topics against the ⌊(t − h) / 2⌋
+      hardest and the rest of the easiest (for 50 topics: the 25 middle
+      against the 12 hardest and the 13 easiest).
+
+    Parameters
+    ----------
+    difficulty : array_like, shape (topics,)
+        As from :func:`topic_difficulty`.
+    kind : {"hard-easy", "middle-rest"}
+
+    Returns
+    -------
+    first, second : ndarray of int, shape (1, h) and (1, t − h)
+        One split, each half sorted, ready for :func:`halves_tau`.
+
+    Examples
+    --------
+    >>> first, second = difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2])
+    >>> first.tolist(), second.tolist()
+    ([[1, 2, 3]], [[0, 4, 5]])
+    >>> [h.tolist() for h in difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2], "middle-rest")]
+    [[[2, 3, 4]], [[0, 1, 5]]]
+    """
+    d = float_array(difficulty, "difficulty")
+    if d.ndim != 1 or d.size < 2:
+        raise IrmeansError(f"difficulty must be a 1-d array of at least 2 topics, got shape {d.shape}")
+    t = d.size
+    h = t // 2
+    order = np.argsort(-d, kind="stable")  # hardest first
+    if kind == "hard-easy":
+        first, second = order[:h], order[h:]
+    elif kind == "middle-rest":
+        k = (t - h) // 2
+        first, second = order[k : k + h], np.concatenate([order[:k], order[k + h :]])
+    else:
+        raise IrmeansError(f"kind must be 'hard-easy' or 'middle-rest', got {kind!r}")
+    return np.sort(first)[None, :], np.sort(second)[None, :]
+
+
+def make_halves(scores, kind="random", n_splits=10_000, seed=None, *, difficulty="eq2"):
+    """The halves of a split-half experiment of any kind in :data:`SPLIT_KINDS`.
+
+    ``"random"`` draws ``n_splits`` random halves (:func:`draw_halves` with
+    ``seed``); the other kinds make the one split by the ``difficulty`` of the
+    topics in ``scores`` (:func:`topic_difficulty`, :func:`difficulty_halves`),
+    and ignore ``n_splits`` and ``seed``.
+
+    Examples
+    --------
+    >>> s = [[0.1, 0.5, 0.0, 0.4], [0.2, 0.6, 0.0, 0.3], [0.9, 0.7, 0.3, 0.5]]
+    >>> [h.shape for h in make_halves(s, "random", 5, seed=1)]
+    [(5, 2), (5, 2)]
+    >>> [h.tolist() for h in make_halves(s, "hard-easy")]
+    [[[0, 2]], [[1, 3]]]
+    """
+    s = _system_scores(scores)
+    if kind == "random":
+        return draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
+    if kind not in SPLIT_KINDS:
+        raise IrmeansError(f"split kind must be one of {', '.join(SPLIT_KINDS)}, got {kind!r}")
+    return difficulty_halves(topic_difficulty(s, difficulty), kind)
 
 
 def standardize(scores, *, reference=None, ddof=1, constant="raise"):

@@ -5,8 +5,18 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from irmeans.averages import AM, GM, HM, Logit, Median
-from irmeans.consistency import draw_halves, kendall_tau, split_half, standardize
+from irmeans import datasets
+from irmeans.averages import AM, GM, HM, Logit, Median, parse_average
+from irmeans.consistency import (
+    difficulty_halves,
+    draw_halves,
+    halves_tau,
+    kendall_tau,
+    make_halves,
+    split_half,
+    standardize,
+    topic_difficulty,
+)
 from irmeans.errors import IrmeansError
 from scipy import stats
 
@@ -287,3 +297,146 @@ def test_standardize_a_topic_without_spread():
 def test_standardize_rejects_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         standardize(**kwargs)
+
+
+# --- halves_tau on real runs: exactly scipy's τ-b of the averages ------------------
+
+
+def reference_halves_tau(scores, average, first, second):
+    """The plain loop over the given halves: the average of each half, scipy's τ-b."""
+    return np.array(
+        [scipy_tau(average(scores[:, a], axis=1), average(scores[:, b], axis=1)) for a, b in zip(first, second)]
+    )
+
+
+@pytest.mark.parametrize("matrix", ["adhoc8_ap", "adhoc8_p10", "web2012_err20", "web2014_rr"])
+@pytest.mark.parametrize("spec", ["am", "gm:0.01", "gm-floor:1e-5", "gm-zeros:1e-5", "hm:0.01", "median", "logit:0.01"])
+def test_halves_tau_equals_scipy_on_real_runs(matrix, spec):
+    # Real runs hold duplicate systems and systems that tie on some halves: the hard cases.
+    collection, _, measure = matrix.partition("_")
+    scores = np.array(datasets.load(collection, measure).scores)
+    first, second = draw_halves(scores.shape[1], 60, 4)
+    average = parse_average(spec)
+    fast = halves_tau(scores, average, first, second, chunk_size=25)
+    np.testing.assert_allclose(fast, reference_halves_tau(scores, average, first, second), rtol=0, atol=1e-12)
+
+
+def test_halves_tau_on_systems_tied_on_a_half_but_not_on_the_other():
+    # Systems 0 and 1 agree on topics 0-2 and differ on 3; systems 2 and 3 have equal sums on
+    # topics 0-1 with different scores.
+    scores = np.array(
+        [
+            [0.1, 0.2, 0.3, 0.4],
+            [0.1, 0.2, 0.3, 0.9],
+            [0.3, 0.1, 0.5, 0.2],
+            [0.1, 0.3, 0.2, 0.6],
+            [0.5, 0.5, 0.5, 0.5],
+        ]
+    )
+    first, second = draw_halves(4, 30, 1)
+    for spec in ("am", "gm:0.01", "median"):
+        expected = reference_halves_tau(scores, parse_average(spec), first, second)
+        np.testing.assert_allclose(halves_tau(scores, spec, first, second), expected, rtol=0, atol=1e-12)
+
+
+def test_halves_tau_rejects_bad_halves():
+    scores = collection(5)
+    with pytest.raises(IrmeansError, match="topic index outside"):
+        halves_tau(scores, "am", [[0, 1]], [[2, 99]])
+    with pytest.raises(IrmeansError, match="2-d array of topic indices"):
+        halves_tau(scores, "am", [0, 1], [2, 3])
+    with pytest.raises(IrmeansError, match="splits but second"):
+        halves_tau(scores, "am", [[0, 1], [2, 3]], [[4, 5]])
+
+
+def test_split_half_is_halves_tau_of_draw_halves():
+    scores = collection(6)
+    first, second = draw_halves(scores.shape[1], 40, np.random.default_rng(8))
+    np.testing.assert_array_equal(
+        split_half(scores, "gm:0.01", 40, seed=8), halves_tau(scores, "gm:0.01", first, second)
+    )
+
+
+# --- topic difficulty and fixed splits ------------------------------------------
+
+
+def test_topic_difficulty_by_hand():
+    s = np.array([[0.0, 0.2, 0.5], [0.0, 0.4, 0.5], [0.3, 0.9, 0.5]])
+    # topic 0: mean 0.1, max 0.3, sample sd √0.03
+    eq2 = topic_difficulty(s)
+    assert eq2[0] == pytest.approx(0.2 / np.sqrt(0.03), abs=1e-12)
+    assert eq2[2] == 0.0  # every system alike: nobody stands out
+    np.testing.assert_allclose(topic_difficulty(s, "eq1"), 1 - s.mean(axis=0), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(topic_difficulty(s, "max"), [0.7, 0.1, 0.5], rtol=0, atol=1e-15)
+    with pytest.raises(IrmeansError, match="definition must be one of"):
+        topic_difficulty(s, "eq3")
+
+
+@pytest.mark.parametrize("n", [4, 7, 50, 51])
+def test_difficulty_halves_partition_by_rank(n):
+    d = np.random.default_rng(n).permutation(n).astype(float)  # topic with d = n - 1 is the hardest
+    hard = n // 2
+    first, second = difficulty_halves(d, "hard-easy")
+    assert first.shape == (1, hard) and second.shape == (1, n - hard)
+    assert set(d[first[0]]) == set(range(n - hard, n))
+    first, second = difficulty_halves(d, "middle-rest")
+    k = (n - hard) // 2
+    ranks = n - 1 - d  # 0 = hardest
+    assert set(ranks[first[0]]) == set(range(k, k + hard))
+    assert sorted(np.concatenate([first[0], second[0]]).tolist()) == list(range(n))
+
+
+def test_difficulty_halves_break_ties_by_topic_order():
+    first, second = difficulty_halves([1.0, 1.0, 1.0, 1.0], "hard-easy")
+    assert first.tolist() == [[0, 1]] and second.tolist() == [[2, 3]]
+    with pytest.raises(IrmeansError, match="kind must be"):
+        difficulty_halves([1.0, 2.0], "random")
+
+
+def test_make_halves_kinds():
+    scores = collection(7)
+    a = make_halves(scores, "random", 30, seed=2)
+    np.testing.assert_array_equal(a[0], draw_halves(scores.shape[1], 30, np.random.default_rng(2))[0])
+    he = make_halves(scores, "hard-easy")
+    np.testing.assert_array_equal(he[0], difficulty_halves(topic_difficulty(scores), "hard-easy")[0])
+    mr = make_halves(scores, "middle-rest", difficulty="eq1")
+    np.testing.assert_array_equal(mr[1], difficulty_halves(topic_difficulty(scores, "eq1"), "middle-rest")[1])
+    with pytest.raises(IrmeansError, match="split kind"):
+        make_halves(scores, "odd-even")
+
+
+# --- Ravana & Moffat (2009), Table 3(c): TREC8 -----------------------------------
+
+# The paper's Kendall's τ for TREC8 (AP columns).
+TABLE_3C_AP = {
+    "am": {"random": 0.773, "hard-easy": 0.719, "middle-rest": 0.753},
+    "gm:0.01": {"random": 0.755, "hard-easy": 0.732, "middle-rest": 0.760},
+    "gm-floor:1e-5": {"random": 0.681, "hard-easy": 0.672, "middle-rest": 0.676},
+}
+TABLE_3C_SP_RANDOM = {"am": 0.781, "gm:0.01": 0.769, "gm-floor:1e-5": 0.768}
+
+
+@pytest.fixture(scope="module")
+def trec8():
+    return np.array(datasets.load("adhoc8", "ap").scores)
+
+
+@pytest.mark.parametrize("kind", ["hard-easy", "middle-rest"])
+@pytest.mark.parametrize("spec", list(TABLE_3C_AP))
+def test_table_3c_deterministic_ap_cells_to_three_decimals(trec8, spec, kind):
+    first, second = make_halves(trec8, kind, difficulty="eq2")
+    tau = halves_tau(trec8, spec, first, second)[0]
+    assert round(float(tau), 3) == TABLE_3C_AP[spec][kind]
+
+
+@pytest.mark.parametrize("spec", list(TABLE_3C_AP))
+def test_table_3c_random_cells_within_0_003(trec8, spec):
+    assert abs(split_half(trec8, spec, 10_000, seed=2009).mean() - TABLE_3C_AP[spec]["random"]) <= 0.003
+    sp = standardize(trec8)
+    assert abs(split_half(sp, spec, 10_000, seed=2009).mean() - TABLE_3C_SP_RANDOM[spec]) <= 0.003
+
+
+def test_trec8_shares_of_low_scores(trec8):
+    # Section 5.2: 3 % zeros and 36 % at most 0.1.
+    assert round(100 * float((trec8 == 0).mean()), 1) == 2.6
+    assert round(100 * float((trec8 <= 0.1).mean()), 1) == 36.0

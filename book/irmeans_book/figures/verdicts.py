@@ -5,7 +5,7 @@ per-topic AP: the easier half of the topics gains, the harder half loses.
 Each topic's change is the slider's setting times a fixed, seeded factor
 between 0 and 2, so the topics do not all move alike. For every setting of
 the two sliders, :func:`verdicts_table` computes MAP, GMAP and two paired
-t-tests with the library and scipy; the chart only picks rows.
+t-tests with the library (:func:`irmeans.significance.paired_t_test`); the chart only picks rows.
 
 Examples
 --------
@@ -22,8 +22,7 @@ from __future__ import annotations
 import altair as alt
 import numpy as np
 import pandas as pd
-from irmeans import means
-from scipy import stats
+from irmeans import means, significance
 
 from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
 
@@ -151,10 +150,7 @@ def verdicts(ap, new, eps=EPS):
     }
     same = np.all(b == a, axis=1)
     for name, x, y in (("ap", b, a), ("log", np.log(b + eps), np.log(a + eps))):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            res = stats.ttest_rel(x, np.broadcast_to(y, x.shape), axis=1)
-        out[f"t_{name}"] = np.where(same, 0.0, res.statistic)
-        out[f"p_{name}"] = np.where(same, 1.0, res.pvalue)
+        out[f"t_{name}"], out[f"p_{name}"] = significance.paired_t_test(x, y)
     tol = 1e-12
     d_map, d_gmap = out["map"] - out["map_base"], out["gmap"] - out["gmap_base"]
     up_map, up_gmap = d_map > tol, d_gmap > tol
