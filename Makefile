@@ -101,6 +101,7 @@ $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
 .PHONY: bench
 bench: venv $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench_split_half.py
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000
