@@ -37,8 +37,9 @@ __all__ = [
     "STANDARD_RECALL_LEVELS",
 ]
 
-#: The eleven recall levels 0.0, 0.1, ..., 1.0 of the classic interpolated curve.
-STANDARD_RECALL_LEVELS = np.linspace(0.0, 1.0, 11)
+#: The eleven recall levels 0.0, 0.1, ..., 1.0 of the classic interpolated curve: k / 10 exactly as
+#: floats go (``linspace`` gives 0.6000000000000001, above the recall 3/5 of a ranking that reaches 0.6).
+STANDARD_RECALL_LEVELS = np.arange(11) / 10
 
 
 def _relevance(rels):

@@ -89,6 +89,32 @@ def test_precision_recall_points_and_interpolation():
     assert ip[6:].tolist() == [0.0] * 5  # recall never reaches .6
 
 
+def test_standard_recall_levels_are_exactly_the_tenths():
+    from fractions import Fraction
+
+    from irmeans import STANDARD_RECALL_LEVELS
+
+    assert [Fraction(level).limit_denominator(10) for level in STANDARD_RECALL_LEVELS] == [
+        Fraction(k, 10) for k in range(11)
+    ]
+    assert STANDARD_RECALL_LEVELS.tolist() == [k / 10 for k in range(11)]
+
+
+@pytest.mark.parametrize("k", range(1, 11))
+def test_every_standard_level_counts_a_recall_equal_to_it(k):
+    # k of 10 relevant documents found at the top, then none: recall reaches exactly k/10 with
+    # precision 1, so the level k/10 has precision 1 (not 0, as a level a float above k/10 would).
+    ip = interpolated_precision([1] * k + [0] * (10 - k), num_relevant=10)
+    assert ip[: k + 1].tolist() == [1.0] * (k + 1)
+    assert ip[k + 1 :].tolist() == [0.0] * (10 - k)
+
+
+def test_recall_three_fifths_reaches_level_six_tenths():
+    # The book's Fig. 2.1: relevant at ranks 1, 3 and 6 of 10, R = 5; recall 0.6 at rank 6 with precision 0.5.
+    ip = interpolated_precision([1, 0, 1, 0, 0, 1, 0, 0, 0, 0], num_relevant=5)
+    assert ip[6] == 0.5 and ip[7:].tolist() == [0.0] * 4
+
+
 def test_stacked_rankings_give_one_value_each():
     stack = np.array([[1, 0, 1], [0, 0, 0], [0, 1, 1]])
     assert average_precision(stack).tolist() == pytest.approx([(1 + 2 / 3) / 2, 0.0, (1 / 2 + 2 / 3) / 2])
