@@ -56,6 +56,12 @@ lab: venv
 		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
 		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
+# For lecturers: every numbered figure as SVG, slide-sized PNG and PDF in _build/figures/,
+# made by the functions the chapters call (book/make_figures.py).
+.PHONY: figures
+figures: venv
+	$(BIN)/python book/make_figures.py --out _build/figures
+
 # Re-execute the chapters in place: refreshes the outputs nbval compares against.
 .PHONY: notebooks
 notebooks: venv

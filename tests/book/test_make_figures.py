@@ -1,0 +1,131 @@
+"""`make figures`: every numbered figure of the book, as its chapter makes it, written as SVG, PNG and PDF."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "book"))
+import make_figures  # noqa: E402 - a script of the book's, not an installed module
+
+VEGALITE = "application/vnd.vegalite.v5+json"
+
+
+def test_the_table_has_a_call_for_every_numbered_figure_and_no_other():
+    labels = [f["label"] for f in make_figures.numbered_figures()]
+    assert len(labels) == len(set(labels)), "two figures share a label"
+    assert set(labels) == set(make_figures.FIGURES), (
+        "book/make_figures.py's FIGURES must have exactly the chapters' numbered figures: "
+        f"missing {sorted(set(labels) - set(make_figures.FIGURES))}, "
+        f"extra {sorted(set(make_figures.FIGURES) - set(labels))}"
+    )
+
+
+def test_numbers_and_names_follow_the_book():
+    figures = {f["label"]: f for f in make_figures.numbered_figures()}
+    assert (figures["fig-ch4-eps"]["chapter"], figures["fig-ch4-eps"]["number"]) == (4, 1)
+    assert (figures["fig-ch4-means"]["chapter"], figures["fig-ch4-means"]["number"]) == (4, 2)
+    assert make_figures.file_stem(figures["fig-ch4-eps"]) == "fig-04-1-eps"
+    assert make_figures.file_stem(figures["fig-ch2-pr-curve"]) == "fig-02-1-pr-curve"
+    for chapter in {f["chapter"] for f in figures.values()}:
+        numbers = sorted(f["number"] for f in figures.values() if f["chapter"] == chapter)
+        assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_figure_directives_in_markdown_count_too(tmp_path):
+    (tmp_path / "03-x.ipynb").write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "markdown",
+                        "metadata": {},
+                        "source": ["```{figure} a.png\n", ":name: fig-ch3-a\n", "```"],
+                    },
+                    {"cell_type": "code", "metadata": {"mystnb": {"figure": {"name": "fig-ch3-b"}}}, "source": []},
+                ]
+            }
+        )
+    )
+    found = make_figures.numbered_figures(tmp_path)
+    assert [(f["label"], f["number"]) for f in found] == [("fig-ch3-a", 1), ("fig-ch3-b", 2)]
+
+
+def _stored_specs() -> dict[str, dict]:
+    """Each figure's Vega-Lite spec as stored in its chapter's outputs."""
+    specs = {}
+    for path in sorted((ROOT / "chapters").glob("[0-9][0-9]-*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            name = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
+            for output in cell.get("outputs", []) if name else []:
+                if VEGALITE in output.get("data", {}):
+                    specs[name] = output["data"][VEGALITE]
+    return specs
+
+
+def _canonical(spec: dict):
+    """``spec`` without its alt text, its inline data sets named by order of appearance (their names hash the data)."""
+    text = json.dumps({k: v for k, v in spec.items() if k != "description"}, sort_keys=True)
+    names = {}
+    for name in re.findall(r"data-[0-9a-f]{32}", text):
+        names.setdefault(name, f"data-{len(names)}")
+    return json.loads(re.sub(r"data-[0-9a-f]{32}", lambda m: names[m.group(0)], text))
+
+
+def _same(a, b) -> bool:
+    """Equal, numbers to 1e-9 (the stored outputs may come from another floating-point library)."""
+    if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
+        return a == pytest.approx(b, rel=1e-9, abs=1e-12)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_each_figure_is_the_chapters_own():
+    """The table's calls make exactly the figures the chapters show (their stored outputs), alt text aside."""
+    stored = _stored_specs()
+    differ = [
+        label
+        for label in make_figures.FIGURES
+        if label in stored and not _same(_canonical(make_figures.chapter_spec(label)), _canonical(stored[label]))
+    ]
+    assert not differ, (
+        f"{differ}: book/make_figures.py does not call these as their chapters do, "
+        "or the chapters' stored outputs are stale (make notebooks)"
+    )
+    assert len(stored) >= len(make_figures.FIGURES) - 3  # nearly all stored (a chapter being rewritten may lack one)
+
+
+def test_slide_spec_has_large_text_and_no_container_width():
+    spec = make_figures.slide_spec({"hconcat": [{"width": "container", "mark": "bar"}], "config": {"axis": {"x": 1}}})
+    assert spec["hconcat"][0]["width"] == make_figures.FIXED_WIDTH
+    assert spec["config"]["axis"] == {"x": 1, "labelFontSize": 15, "titleFontSize": 16}
+    assert all(size >= 15 for group in make_figures.SLIDE_CONFIG.values() for size in group.values())
+
+
+def test_one_figure_is_written_in_the_three_formats(tmp_path):
+    assert make_figures.main(["--out", str(tmp_path), "--only", "fig-ch4-eps"]) == 0
+    svg, png, pdf = (tmp_path / f"fig-04-1-eps.{ext}" for ext in ("svg", "png", "pdf"))
+    root = ET.fromstring(svg.read_text(encoding="utf-8"))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "εGM" in svg.read_text(encoding="utf-8")  # the chart's text, not an empty picture
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", head[16:24])
+    assert width == pytest.approx(make_figures.SLIDE_WIDTH, abs=2) and height > 300
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fig-04-1-eps.pdf", "fig-04-1-eps.png", "fig-04-1-eps.svg"]
+
+
+def test_an_unknown_label_is_refused(tmp_path, capsys):
+    assert make_figures.main(["--out", str(tmp_path), "--only", "fig-ch4-nothing"]) == 1
+    assert "not a numbered figure" in capsys.readouterr().err
