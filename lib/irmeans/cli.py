@@ -1,13 +1,15 @@
 """The ``irmeans`` command line: one parser, a subcommand per task.
 
 ``irmeans eval`` is :mod:`irmeans.trec.command`. Usage errors exit 2,
-the library's own errors (:class:`~irmeans.errors.IrmeansError`) print one
-line and exit 1, and anything else is a bug and shows its traceback.
+the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
+failed write print one line and exit 1, Ctrl-C exits 130 and a closed pipe
+141 quietly, and anything else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .errors import IrmeansError
@@ -33,20 +35,59 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
-    """Entry point of the ``irmeans`` console script; returns the exit status."""
-    parser = build_parser()
+def _quiet_stdout():
+    """Point standard output at /dev/null, so that exiting does not try to flush it again."""
     try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real file descriptor
+        pass
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``irmeans`` console script; returns the exit status.
+
+    Usage errors exit 2; the library's own errors, a full disk or an unreadable file print
+    one line on standard error and exit 1; Ctrl-C exits 130 and a closed pipe (``| head``)
+    141, as a C program killed by the signal would, both without a word.
+    """
+    parser = build_parser()
+    opts = None
+    try:
+        stdout = sys.stdout
+        if hasattr(stdout, "reconfigure"):  # topic ids that are not UTF-8 are written back as they were read
+            try:
+                stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
+            except (ValueError, OSError):  # pragma: no cover
+                pass
         opts = parser.parse_args(argv)
         if opts.command is None:
             parser.print_help()
             return 2
-        return opts.handler(opts, sys.stdout)
+        status = opts.handler(opts, stdout)
+        stdout.flush()
+        return status
     except _UsageError as exc:
         print(str(exc).splitlines()[0], file=sys.stderr)
         return 2
     except IrmeansError as exc:
         print(f"irmeans {opts.command}: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        _quiet_stdout()
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141
+    except MemoryError:
+        _quiet_stdout()
+        print(f"irmeans {getattr(opts, 'command', '')}: error: out of memory", file=sys.stderr)
+        return 1
+    except OSError as exc:  # writing the output: a full disk, /dev/full, a closed terminal
+        _quiet_stdout()
+        what = exc.strerror or str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"irmeans {getattr(opts, 'command', '')}: error: cannot write the output ({what})", file=sys.stderr)
         return 1
 
 

@@ -1,7 +1,8 @@
 """``irmeans eval``: the trec_eval-compatible evaluator on the command line.
 
-``irmeans eval [-q] [-c] [-M N] [-l N] [-m MEASURE]... QRELS RUN`` prints
-trec_eval's line format, ``measure<TAB>topic<TAB>value``.
+``irmeans eval [-q] [-c] [-n] [-M N] [-l N] [-N N] [-m MEASURE]... QRELS RUN`` prints
+trec_eval's line format, ``measure<TAB>topic<TAB>value``.  Topic ids and the run's tag are
+written back byte for byte (ids that are not UTF-8 included).
 """
 
 from __future__ import annotations
@@ -10,44 +11,97 @@ import argparse
 import sys
 import warnings
 
-__all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES"]
+import numpy as np
 
 from ..averages import GM, HM, Logit, Median
-from ..errors import IrmeansError
+from ..errors import IrmeansError, TopicsLeftOutWarning
+from .evaluate import MEASURE_FAMILIES, NICKNAMES
+from .numbers import INT64_MAX, c_float, c_int
 
-EVAL_DESCRIPTION = """\
+__all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES", "measures_help"]
+
+
+def measures_help() -> str:
+    """The measures ``-m`` takes, with their parameters, for ``irmeans eval --help``."""
+    forms = {
+        "cut_long": "CUTOFFS e.g. {}.5,10",
+        "cut_double": "LEVELS e.g. {}.0.25,0.5",
+        "doubles": "NUMBERS e.g. {}.{}",
+        "pairs": "NAME=VALUE,... e.g. {}.1=0,2=5",
+    }
+    out = []
+    for fam in MEASURE_FAMILIES:
+        line = f"  {fam.name:<22}{fam.doc}"
+        if fam.form in forms:
+            example = forms[fam.form]
+            if fam.form == "doubles":
+                example = example.format(fam.name, ",".join(f"{p:g}" for p in fam.params))
+            elif fam.name in ("rbp", "rbp_resid"):
+                example = f"p=P,GRADE=GAIN,... e.g. {fam.name}.p=0.5"
+            else:
+                example = example.format(fam.name)
+            default = ""
+            if fam.form in ("cut_long", "cut_double"):
+                default = " (default " + ",".join(f"{p:g}" for p in fam.params) + ")"
+            line += f"\n  {'':<22}  -m {example}{default}"
+        out.append(line)
+    return "\n".join(out)
+
+
+EVAL_DESCRIPTION = f"""\
 Evaluate RUN against QRELS as trec_eval 10 does and print trec_eval's lines
-(measure, topic, value).  Without -m every measure irmeans implements is
-printed (trec_eval's 'all_trec' set); -m official gives trec_eval's own
-default set.  Anything printed under a trec_eval name means what it means
-in trec_eval.
+(measure, topic, value).  Anything printed under a trec_eval name means what
+it means in trec_eval, and -m takes every measure string trec_eval -m takes
+(nicknames: {", ".join(NICKNAMES)}), printing it under trec_eval's name
+(-m relstring.20 prints relstring_20, -m ndcg.1=0,2=5 prints ndcg_1=0,2=5).
+Without -m, trec_eval's all_trec set is printed, then the extra lines below.
+QRELS or RUN may be '-' (standard input) and may be gzip-compressed.
 
-After the trec_eval lines, irmeans adds 'all' lines of its own that
-trec_eval does not have, all computed over the per-topic AP values:
+measures (-m NAME or NAME.PARAMETERS):
+{measures_help()}
+
+extra 'all' lines, averages of the per-topic AP that trec_eval lacks:
   gm_map_add   additive epsilon geometric mean: exp(mean(log(AP + eps))) - eps
   hm_map       epsilon harmonic mean: 1 / mean(1 / (AP + eps)) - eps
   median_map   median AP
   logit_map    logit mean of AP with epsilon
-with eps given by --eps (default 1e-5).  They are printed only when map is
-selected.
+with eps given by --eps (default 1e-5).  They are printed without -m, when
+named (-m hm_map), or with --extra; never otherwise, so that output under
+trec_eval's -m arguments has exactly trec_eval's lines.
 """
 
+#: The extra ``all`` lines: each an average of the per-topic AP values, made with --eps.
+EXTRA_AVERAGES = {
+    "gm_map_add": lambda eps: GM(eps=eps),
+    "hm_map": lambda eps: HM(eps=eps),
+    "median_map": lambda eps: Median(),
+    "logit_map": lambda eps: Logit(eps=eps),
+}
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+
+def _int(text, what="an integer"):
+    value = c_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
     return value
 
 
-def _int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+def _depth(text):
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return min(value, INT64_MAX)  # trec_eval reads a larger one as the largest long: no limit
+
+
+def _level(text):
+    return max(min(_int(text), INT64_MAX), -INT64_MAX - 1)
+
+
+def _count(text):
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return min(value, INT64_MAX)
 
 
 def _digits(text):
@@ -58,10 +112,9 @@ def _digits(text):
 
 
 def _eps(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = c_float(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
     if not (value >= 0 and value < 1):
         raise argparse.ArgumentTypeError(f"{text!r} is not in [0, 1)")
     return value
@@ -77,8 +130,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     ev.add_argument("-q", action="store_true", help="also print the values of every topic")
     ev.add_argument("-c", action="store_true", help="count qrels topics missing from the run as empty rankings")
-    ev.add_argument("-M", type=_positive_int, metavar="N", help="evaluate only the top N per topic")
-    ev.add_argument("-l", type=_int, default=1, metavar="N", help="lowest grade that counts as relevant (default 1)")
+    ev.add_argument("-n", action="store_true", help="print no 'all' lines (with -q: per-topic lines only)")
+    ev.add_argument("-M", type=_depth, metavar="N", help="evaluate only the top N per topic")
+    ev.add_argument("-l", type=_level, default=1, metavar="N", help="lowest grade that counts as relevant (default 1)")
+    ev.add_argument("-N", type=_count, default=0, metavar="N", help="documents in the collection (utility's d)")
     ev.add_argument(
         "-m",
         action="append",
@@ -93,6 +148,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         metavar="E",
         help="epsilon of the extra gm_map_add, hm_map and logit_map lines (default 1e-5)",
     )
+    ev.add_argument("--extra", action="store_true", help="print the four extra 'all' lines whatever -m selects")
     ev.add_argument("qrels", metavar="QRELS")
     ev.add_argument("run", metavar="RUN")
     ev.set_defaults(handler=run_eval)
@@ -104,54 +160,81 @@ def _format(name, qid, value, kind, digits):
         text = "%d" % int(value)
     elif kind == "string":
         text = str(value)
+    elif value != value:  # NaN: C's printf shows the sign, and x86's 0/0 is negative
+        text = "%6s" % ("-nan" if np.signbit(value) else "nan")
     else:
         text = "%6.*f" % (digits, value)
     return "%-22s\t%s\t%s" % (name, qid, text)
 
 
-#: The extra ``all`` lines: each an average of the per-topic AP values, made with --eps.
-EXTRA_AVERAGES = {
-    "gm_map_add": lambda eps: GM(eps=eps),
-    "hm_map": lambda eps: HM(eps=eps),
-    "median_map": lambda eps: Median(),
-    "logit_map": lambda eps: Logit(eps=eps),
-}
+def _note(text):
+    print(f"irmeans eval: {text}", file=sys.stderr)
 
 
-def _extra_lines(ap, eps, digits):
-    values = [(name, make(eps)) for name, make in EXTRA_AVERAGES.items()]
+def _extra_lines(ap, names, eps, digits):
     lines = []
-    for name, average in values:
+    for name in names:
         try:
-            value = float(average(ap))
+            value = float(EXTRA_AVERAGES[name](eps)(ap))
         except IrmeansError as exc:  # e.g. eps = 0 with an AP of 0: the mean is undefined
             reason = str(exc).splitlines()[0] if str(exc) else "undefined"
-            print(f"irmeans eval: note: {name} line left out, undefined with --eps {eps:g}: {reason}", file=sys.stderr)
+            _note(f"note: {name} line left out, undefined with --eps {eps:g}: {reason}")
             continue
         lines.append(_format(name, "all", value, "double", digits))
     return lines
 
 
+def _warn(w):
+    message = w.message
+    if isinstance(message, TopicsLeftOutWarning) and hasattr(message, "missing"):
+        from .join import missing_text
+
+        text = missing_text(len(message.missing), message.shown, message.qrels, message.run, "-c")
+        _note(f"warning: {text}")
+    else:
+        _note(f"warning: {message}")
+
+
 def run_eval(opts, out) -> int:
     """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns 0."""
-    from .evaluate import evaluate, printed_per_topic
+    from .evaluate import evaluate, parse_measures, printed_per_topic
 
+    specs = opts.m
+    extras = list(EXTRA_AVERAGES) if (opts.extra or specs is None) else [n for n in EXTRA_AVERAGES if n in specs]
+    trec_specs = None if specs is None else [s for s in specs if s not in EXTRA_AVERAGES]
+    show_map = trec_specs is None or (bool(trec_specs) and "map" in parse_measures(trec_specs))
+    wanted = trec_specs if (show_map or not extras) else (trec_specs or []) + ["map"]
+    if wanted == []:
+        raise IrmeansError("no measure selected")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        ev = evaluate(opts.qrels, opts.run, relevance_level=opts.l, depth=opts.M, complete=opts.c, measures=opts.m)
+        ev = evaluate(
+            opts.qrels,
+            opts.run,
+            relevance_level=opts.l,
+            depth=opts.M,
+            complete=opts.c,
+            measures=wanted,
+            num_docs=opts.N,
+        )
     for w in caught:
-        print(f"irmeans eval: warning: {w.message}", file=sys.stderr)
+        _warn(w)
+    selected_map = show_map
     lines = []
     if opts.q:
-        names = printed_per_topic(ev)
+        names = [n for n in printed_per_topic(ev) if n != "map" or selected_map]
         columns = [ev.per_topic[n] for n in names]
         kinds = [ev.kinds[n] for n in names]
         for i, qid in enumerate(ev.topics):
             for n, col, kind in zip(names, columns, kinds):
                 lines.append(_format(n, qid, col[i], kind, opts.digits))
-    for n, value in ev.aggregates.items():
-        lines.append(_format(n, "all", value, ev.kinds[n], opts.digits))
-    if "map" in ev.per_topic:
-        lines.extend(_extra_lines(ev.per_topic["map"], opts.eps, opts.digits))
-    out.write("\n".join(lines) + "\n")
+    if not opts.n:
+        for n, value in ev.aggregates.items():
+            if n == "map" and not selected_map:
+                continue
+            lines.append(_format(n, "all", value, ev.kinds[n], opts.digits))
+        if extras:
+            lines.extend(_extra_lines(ev.per_topic["map"], extras, opts.eps, opts.digits))
+    if lines:
+        out.write("\n".join(lines) + "\n")
     return 0

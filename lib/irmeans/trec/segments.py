@@ -2,9 +2,10 @@
 
 Rows are grouped into contiguous segments, one per topic.  ``seg`` gives the
 segment of each row, ``starts``/``lengths`` the extent of each segment.
-Sums run in row order (``np.bincount`` and ``np.cumsum`` add sequentially),
-the order trec_eval adds in, so results agree with it to the last bit as far
-as possible.
+Sums run in row order within each segment (``np.bincount`` and ``np.cumsum``
+add sequentially), the order trec_eval adds in, and a segment's sums never
+involve other segments, so a topic's values do not depend on what else is
+evaluated with it.
 """
 
 from __future__ import annotations
@@ -34,15 +35,20 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
     """Running sum within each segment (restarting at every segment).
 
     ``pos`` is each row's position inside its segment.  Float sums are done
-    row by row inside a padded topics-by-depth matrix when that fits in a
-    few times the input size, so that every topic is summed on its own as
-    trec_eval does; integer sums use one global cumulative sum.
+    segment by segment, row by row, as trec_eval adds: segments are grouped
+    by length (lengths in ``(w/2, w]`` share a padded segments-by-``w``
+    matrix, summed along its rows), so a segment's sums never depend on the
+    other segments and the padding costs at most as much as the input.
+    Integer sums are exact anyway and use one global cumulative sum.
 
     Examples
     --------
     >>> seg_cumsum(np.array([1, 1, 1, 1]), np.array([0, 0, 1, 1]),
     ...            np.array([0, 1, 0, 1]), np.array([2, 2])).tolist()
     [1, 2, 1, 2]
+    >>> seg_cumsum(np.array([0.1, 0.2, 0.3]), np.array([0, 1, 1]),
+    ...            np.array([0, 0, 1]), np.array([1, 2])).tolist()
+    [0.1, 0.2, 0.5]
     """
     n = len(values)
     if n == 0:
@@ -52,16 +58,23 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
         starts = np.cumsum(lengths) - lengths
         before = total[starts] - values[starts]
         return total - before[seg]
-    width = int(lengths.max())
-    if len(lengths) * width <= 4 * n + 100_000:
-        grid = np.zeros((len(lengths), width), dtype=np.float64)
-        grid[seg, pos] = values
+    lengths = np.asarray(lengths)
+    out = np.empty(n, dtype=np.float64)
+    width_class = np.zeros(len(lengths), dtype=np.int64)
+    has = lengths > 0
+    width_class[has] = np.ceil(np.log2(lengths[has])).astype(np.int64)
+    row_class = width_class[seg]
+    for k in np.unique(width_class[has]).tolist():
+        members = np.flatnonzero(has & (width_class == k))
+        slot = np.full(len(lengths), -1, dtype=np.int64)
+        slot[members] = np.arange(len(members))
+        rows = np.flatnonzero(row_class == k) if len(members) < len(lengths) else np.arange(n)
+        width = int(lengths[members].max())
+        grid = np.zeros((len(members), width), dtype=np.float64)
+        grid[slot[seg[rows]], pos[rows]] = values[rows]
         np.cumsum(grid, axis=1, out=grid)
-        return grid[seg, pos]
-    total = np.cumsum(values)
-    starts = np.cumsum(lengths) - lengths
-    before = total[starts] - values[starts]
-    return total - before[seg]
+        out[rows] = grid[slot[seg[rows]], pos[rows]]
+    return out
 
 
 def seg_suffix_max(values: np.ndarray, seg: np.ndarray, nseg: int) -> np.ndarray:
