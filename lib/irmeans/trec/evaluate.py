@@ -421,6 +421,15 @@ def _as_run(run) -> Run:
     return read_run(run)
 
 
+def _whole(value, name, minimum=None):
+    """:func:`whole_number`, also for Python ints beyond a double's exact range."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if minimum is not None and value < minimum:
+            raise IrmeansError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+        return value
+    return whole_number(value, name, minimum=minimum)
+
+
 def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measures=None, num_docs=0) -> Evaluation:
     """Evaluate a run against qrels as trec_eval 10 does.
 
@@ -455,10 +464,10 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     (['1', '2'], [1.0, 0.5], 0.5)
     """
     if depth is not None:
-        depth = min(whole_number(depth, "depth", minimum=1), INT64_MAX)
-    relevance_level = whole_number(relevance_level, "relevance_level")
+        depth = min(_whole(depth, "depth", minimum=1), INT64_MAX)
+    relevance_level = _whole(relevance_level, "relevance_level")
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
-    num_docs = whole_number(num_docs, "num_docs")
+    num_docs = _whole(num_docs, "num_docs", minimum=0)
     chosen = parse_measures(measures)
     qrels, run = _as_qrels(qrels), _as_run(run)
     ranked = build_ranked(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete)
