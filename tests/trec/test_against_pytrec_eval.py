@@ -98,3 +98,31 @@ def test_relevance_level_matches_pytrec_eval(level):
     for i, qid in enumerate(got.topics):
         assert got["map"][i] == pytest.approx(expected[qid]["map"], abs=1e-9)
         assert got["P_10"][i] == pytest.approx(expected[qid]["P_10"], abs=1e-9)
+
+
+# The parametrised measures pytrec_eval takes (its parser splits name=value gains at the
+# commas and aborts, and it has no unj, rbp or utility parameters): its name -> irmeans' names.
+PARAMETRISED = {
+    "P.3,7": ["P_3", "P_7"],
+    "ndcg_cut.3,7": ["ndcg_cut_3", "ndcg_cut_7"],
+    "recall.4,25": ["recall_4", "recall_25"],
+    "success.2,4": ["success_2", "success_4"],
+    "map_cut.7": ["map_cut_7"],
+    "relative_P.3": ["relative_P_3"],
+    "Rprec_mult.0.5,1.5": ["Rprec_mult_0.50", "Rprec_mult_1.50"],
+    "set_F.2": ["set_F_2"],
+}
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("spec", sorted(PARAMETRISED))
+def test_parametrised_measures_match_pytrec_eval(seed, spec):
+    qrels, run = generate(200 + seed)
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {spec}).evaluate(run)
+    with pytest.warns(UserWarning):
+        got = evaluate(flatten(qrels), flatten(run), measures=[spec])
+    assert list(got.per_topic) == PARAMETRISED[spec]
+    for i, qid in enumerate(got.topics):
+        for name in PARAMETRISED[spec]:
+            theirs = expected[qid]["set_F" if name == "set_F_2" else name]
+            assert got[name][i] == pytest.approx(theirs, rel=1e-12, abs=1e-9), (qid, name)
