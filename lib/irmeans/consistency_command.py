@@ -1,0 +1,216 @@
+"""``irmeans consistency``: Ravana & Moffat's split-half test on your own runs.
+
+Two ways to give the per-topic scores:
+
+- ``irmeans consistency --scores SCORES.csv``: a systems × topics CSV, a
+  header row of topic ids (its first field names the column of system
+  names and is ignored) and then one row per system, its name first::
+
+      system,401,402,403
+      runA,0.3120,0.0000,0.5512
+      runB,0.2871,0.0154,0.4980
+
+- ``irmeans consistency -m map QRELS RUN RUN...``: one qrels file and
+  several runs, evaluated with irmeans' trec_eval-compatible evaluator on
+  every qrels topic (trec_eval's ``-c``: a topic a run has no line for scores
+  0), one measure chosen with ``-m`` (``map`` for AP, ``P.10``,
+  ``recip_rank``, ``ndcg_cut.20``...).
+
+For each average (``-a``, repeatable: ``am``, ``gm:0.01``, ``gm-floor:1e-5``,
+``hm:0.01``, ``median``, ``logit:0.01``, and ``std-`` before any of them for
+the average of standardized scores) the command prints the mean Kendall's τ
+over the splits with the range of the middle 95 % of the splits' τ, and the
+paired comparison of each average with the AM of the raw scores on the same
+splits (mean difference, paired t-test, Wilcoxon signed-rank test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from . import consistency, datasets, significance
+from .averages import parse_average
+from .errors import FileFormatError, IrmeansError
+
+__all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES", "parse_spec"]
+
+#: The averages compared when ``-a`` is not given.
+DEFAULT_AVERAGES = ["am", "gm:0.01", "gm-floor:1e-5", "std-am"]
+
+DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
+
+
+def parse_spec(spec: str):
+    """An average spec with an optional ``std-`` prefix: (Average, standardize?).
+
+    >>> avg, std = parse_spec("std-gm:0.01")
+    >>> avg.spec, std
+    ('gm:0.01', True)
+    """
+    text = spec.strip().lower()
+    standardized = text.startswith("std-")
+    return parse_average(text[4:] if standardized else text), standardized
+
+
+def _label(spec):
+    avg, std = parse_spec(spec)
+    return ("std-" if std else "") + avg.spec
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return value
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add the ``consistency`` subcommand to the ``irmeans`` subparsers ``sub``."""
+    p = sub.add_parser(
+        "consistency",
+        help="split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--scores", metavar="CSV", help="a systems x topics CSV of per-topic scores")
+    p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
+    p.add_argument(
+        "-a",
+        "--average",
+        action="append",
+        metavar="SPEC",
+        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + ")",
+    )
+    p.add_argument(
+        "--split",
+        choices=consistency.SPLIT_KINDS,
+        default="random",
+        help="random halves, or the one split by topic difficulty (default random)",
+    )
+    p.add_argument(
+        "--difficulty",
+        choices=consistency.DIFFICULTY,
+        default="eq2",
+        help="topic difficulty for hard-easy and middle-rest: Ravana & Moffat's Equation 2 or 1, or 1 - max",
+    )
+    p.add_argument("-n", "--splits", type=_positive_int, default=10_000, help="random splits (default 10000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
+    p.add_argument("--digits", type=int, default=4, choices=range(1, 13), metavar="D", help="decimals (default 4)")
+    p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
+    p.set_defaults(handler=run_consistency)
+    return p
+
+
+def _progress(message):
+    print(f"irmeans consistency: {message}", file=sys.stderr, flush=True)
+
+
+def _scores_from_runs(qrels, runs, measure):
+    """Evaluate every run on every qrels topic; (systems × topics array, system names, topics)."""
+    from .trec.evaluate import evaluate
+    from .trec.files import read_qrels
+
+    if len(runs) < 2:
+        raise IrmeansError("give a qrels file and at least two run files (or --scores CSV)")
+    q = read_qrels(qrels)
+    rows, names, topics = [], [], None
+    for k, path in enumerate(runs, start=1):
+        if len(runs) > 5:
+            _progress(f"evaluating run {k} of {len(runs)}: {path}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = evaluate(q, path, complete=True, measures=[measure])
+        if len(ev.per_topic) != 1:
+            names_found = ", ".join(ev.per_topic) or "none"
+            raise IrmeansError(f"-m {measure} gives {len(ev.per_topic)} per-topic measures ({names_found}): pick one")
+        (values,) = ev.per_topic.values()
+        if topics is None:
+            topics = list(ev.topics)
+        elif list(ev.topics) != topics:  # pragma: no cover - complete=True evaluates the qrels topics
+            raise FileFormatError("its topics differ from the first run's", path=path)
+        rows.append(np.asarray(values, dtype=float))
+        names.append(ev.runid or os.path.basename(path))
+    return np.vstack(rows), names, topics
+
+
+def _p(p):
+    """A p-value; one below the smallest float prints as such, not as 0."""
+    return "<1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
+def _fmt(x, digits):
+    return f"{x:.{digits}f}"
+
+
+def run_consistency(opts, out) -> int:
+    """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
+    specs = opts.average or DEFAULT_AVERAGES
+    parsed = [parse_spec(s) for s in specs]
+    labels = [_label(s) for s in specs]
+    if opts.scores:
+        if opts.files:
+            raise IrmeansError("give either --scores CSV or QRELS and RUN files, not both")
+        matrix = datasets.read_csv(opts.scores)
+        scores, source = np.array(matrix.scores), opts.scores
+    else:
+        if not opts.files:
+            raise IrmeansError("nothing to read: give --scores CSV, or a qrels file and two or more run files")
+        scores, _, _ = _scores_from_runs(opts.files[0], opts.files[1:], opts.m)
+        source = f"{opts.m} of {len(opts.files) - 1} runs against {opts.files[0]}"
+    n_systems, n_topics = scores.shape
+    if n_topics < 2 or n_systems < 2:
+        raise IrmeansError(f"need at least 2 systems and 2 topics, got {n_systems} x {n_topics}")
+
+    standardized = None
+    if any(std for _, std in parsed):
+        standardized = consistency.standardize(scores, constant="half")
+    first, second = consistency.make_halves(scores, opts.split, opts.splits, seed=opts.seed, difficulty=opts.difficulty)
+    n_splits = first.shape[0]
+    long_run = n_splits * n_systems * len(parsed) > 2_000_000
+    taus = {}
+    baseline = "am"
+    for k, ((avg, std), label) in enumerate(zip(parsed, labels), start=1):
+        if long_run:
+            _progress(f"average {k} of {len(parsed)}: {label} ({n_splits:,} splits)")
+        started = time.perf_counter()
+        taus[label] = consistency.halves_tau(standardized if std else scores, avg, first, second)
+        if long_run:
+            _progress(f"  done in {time.perf_counter() - started:.1f} s")
+    if baseline not in taus:
+        taus[baseline] = consistency.halves_tau(scores, parse_average("am"), first, second)
+
+    d = opts.digits
+    kind = f"{n_splits:,} random splits (seed {opts.seed})" if opts.split == "random" else f"the {opts.split} split"
+    out.write(f"# {source}: {n_systems} systems x {n_topics} topics; Kendall's tau over {kind}\n")
+    if opts.split != "random":
+        out.write(f"# topic difficulty: {opts.difficulty}\n")
+    out.write("average\tmean_tau\tlow_95\thigh_95\n")
+    for label in labels:
+        t = taus[label]
+        if n_splits > 1:
+            lo, hi = (_fmt(v, d) for v in np.nanpercentile(t, [2.5, 97.5]))
+        else:
+            lo = hi = "-"
+        out.write(f"{label}\t{_fmt(np.nanmean(t), d)}\t{lo}\t{hi}\n")
+    others = [label for label in labels if label != baseline]
+    if others and n_splits > 1:
+        out.write(f"\n# paired with {baseline} over the same splits (difference = average - {baseline})\n")
+        out.write("average\tmean_diff\thigher\tlower\tt\tp_t\tp_wilcoxon\n")
+        for label in others:
+            a, b = taus[label], taus[baseline]
+            ok = ~(np.isnan(a) | np.isnan(b))
+            c = significance.compare_taus(a[ok], b[ok])
+            out.write(
+                f"{label}\t{c.mean_difference:+.{d}f}\t{c.a_higher}\t{c.b_higher}\t{c.t:.2f}\t"
+                f"{_p(c.t_p)}\t{_p(c.wilcoxon_p)}\n"
+            )
+    return 0
