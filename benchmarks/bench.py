@@ -13,6 +13,10 @@ Markdown tables (medians over N interleaved rounds, ratios, peak memory).
    Python loop of ``scipy.stats.kendalltau`` over the same halves, and a check
    that ``kendall_tau`` equals scipy's tau-b on data with ties.
 4. Whole process on a 10,000 topics x 1,000 documents run (10M lines).
+5. Whole process on a real-shaped run (``generate.generate_real``: 5,000 topics x 1,000
+   documents with docnos like ``MARCO_12-345678-9``, heavy ties, graded qrels of 200
+   judgments per topic): ``irmeans eval`` against pytrec_eval and, when a binary is given
+   (``TREC_EVAL=path`` or ``trec_eval`` on PATH), trec_eval 10 with the same measures.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from generate import generate  # noqa: E402
+from generate import generate, generate_real  # noqa: E402
 
 MEASURES = ["map", "gm_map", "recip_rank", "P", "ndcg", "Rprec"]
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -103,6 +107,10 @@ def whole_process(qrels, run, rounds):
         # start-up alone: the interpreter, numpy and the irmeans package
         "(start-up: import irmeans.trec.command)": lambda: run_child([py, "-c", "import irmeans.trec.command"]),
     }
+    import importlib.util
+
+    if importlib.util.find_spec("ir_measures") is None:  # not installed: `make bench` installs it
+        del contenders["ir_measures"]
     res = interleaved(contenders, rounds)
     base = statistics.median(w for w, _ in res["irmeans eval"])
     base_rss = statistics.median(m for _, m in res["irmeans eval"])
@@ -268,14 +276,48 @@ def big(qrels, run, rounds):
     print(f"| irmeans eval | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} | {max(rss):.0f} |")
 
 
+def trec_eval_binary():
+    """The trec_eval binary to compare with: ``TREC_EVAL`` or ``trec_eval`` on PATH (None if neither)."""
+    return os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
+
+
+def real_shaped(qrels, run, rounds):
+    py = sys.executable
+    flags = [a for m in MEASURES for a in ("-m", m)]
+    contenders = {"irmeans eval": lambda: run_child([os.path.join(bindir(), "irmeans"), "eval", *flags, qrels, run])}
+    binary = trec_eval_binary()
+    if binary:
+        contenders["trec_eval 10"] = lambda: run_child([binary, *flags, qrels, run])
+    contenders["pytrec_eval"] = lambda: run_child([py, os.path.join(HERE, "contenders.py"), "pytrec_eval", qrels, run])
+    res = interleaved(contenders, rounds)
+    base = statistics.median(w for w, _ in res["irmeans eval"])
+    base_rss = statistics.median(m for _, m in res["irmeans eval"])
+    size = os.path.getsize(run) / 2**20
+    print(
+        f"\n### Whole process, real-shaped run {os.path.basename(run)} ({size:.0f} MiB; {rounds} interleaved rounds)\n"
+    )
+    if not binary:
+        print("(no trec_eval binary: set TREC_EVAL=path/to/trec_eval to compare with it)\n")
+    print("| contender | median wall (s) | min–max (s) | irmeans / it | peak RSS (MiB) | irmeans RSS / it |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, values in res.items():
+        walls = [w for w, _ in values]
+        rss = statistics.median(m for _, m in values)
+        med = statistics.median(walls)
+        print(
+            f"| {name} | {med:.2f} | {min(walls):.2f}–{max(walls):.2f} | {base / med:.2f} "
+            f"| {rss:.0f} | {base_rss / rss:.2f} |"
+        )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--data", default=os.path.join(HERE, "data"))
     parser.add_argument("--skip-big", action="store_true", help="leave out the 10M-line run")
-    parser.add_argument("--only", choices=["process", "memory", "consistency", "big"], action="append")
+    parser.add_argument("--only", choices=["process", "memory", "consistency", "big", "real"], action="append")
     opts = parser.parse_args(argv)
-    parts = set(opts.only or ["process", "memory", "consistency", "big"])
+    parts = set(opts.only or ["process", "memory", "consistency", "big", "real"])
     if opts.skip_big:
         parts.discard("big")
     flags = " ".join(f"-m {m}" for m in MEASURES)
@@ -292,6 +334,9 @@ def main(argv=None):
     if "big" in parts:
         big_q, big_r = generate(opts.data, 10_000, 1000)
         big(big_q, big_r, max(1, min(opts.rounds, 3)))
+    if "real" in parts:
+        real_q, real_r = generate_real(opts.data)
+        real_shaped(real_q, real_r, max(1, min(opts.rounds, 3)))
     print(f"\nLoad average at end: {load()}.")
 
 

@@ -71,3 +71,58 @@ def generate(outdir, topics, docs, seed=42):
 if __name__ == "__main__":
     out, n_topics, n_docs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     print(*generate(out, n_topics, n_docs, int(sys.argv[4]) if len(sys.argv) > 4 else 42))
+
+
+def _real_docnos(rng, n):
+    """``n`` distinct docnos of real shapes: MS MARCO passages, ClueWeb12, KILT and WaPo passages (20-40 chars)."""
+    kind = rng.integers(0, 4, size=n)
+    a = rng.integers(0, 60, size=n)
+    b = rng.integers(0, 10**6, size=n)
+    c = rng.integers(0, 100, size=n)
+    d = rng.integers(0, 10**5, size=n)
+    h = rng.integers(0, 2**62, size=n)
+    out = []
+    for k, x, y, z, w, v in zip(kind.tolist(), a.tolist(), b.tolist(), c.tolist(), d.tolist(), h.tolist()):
+        if k == 0:
+            out.append(f"MARCO_{x:02d}-{y:06d}-{z}")
+        elif k == 1:
+            out.append(f"clueweb12-{x:02d}{z:02d}tw-{z:02d}-{w:05d}")
+        elif k == 2:
+            out.append(f"KILT_{y}{z:02d}-{w % 300}")
+        else:
+            out.append(f"WAPO_{v:016x}-{y:06x}-p-{z}")
+    return list(dict.fromkeys(out))
+
+
+def generate_real(outdir, topics=5000, docs=1000, seed=7):
+    """Write a real-shaped run and qrels (unless present); return their paths.
+
+    Docnos like ``MARCO_12-345678-9`` and ``clueweb12-0012tw-12-04412`` (20-40 characters),
+    topics ``1001`` ... written in file order, scores with one decimal so that long blocks
+    tie, graded qrels (0-4, a few -2) of 200 judgments per topic, a quarter of them never
+    retrieved.
+    """
+    tag = f"real_{topics}x{docs}"
+    qpath, rpath = os.path.join(outdir, f"qrels_{tag}.txt"), os.path.join(outdir, f"run_{tag}.txt")
+    if os.path.exists(qpath) and os.path.exists(rpath):
+        return qpath, rpath
+    os.makedirs(outdir, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    with open(qpath + ".part", "w") as fq, open(rpath + ".part", "w") as fr:
+        for t in range(topics):
+            qid = str(1001 + t)
+            names = _real_docnos(rng, docs + 80)
+            retrieved, unretrieved = names[:docs], names[docs:]
+            scores = np.sort(np.round(rng.gamma(3.0, 2.0, size=len(retrieved)), 1))[::-1]
+            pick = np.unique(np.minimum(rng.exponential(docs / 4, size=170).astype(np.int64), len(retrieved) - 1))
+            judged = [retrieved[i] for i in pick.tolist()] + unretrieved[: 200 - len(pick)]
+            grades = rng.choice([0, 1, 2, 3, 4, -2], size=len(judged), p=[0.55, 0.2, 0.1, 0.08, 0.05, 0.02])
+            fq.write("".join(f"{qid} 0 {d} {g}\n" for d, g in zip(judged, grades.tolist())))
+            fr.write(
+                "".join(
+                    f"{qid} Q0 {d} {i} {s:.1f} real\n" for i, (d, s) in enumerate(zip(retrieved, scores.tolist()), 1)
+                )
+            )
+    os.replace(qpath + ".part", qpath)
+    os.replace(rpath + ".part", rpath)
+    return qpath, rpath
