@@ -17,7 +17,11 @@ FETCHED = re.compile(
     r"""|url\(\s*["']?((?:https?:)?//[^"')]+)""",
     re.IGNORECASE,
 )
-VEGA_SCRIPT = re.compile(r"""<script[^>]*src=["']([^"']*vega-bundle\.js)""")
+#: The scripts a page with a figure needs: Vega, and the book's script that fits and draws each figure.
+FIGURE_SCRIPTS = {
+    name: re.compile(rf"""<script[^>]*src=["']([^"']*{re.escape(name)})""")
+    for name in ("vega-bundle.js", "irmeans-figures.js")
+}
 
 
 def problems(site: Path) -> list[str]:
@@ -30,12 +34,13 @@ def problems(site: Path) -> list[str]:
             found.append(f"{name}: loads {next(g for g in match.groups() if g)} from outside the site")
         if page.stat().st_size > MAX_PAGE_BYTES:
             found.append(f"{name}: {page.stat().st_size} bytes, more than {MAX_PAGE_BYTES}")
-        if "vegaEmbed(" in text:
-            script = VEGA_SCRIPT.search(text)
-            if not script:
-                found.append(f"{name}: has a figure but no vega-bundle.js script")
-            elif not (page.parent / script.group(1).split("?")[0]).is_file():
-                found.append(f"{name}: {script.group(1)} is missing from the site")
+        if "irmeansDraw(" in text:
+            for script_name, pattern in FIGURE_SCRIPTS.items():
+                script = pattern.search(text)
+                if not script:
+                    found.append(f"{name}: has a figure but no {script_name} script")
+                elif not (page.parent / script.group(1).split("?")[0]).is_file():
+                    found.append(f"{name}: {script.group(1)} is missing from the site")
     for css in sorted(site.rglob("*.css")):
         for match in FETCHED.finditer(css.read_text(encoding="utf-8", errors="replace")):
             found.append(f"{css.relative_to(site)}: loads {next(g for g in match.groups() if g)} from outside the site")

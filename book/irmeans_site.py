@@ -15,7 +15,12 @@ It also makes the pages right for a reader with no Jupyter:
   (``listitem``; docutils writes the deprecated ``doc-biblioentry``);
 - sphinx-thebe is taken off the pages: Jupyter Book 1 always loads it, it
   declares ``THEBE_JS_URL`` twice (a script error on every page) and points
-  at a CDN, and the book has no live code cells.
+  at a CDN, and the book has no live code cells;
+- the menu and "Contents" buttons work (:func:`_no_navbar_header`);
+- a search for "epsilon" finds the pages that write ε (:data:`SEARCH_SYNONYMS`),
+  and search results show text, not LaTeX or code (``irmeans-search.js``);
+- the bibliography is labelled author–year, like the citations in the text
+  (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``).
 """
 
 from __future__ import annotations
@@ -26,10 +31,20 @@ import re
 from pathlib import Path
 
 from docutils import nodes
-from irmeans_book.plots import VEGALITE_MIMETYPE, embed_html
+from irmeans_book.plots import SITE_DRAW, VEGALITE_MIMETYPE, embed_html
 from myst_nb.core import render
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.sorting import BaseSortingStyle
 
 VEGA_JS = "vega/vega-bundle.js"
+#: Fits each figure to its column and to the page's colours, then draws it (book/static).
+FIGURES_JS = "irmeans-figures.js"
+#: Search results as text: no LaTeX, no code (book/static).
+SEARCH_JS = "irmeans-search.js"
+#: Words a reader searches for that the book writes as symbols: a page with the symbol gets the word as a keyword.
+SEARCH_SYNONYMS = {"ε": "epsilon", "τ": "tau"}
 THEBE_FILES = ("sphinx-thebe.js", "sphinx-thebe.css")
 # An entry of a citation list as docutils writes it, e.g. <div class="citation" id="x" role="doc-biblioentry">.
 CITATION_ROLE = re.compile(r'(<div class="citation"[^>]*\brole=")doc-biblioentry(")')
@@ -50,10 +65,86 @@ class VegaLiteSiteRenderer:
 
 
 def _add_vega_script(app, pagename, templatename, context, doctree):
+    if pagename == "search":
+        app.add_js_file(SEARCH_JS)
     if doctree is None:
         return
-    if any("vegaEmbed(" in node.astext() for node in doctree.findall(nodes.raw)):
+    if any(f"{SITE_DRAW}(" in node.astext() for node in doctree.findall(nodes.raw)):
         app.add_js_file(VEGA_JS)  # in html-page-context: this page only
+        app.add_js_file(FIGURES_JS)
+
+
+def _no_navbar_header(app, config):
+    """No PyData navbar above the book theme's header: without it the menu and "Contents" buttons work.
+
+    pydata-sphinx-theme 0.17 fills its navbar with a search field unless
+    ``navbar_persistent`` is set, ignoring sphinx-book-theme's empty default.
+    The navbar then brings its own (hidden) menu and contents buttons, first
+    in the page; both themes' scripts attach their click handlers to the first
+    such button only, so the visible buttons of the book theme's header did
+    nothing but show a tooltip.
+    """
+    options = dict(config.html_theme_options or {})
+    options.setdefault("navbar_persistent", [])
+    config.html_theme_options = options
+
+
+def _search_synonyms(app, doctree, docname):
+    """A ``keywords`` meta for the words of :data:`SEARCH_SYNONYMS` whose symbol the page uses.
+
+    Sphinx's search index takes a page's keywords as words of the page.
+    """
+    text = doctree.astext()
+    words = [word for symbol, word in SEARCH_SYNONYMS.items() if symbol in text]
+    if words:
+        doctree += nodes.meta(name="keywords", content=", ".join(words))
+
+
+def _surnames(entry):
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    return [" ".join(name.render_as("text") for name in person.rich_last_names) for person in people]
+
+
+def author_year_label(entry) -> str:
+    """``Robertson, 2006``; ``Ravana and Moffat, 2009``; ``Webber et al., 2008``: as the text cites."""
+    names = _surnames(entry)
+    if not names:
+        who = entry.fields.get("organization") or entry.fields.get("title") or entry.key
+    elif len(names) == 1:
+        who = names[0]
+    elif len(names) == 2:
+        who = f"{names[0]} and {names[1]}"
+    else:
+        who = f"{names[0]} et al."
+    year = entry.fields.get("year", "n.d.")
+    return f"{who}, {year}"
+
+
+class AuthorYearLabels(BaseLabelStyle):
+    """Author–year labels; a letter after the year tells apart two works of the same authors and year."""
+
+    def format_labels(self, sorted_entries):
+        labels = [author_year_label(entry) for entry in sorted_entries]
+        for i, label in enumerate(labels):
+            same = [j for j, other in enumerate(labels) if other == label]
+            yield label if len(same) == 1 else label + "abcdefghijklmnopqrstuvwxyz"[same.index(i)]
+
+
+class AuthorYearSorting(BaseSortingStyle):
+    """In the order of the labels, then of the titles."""
+
+    def sorting_key(self, entry):
+        return author_year_label(entry).casefold(), entry.fields.get("title", "").casefold()
+
+
+class AuthorYearStyle(UnsrtStyle):
+    """The bibliography sorted and labelled author–year, as the text cites."""
+
+    default_label_style = AuthorYearLabels
+    default_sorting_style = AuthorYearSorting
+
+
+register_plugin("pybtex.style.formatting", "irmeans_author_year", AuthorYearStyle)
 
 
 def _is_thebe(asset) -> bool:
@@ -105,6 +196,8 @@ def setup(app):
     plugins = render.load_mime_renders()
     if VegaLiteSiteRenderer not in plugins:
         plugins.append(VegaLiteSiteRenderer)
+    app.connect("config-inited", _no_navbar_header)
+    app.connect("doctree-resolved", _search_synonyms)
     app.connect("html-page-context", _add_vega_script)
     # Late: after sphinx-thebe has added its assets and its config node.
     app.connect("html-page-context", _drop_thebe_assets, priority=900)

@@ -42,19 +42,17 @@ __all__ = [
     "figure_id",
     "embed_html",
     "FIGURES_GLOBAL",
+    "SITE_DRAW",
     "csv_data",
     "slider_param",
+    "without_controls",
+    "LiveFigure",
 ]
 
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 
 #: Okabe & Ito's colour-blind-safe palette: seven hues, then black.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
-
-
-# ---------------------------------------------------------------------------
-# Output plumbing
-# ---------------------------------------------------------------------------
 
 
 def to_spec(chart, alt_text):
@@ -66,6 +64,23 @@ def to_spec(chart, alt_text):
     chart = chart.properties(description=alt_text).configure_range(category=OKABE_ITO)
     with alt.data_transformers.enable("default", max_rows=None):
         return chart.to_dict(validate=True)
+
+
+def without_controls(spec):
+    """``spec`` with its parameters unbound: the chart at their current values, with no inputs of its own.
+
+    What the live ipywidgets controls show: the same chart as the site's,
+    drawn for the settings the widgets chose.
+
+    Examples
+    --------
+    >>> s = without_controls({"params": [{"name": "k", "value": 2, "bind": {"input": "range"}}], "mark": "point"})
+    >>> s["params"]
+    [{'name': 'k', 'value': 2}]
+    """
+    out = dict(spec)
+    out["params"] = [{k: v for k, v in p.items() if k != "bind"} for p in spec.get("params", [])]
+    return out
 
 
 class VegaLiteFigure:
@@ -88,7 +103,7 @@ class VegaLiteFigure:
         return {VEGALITE_MIMETYPE: self.spec, "text/plain": f"[Figure] {self.spec['description']}"}
 
 
-def show(chart, alt):
+def show(chart, alt, controls=True):
     """Display ``chart`` in a notebook, with ``alt`` as its alt text.
 
     Parameters
@@ -96,6 +111,9 @@ def show(chart, alt):
     chart : altair.TopLevelMixin
     alt : str
         What the figure shows, in a sentence or two, for readers who cannot see it.
+    controls : bool
+        False: the chart's parameters lose their inputs (:func:`without_controls`),
+        for a chart redrawn by ipywidgets (:class:`LiveFigure`).
 
     Returns
     -------
@@ -110,7 +128,8 @@ def show(chart, alt):
     """
     if not alt or not alt.strip():
         raise ValueError("alt text must not be empty")
-    return VegaLiteFigure(to_spec(chart, alt.strip()))
+    spec = to_spec(chart, alt.strip())
+    return VegaLiteFigure(spec if controls else without_controls(spec))
 
 
 def figure_id(spec):
@@ -130,34 +149,35 @@ def figure_id(spec):
 FIGURES_GLOBAL = "irmeansFigures"
 
 
-def embed_html(spec):
-    """HTML for the site: a labelled div and the ``vegaEmbed`` call that fills it.
+#: The function of the site's ``irmeans-figures.js`` that fits a figure to its page and draws it.
+SITE_DRAW = "irmeansDraw"
 
-    ``vegaEmbed`` comes from the site's own copy of Vega (loaded on the page
-    before the body); nothing is fetched from elsewhere. Once drawn, the
-    figure's embed result (with its Vega ``view``) is kept in
+
+def embed_html(spec):
+    """HTML for the site: a labelled div and the script that draws the figure in it.
+
+    The figure is drawn by the site's ``irmeans-figures.js`` (with the site's
+    own copy of Vega, loaded on the page before the body; nothing is fetched
+    from elsewhere), which fits it to the page's column and colours. Once
+    drawn, the figure's ``vegaEmbed`` result (with its Vega ``view``) is kept in
     ``window.irmeansFigures[id]``; a failure is logged as a console error.
 
     Examples
     --------
     >>> h = embed_html({"description": "A <b> chart", "mark": "point"})
-    >>> 'id="vl-' in h and 'aria-label="A &lt;b&gt; chart"' in h and "vegaEmbed(" in h
+    >>> 'id="vl-' in h and 'aria-label="A &lt;b&gt; chart"' in h and "irmeansDraw(" in h
     True
     """
     div = figure_id(spec)
     label = html.escape(spec.get("description", ""), quote=True)
     # "</" inside a script's JSON would end the script element early.
     payload = json.dumps(spec, sort_keys=True, separators=(",", ":")).replace("</", "<\\/")
-    options = json.dumps({"renderer": "svg", "actions": False})
     return (
         f'<div class="irmeans-figure" id="{div}" role="figure" aria-label="{label}">'
         f"<noscript>{label}</noscript></div>\n"
         "<script>\n(function () {\n"
-        f"  var figures = window.{FIGURES_GLOBAL} = window.{FIGURES_GLOBAL} || {{}};\n"
-        f'  var draw = function () {{ vegaEmbed("#{div}", {payload}, {options})'
-        f'.then(function (result) {{ figures["{div}"] = result; }})'
-        ".catch(function (e) { console.error(e); }); };\n"
-        '  if (window.vegaEmbed) { draw(); } else { window.addEventListener("load", draw); }\n'
+        f'  var draw = function () {{ window.{SITE_DRAW}("{div}", {payload}); }};\n'
+        f'  if (window.{SITE_DRAW}) {{ draw(); }} else {{ window.addEventListener("load", draw); }}\n'
         "})();\n</script>"
     )
 
@@ -209,6 +229,7 @@ def csv_data(frame):
 
     Examples
     --------
+    >>> import pandas as pd
     >>> d = csv_data(pd.DataFrame({"m": [0, 1], "ap": [0.5, 1.0]}))
     >>> d.values
     'm,ap\\n0,0.5\\n1,1\\n'
@@ -216,3 +237,66 @@ def csv_data(frame):
     text = frame.to_csv(index=False, lineterminator="\n")
     text = re.sub(r"(?<=\d)\.0(?=[,\n])", "", text)  # 1.0 -> 1: the page needs no trailing zero
     return alt.InlineData(values=text, format=alt.DataFormat(type="csv", parse={c: "number" for c in frame.columns}))
+
+
+# ---------------------------------------------------------------------------
+# Live controls in Jupyter
+# ---------------------------------------------------------------------------
+
+
+class LiveFigure:
+    """ipywidgets controls that redraw a chart: the site's figure, driven by a kernel.
+
+    ``draw`` takes the widgets' values as keyword arguments and returns a
+    :class:`VegaLiteFigure` (made by the same chart function as the site's
+    figure, with ``show(..., controls=False)``). Displayed in Jupyter, the
+    widgets come first and the figure below them; each change of a widget
+    redraws the figure in place.
+
+    Parameters
+    ----------
+    widgets : dict of str to ipywidgets.ValueWidget
+        The controls, by the name ``draw`` knows them by.
+    draw : callable
+        ``draw(**values) -> VegaLiteFigure``.
+
+    Attributes
+    ----------
+    figure : VegaLiteFigure
+        The figure as last drawn.
+    """
+
+    def __init__(self, widgets, draw):
+        self.widgets = dict(widgets)
+        self._draw = draw
+        self._handle = None
+        self.figure = None
+        self.redraw()
+        for widget in self.widgets.values():
+            widget.observe(self._changed, names="value")
+
+    def values(self):
+        """The widgets' values, by name."""
+        return {name: widget.value for name, widget in self.widgets.items()}
+
+    def redraw(self):
+        """Draw the figure for the widgets' values; update it in the notebook if shown."""
+        self.figure = self._draw(**self.values())
+        if self._handle is not None:
+            self._handle.update(self.figure)
+        return self.figure
+
+    def _changed(self, change):
+        self.redraw()
+
+    def box(self):
+        """The widgets in a wrapping row."""
+        import ipywidgets as w
+
+        return w.Box(list(self.widgets.values()), layout=w.Layout(flex_flow="row wrap"))
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.box())
+        self._handle = display(self.figure, display_id=True)

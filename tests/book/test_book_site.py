@@ -35,9 +35,10 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
     (tmp_path / "font.css").write_text("@font-face { src: url(//fonts.example.org/a.woff2) }")
     (tmp_path / "fig.html").write_text(plots.embed_html(SPEC))
     found = check_site.problems(tmp_path)
-    assert len(found) == 3
+    assert len(found) == 4
     assert any(p.startswith("cdn.html") for p in found) and any(p.startswith("font.css") for p in found)
     assert any(p.startswith("fig.html") and "vega-bundle" in p for p in found)
+    assert any(p.startswith("fig.html") and "irmeans-figures.js" in p for p in found)
 
 
 def test_setup_registers_the_renderer_first_for_html():
@@ -49,6 +50,7 @@ def test_setup_registers_the_renderer_first_for_html():
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
     assert hooks.count("html-page-context") == 3 and "build-finished" in hooks
+    assert "config-inited" in hooks and "doctree-resolved" in hooks
 
 
 def test_the_vega_script_is_added_only_to_pages_with_a_figure():
@@ -60,7 +62,50 @@ def test_the_vega_script_is_added_only_to_pages_with_a_figure():
     irmeans_site._add_vega_script(app, "a", "page.html", {}, without)
     assert added == []
     irmeans_site._add_vega_script(app, "b", "page.html", {}, with_figure)
-    assert added == [irmeans_site.VEGA_JS]
+    assert added == [irmeans_site.VEGA_JS, irmeans_site.FIGURES_JS]
+    added.clear()
+    irmeans_site._add_vega_script(app, "search", "search.html", {}, None)
+    assert added == [irmeans_site.SEARCH_JS]
+
+
+def test_the_site_scripts_are_served_from_book_static():
+    static = ROOT / "book" / "static"
+    for name in (irmeans_site.FIGURES_JS, irmeans_site.SEARCH_JS):
+        assert (static / name).is_file(), name
+
+
+def test_no_navbar_header_above_the_book_theme_header():
+    # The PyData navbar's own hidden menu and contents buttons came first in the page and took the themes'
+    # click handlers: the visible buttons only showed a tooltip. Without a navbar, they are the first.
+    config = SimpleNamespace(html_theme_options={"search_bar_text": "Search"})
+    irmeans_site._no_navbar_header(None, config)
+    assert config.html_theme_options == {"search_bar_text": "Search", "navbar_persistent": []}
+    config = SimpleNamespace(html_theme_options={"navbar_persistent": ["search-button-field"]})
+    irmeans_site._no_navbar_header(None, config)
+    assert config.html_theme_options["navbar_persistent"] == ["search-button-field"]  # a choice made is kept
+
+
+def test_pages_writing_epsilon_as_a_symbol_get_it_as_a_search_keyword():
+    doc = nodes.document(None, None)
+    doc += nodes.paragraph(text="Add ε to every score.")
+    irmeans_site._search_synonyms(None, doc, "a")
+    [meta] = list(doc.findall(nodes.meta))
+    assert meta["name"] == "keywords" and "epsilon" in meta["content"].split(", ")
+    plain = nodes.document(None, None)
+    plain += nodes.paragraph(text="No symbol here.")
+    irmeans_site._search_synonyms(None, plain, "b")
+    assert not list(plain.findall(nodes.meta))
+
+
+def test_the_bibliography_is_labelled_author_year_as_the_text_cites():
+    from pybtex.database import parse_file
+    from pybtex.plugin import find_plugin
+
+    style = find_plugin("pybtex.style.formatting", "irmeans_author_year")()
+    labels = [entry.label for entry in style.format_bibliography(parse_file(ROOT / "references.bib"))]
+    assert "Robertson, 2006" in labels and "Ravana and Moffat, 2009" in labels and "Webber et al., 2008" in labels
+    assert not any(label.isdigit() for label in labels) and labels == sorted(labels, key=str.casefold)
+    assert "irmeans_author_year" in (ROOT / "chapters" / "bibliography.md").read_text(encoding="utf-8")
 
 
 def test_thebe_assets_are_taken_off_the_pages():

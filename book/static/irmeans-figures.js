@@ -1,0 +1,333 @@
+// The book's interactive figures on the site (see irmeans_book.plots.embed_html).
+//
+// A figure is a Vega-Lite spec drawn with the site's own vega-embed. Here it is
+// fitted to the reader's page before it is drawn:
+// - it fits its column: on a narrow screen (or when it would not fit) panels side
+//   by side are stacked, legends go below the plot, and plot widths shrink until the
+//   figure is no wider than its column; it is drawn again when the column's width changes;
+// - its text is at least 13 px;
+// - its text, axes and lines drawn in black take the page's text colour, and it has
+//   no background of its own, so it follows the page's light or dark mode;
+// - a spec's usermeta may ask for two behaviours: "irmeans_at_least" {"R": "floor"}
+//   keeps the parameter R at least the value of the parameter floor (so a slider never
+//   reads less than what the figure uses), and "irmeans_click_toggles"
+//   {"field": "rank", "param": "rank"} makes a click on a mark whose datum has
+//   rank = k toggle the checkbox parameter rank<k>.
+// Once drawn, a figure's vega-embed result is window.irmeansFigures[id].
+(function () {
+  "use strict";
+
+  var figures = (window.irmeansFigures = window.irmeansFigures || {});
+  var MIN_FONT = 13;
+  var NARROW = 600; // px of column: below it, panels are stacked from the start
+  var INK = "currentColor"; // the figure element's CSS colour: the page's text colour
+  var BLACK = /^(#000|#000000|black)$/i;
+  var SIZE_KEYS = /^(fontSize|labelFontSize|titleFontSize|subtitleFontSize)$/;
+  var drawn = {}; // id -> {spec, width, result}
+
+  function clone(x) {
+    return JSON.parse(JSON.stringify(x));
+  }
+
+  function isObject(x) {
+    return x !== null && typeof x === "object" && !Array.isArray(x);
+  }
+
+  // Every text at least MIN_FONT px; black becomes the page's text colour.
+  function siteStyle(node) {
+    if (Array.isArray(node)) {
+      node.forEach(siteStyle);
+      return;
+    }
+    if (!isObject(node)) return;
+    Object.keys(node).forEach(function (key) {
+      var value = node[key];
+      if (key === "data" || key === "datasets") return;
+      if (SIZE_KEYS.test(key) && typeof value === "number" && value < MIN_FONT) node[key] = MIN_FONT;
+      else if (typeof value === "string" && BLACK.test(value)) node[key] = INK;
+      else siteStyle(value);
+    });
+  }
+
+  function siteConfig(spec) {
+    var config = (spec.config = spec.config || {});
+    var merge = function (part, values) {
+      config[part] = Object.assign({}, config[part] || {}, values);
+    };
+    config.background = null;
+    merge("axis", {
+      labelColor: INK,
+      titleColor: INK,
+      domainColor: INK,
+      tickColor: INK,
+      gridColor: INK,
+      gridOpacity: 0.15,
+      labelFontSize: Math.max(MIN_FONT, (config.axis || {}).labelFontSize || 0),
+      titleFontSize: Math.max(MIN_FONT + 1, (config.axis || {}).titleFontSize || 0),
+    });
+    merge("legend", {
+      labelColor: INK,
+      titleColor: INK,
+      labelFontSize: Math.max(MIN_FONT, (config.legend || {}).labelFontSize || 0),
+      titleFontSize: Math.max(MIN_FONT + 1, (config.legend || {}).titleFontSize || 0),
+    });
+    merge("header", { labelColor: INK, titleColor: INK, labelFontSize: MIN_FONT, titleFontSize: MIN_FONT + 1 });
+    merge("title", { color: INK, subtitleColor: INK, fontSize: MIN_FONT + 2 });
+    merge("text", { color: INK, fontSize: MIN_FONT });
+    var noFrame = config.view && config.view.stroke === null;
+    merge("view", { stroke: noFrame ? null : INK, strokeOpacity: 0.2 });
+  }
+
+  // Panels side by side are put one below the other; facets by column become facets by row.
+  function stack(node) {
+    if (!isObject(node)) return;
+    if (Array.isArray(node.hconcat)) {
+      node.vconcat = node.hconcat;
+      delete node.hconcat;
+    }
+    if (Array.isArray(node.concat)) node.columns = 1;
+    if (isObject(node.facet) && node.facet.column && !node.facet.row) {
+      node.facet.row = node.facet.column;
+      delete node.facet.column;
+    }
+    if (isObject(node.encoding) && node.encoding.column && !node.encoding.row) {
+      node.encoding.row = node.encoding.column;
+      delete node.encoding.column;
+    }
+    ["vconcat", "concat", "layer"].forEach(function (key) {
+      if (Array.isArray(node[key])) node[key].forEach(stack);
+    });
+    if (isObject(node.spec)) stack(node.spec);
+  }
+
+  // A title in lines of at most ``chars`` characters, broken between words.
+  function lines(text, chars) {
+    var out = [""];
+    text.split(" ").forEach(function (word) {
+      var last = out[out.length - 1];
+      if (last && (last + " " + word).length > chars) out.push(word);
+      else out[out.length - 1] = last ? last + " " + word : word;
+    });
+    return out.length > 1 ? out : text;
+  }
+
+  // Titles too long for the column (a chart's, an axis's) are broken into lines.
+  function wrapTitles(node, width, axis) {
+    if (Array.isArray(node)) return node.forEach(function (n) { wrapTitles(n, width, axis); });
+    if (!isObject(node)) return;
+    Object.keys(node).forEach(function (key) {
+      var value = node[key];
+      if (key === "data" || key === "datasets") return;
+      if (key === "title" && typeof value === "string") {
+        node[key] = lines(value, axis ? 26 : Math.floor((width - 20) / 8.5));
+      } else if (key === "title" && isObject(value) && typeof value.text === "string") {
+        value.text = lines(value.text, Math.floor((width - 20) / 8.5));
+      } else {
+        wrapTitles(value, width, key === "encoding" || (axis && (key === "x" || key === "y")));
+      }
+    });
+  }
+
+  // Legends below their plot, laid out in rows that wrap.
+  function legendsBelow(node, width) {
+    if (Array.isArray(node)) return node.forEach(function (n) { legendsBelow(n, width); });
+    if (!isObject(node)) return;
+    Object.keys(node).forEach(function (key) {
+      if (key === "legend" && isObject(node[key])) {
+        node[key].orient = "bottom";
+        node[key].direction = "horizontal";
+        node[key].columns = width < NARROW ? 1 : Math.min(node[key].columns || 4, 4);
+        node[key].labelLimit = width - 60;
+        delete node[key].legendX;
+        delete node[key].legendY;
+      } else if (key !== "data" && key !== "datasets") legendsBelow(node[key], width);
+    });
+  }
+
+  function legendConfig(spec, width) {
+    var config = (spec.config = spec.config || {});
+    config.legend = Object.assign({}, config.legend || {}, {
+      orient: "bottom",
+      direction: "horizontal",
+      columns: width < NARROW ? 1 : 4,
+      labelLimit: width - 60,
+    });
+    // A long line of text (the figures' read-outs separate their parts by two spaces) breaks into lines.
+    config.text = Object.assign({}, config.text || {}, { lineBreak: "  " });
+  }
+
+  // The views whose width can be set: units and layers, not inside a facet.
+  function sizedViews(node, out) {
+    if (!isObject(node)) return out;
+    var concat = node.vconcat || node.hconcat || node.concat;
+    if (Array.isArray(concat)) concat.forEach(function (n) { sizedViews(n, out); });
+    else if (!node.facet && (node.mark || node.layer)) out.push(node);
+    else if (node.facet && isObject(node.spec)) out.push(node.spec);
+    return out;
+  }
+
+  function viewWidth(view, fallback) {
+    if (typeof view.width === "number") return view.width;
+    if (isObject(view.width) && typeof view.width.step === "number") return null;
+    return fallback;
+  }
+
+  // Narrow every sized view of the top-level panel ``index`` (or all) by ``excess`` px.
+  function narrow(spec, excess, index) {
+    var panels = spec.vconcat || spec.hconcat || spec.concat;
+    var roots = Array.isArray(panels) && index !== undefined ? [panels[index]] : [spec];
+    roots.forEach(function (root) {
+      sizedViews(root, []).forEach(function (view) {
+        var w = viewWidth(view, 200);
+        if (w === null) view.width = { step: Math.max(8, Math.floor(view.width.step * 0.75)) };
+        else view.width = Math.max(60, Math.floor(w - excess));
+      });
+    });
+  }
+
+  // How far each top-level panel reaches past ``width`` (the panels of a stacked figure).
+  function excesses(view, width) {
+    var root = view.scenegraph().root;
+    var top = root && root.items && root.items[0];
+    var pad = 10;
+    var out = [];
+    if (!top || !top.items) return out;
+    top.items.forEach(function (mark) {
+      var m = /^concat_(\d+)_group$/.exec(mark.name || "");
+      if (!m || !mark.items || !mark.items[0]) return;
+      var item = mark.items[0];
+      var reach = (item.x || 0) + (item.bounds ? item.bounds.x2 : item.width || 0) + pad;
+      out[+m[1]] = Math.ceil(reach - width);
+    });
+    return out;
+  }
+
+  // The width the figure may take: its container's, less the container's padding.
+  function columnWidth(el) {
+    var parent = el.parentElement;
+    var style = getComputedStyle(parent);
+    var w = parent.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return Math.floor(w) || 700;
+  }
+
+  function svgWidth(el) {
+    var svg = el.querySelector("svg");
+    return svg ? svg.getBoundingClientRect().width : 0;
+  }
+
+  // The parameters' current values, so a figure drawn again keeps the reader's settings.
+  function keepSettings(spec, previous) {
+    if (!previous || !Array.isArray(spec.params)) return;
+    spec.params.forEach(function (p) {
+      if (!p.bind || p.select) return;
+      try {
+        var value = previous.view.signal(p.name);
+        if (value !== undefined) p.value = value;
+      } catch (e) {
+        /* not a signal of the old view */
+      }
+    });
+  }
+
+  function behaviours(result, spec) {
+    var view = result.view;
+    var meta = spec.usermeta || {};
+    var atLeast = meta.irmeans_at_least || {};
+    Object.keys(atLeast).forEach(function (name) {
+      var floor = atLeast[name];
+      var clamp = function () {
+        var least = view.signal(floor);
+        if (view.signal(name) < least) view.signal(name, least).runAsync();
+      };
+      view.addSignalListener(name, clamp);
+      view.addSignalListener(floor, clamp);
+      clamp();
+    });
+    var click = meta.irmeans_click_toggles;
+    if (click) {
+      view.addEventListener("click", function (event, item) {
+        var value = item && item.datum ? item.datum[click.field] : undefined;
+        if (value === undefined || value === null) return;
+        var name = click.param + value;
+        var current;
+        try {
+          current = view.signal(name);
+        } catch (e) {
+          return;
+        }
+        view.signal(name, !current).runAsync();
+      });
+    }
+  }
+
+  // Draw ``spec`` in the element ``id``, fitted to its width; resolves with vega-embed's result.
+  async function fit(id, spec) {
+    var el = document.getElementById(id);
+    delete el.dataset.fitted;
+    var width = columnWidth(el);
+    var state = drawn[id] || {};
+    var previous = state.result;
+    var base = clone(spec);
+    keepSettings(base, previous);
+    siteConfig(base);
+    siteStyle(base);
+    var steps = width < NARROW ? [2] : [0, 1, 2];
+    var result, candidate;
+    for (var s = 0; s < steps.length; s++) {
+      candidate = clone(base);
+      if (steps[s] >= 1) {
+        legendsBelow(candidate, width);
+        legendConfig(candidate, width);
+      }
+      if (steps[s] >= 2) {
+        stack(candidate);
+        wrapTitles(candidate, width, false);
+      }
+      result = await draw(el, candidate, result || previous);
+      if (svgWidth(el) <= width + 0.5) break;
+    }
+    // Still too wide: narrow the panels that reach past the column, and draw again.
+    var before = Infinity;
+    for (var round = 0; round < 3 && svgWidth(el) > width + 0.5 && svgWidth(el) < before - 0.5; round++) {
+      before = svgWidth(el);
+      var over = excesses(result.view, width);
+      if (over.some(function (x) { return x > 0; })) {
+        over.forEach(function (x, i) { if (x > 0) narrow(candidate, x, i); });
+      } else {
+        narrow(candidate, Math.ceil(svgWidth(el) - width) + 4);
+      }
+      result = await draw(el, candidate, result);
+    }
+    drawn[id] = { spec: spec, width: width, result: result };
+    el.dataset.fitted = "true";
+    return result;
+  }
+
+  async function draw(el, spec, previous) {
+    if (previous) previous.finalize();
+    var result = await vegaEmbed(el, spec, { renderer: "svg", actions: false });
+    figures[el.id] = result;
+    behaviours(result, spec);
+    await result.view.runAsync();
+    return result;
+  }
+
+  // Draw a figure; log a failure as a console error.
+  window.irmeansDraw = function (id, spec) {
+    return fit(id, spec).catch(function (e) {
+      console.error(e);
+    });
+  };
+
+  // Draw each figure again when its column's width changes (a phone turned, a window resized).
+  var timer = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      Object.keys(drawn).forEach(function (id) {
+        var el = document.getElementById(id);
+        if (el && Math.abs(columnWidth(el) - drawn[id].width) > 1) window.irmeansDraw(id, drawn[id].spec);
+      });
+    }, 150);
+  });
+})();
