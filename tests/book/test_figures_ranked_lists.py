@@ -61,12 +61,24 @@ def test_live_controls_agree_with_the_figure(ranking_tables):
 
 def test_ranking_chart_binds_ten_checkboxes_and_an_r_slider():
     spec = to_spec(ranking_chart(), "alt")
-    binds = {p["name"]: p["bind"] for p in spec["params"]}
+    binds = {p["name"]: p["bind"] for p in spec["params"] if "bind" in p}
     assert [binds[f"rank{k}"]["input"] for k in range(1, 11)] == ["checkbox"] * 10
     assert binds["R"] == {"input": "range", "min": 1, "max": 15, "step": 1, "name": "R, relevant documents in all "}
     text = json.dumps(spec)
     assert all(f"rank{k} ? {2 ** (k - 1)} : 0" in text for k in range(1, 11))
     assert "max(R, datum.lo)" in text
+
+
+def test_the_r_slider_never_reads_less_than_the_ranks_ticked_and_squares_toggle_ranks():
+    # On the site (irmeans-figures.js): R is kept at least r_floor, the ranks ticked; a click on a square of
+    # the strip toggles the checkbox of its rank.
+    spec = to_spec(ranking_chart(), "alt")
+    floor = next(p for p in spec["params"] if p["name"] == "r_floor")
+    assert "bind" not in floor and all(f"(rank{k} ? 1 : 0)" in floor["expr"] for k in range(1, 11))
+    assert spec["usermeta"]["irmeans_at_least"] == {"R": "r_floor"}
+    assert spec["usermeta"]["irmeans_click_toggles"] == {"field": "rank", "param": "rank"}
+    strip = spec["vconcat"][0]
+    assert strip["mark"]["cursor"] == "pointer"
 
 
 def test_ranking_chart_is_small_enough_for_a_page():
@@ -115,5 +127,15 @@ def test_ranking_measures_are_the_library_measures():
 
 
 def test_ranking_controls_build_with_their_callback():
-    box = ranked_lists.ranking_controls()
-    assert [c.description for c in box.children[:11]] == ["R"] + [f"Rank {k}" for k in range(1, 11)]
+    live = ranked_lists.ranking_controls()
+    assert [w.description for w in live.widgets.values()] == ["R"] + [f"Rank {k} relevant" for k in range(1, 11)]
+    params = lambda: {p["name"]: p.get("value") for p in live.figure.spec["params"]}  # noqa: E731
+    assert params()["R"] == 5 and params()["rank3"] is True and params()["rank2"] is False
+    live.widgets["rank2"].value = True
+    assert params()["rank2"] is True
+    # Ticking more relevant ranks than R moves the R slider up: it never reads less than the figure uses.
+    live.widgets["R"].value = 1
+    assert live.widgets["R"].value == 4 and params()["R"] == 4  # 4 ranks ticked
+    live.widgets["R"].value = 4
+    live.widgets["rank4"].value = True
+    assert live.widgets["R"].value == 5 and params()["R"] == 5

@@ -4,8 +4,7 @@
 over tables (:func:`rankings_table`) computed with :mod:`irmeans.measures`; its
 controls only pick rows. :func:`pr_curve_chart` is the static curve of one
 ranking. For readers running the chapter in Jupyter, :func:`ranking_controls`
-gives the same measures as ipywidgets, printing what
-:func:`describe_ranking` returns.
+draws the same figure again for each setting of its ipywidgets.
 
 Examples
 --------
@@ -21,7 +20,7 @@ import numpy as np
 import pandas as pd
 from irmeans import measures as ranked
 
-from irmeans_book.plots import OKABE_ITO, csv_data
+from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show
 
 __all__ = [
     "rankings_table",
@@ -123,7 +122,7 @@ def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), in
     >>> from irmeans_book.plots import to_spec
     >>> c = ranking_chart(depth=3, max_r=4, initial=(1, 0, 1), initial_r=3)
     >>> sorted(p["name"] for p in to_spec(c, "A ranking and its measures.")["params"])
-    ['R', 'rank1', 'rank2', 'rank3']
+    ['R', 'r_floor', 'rank1', 'rank2', 'rank3']
     """
     if len(initial) != depth:
         raise ValueError(f"initial has {len(initial)} ranks, expected {depth}")
@@ -138,6 +137,8 @@ def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), in
         value=int(initial_r),
         bind=alt.binding_range(min=1, max=max_r, step=1, name="R, relevant documents in all "),
     )
+    # R can't be below the relevant documents ticked: on the site the slider is kept at least there.
+    r_floor = alt.param(name="r_floor", expr="max(1, " + " + ".join(f"(rank{k} ? 1 : 0)" for k in ranks) + ")")
     # Which ranking is ticked: bit k-1 for rank k, the rows' key. No measure is computed here.
     mask = " + ".join(f"(rank{k} ? {2 ** (k - 1)} : 0)" for k in ranks)
     this_ranking = f"datum.m == ({mask})"
@@ -152,7 +153,7 @@ def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), in
         .transform_flatten(["rel"])
         .transform_window(rank="row_number()")
         .transform_calculate(judgement="datum.rel == 1 ? 'relevant' : 'not relevant'")
-        .mark_square(size=300)
+        .mark_square(size=300, cursor="pointer")
         .encode(
             x=alt.X("rank:O", title="Rank", axis=alt.Axis(labelAngle=0)),
             color=alt.Color(
@@ -206,7 +207,13 @@ def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), in
     )
     measures = alt.vconcat((bars + values).properties(width=180, height=170, title="The measures"), r_used)
 
-    return alt.vconcat(strip, alt.hconcat(curve, measures)).add_params(*boxes, r_param)
+    # On the site, a click on a square of the strip ticks or unticks that rank (irmeans-figures.js).
+    usermeta = {"irmeans_at_least": {"R": "r_floor"}, "irmeans_click_toggles": {"field": "rank", "param": "rank"}}
+    return (
+        alt.vconcat(strip, alt.hconcat(curve, measures))
+        .add_params(*boxes, r_param, r_floor)
+        .properties(usermeta=usermeta)
+    )
 
 
 def pr_table(rels, num_relevant=None):
@@ -342,13 +349,36 @@ def describe_ranking(relevant_ranks, num_relevant, depth=10):
 
 
 def ranking_controls(depth=10, max_r=15, initial=(1, 3, 6), initial_r=5):
-    """Ten checkboxes (relevant ranks) and an R slider, printing the measures."""
+    """Ten checkboxes (relevant ranks) and an R slider that redraw chapter 2's figure.
+
+    The slider never reads less than the relevant ranks ticked: ticking more
+    moves it up, and it cannot be moved below them.
+
+    Examples
+    --------
+    >>> live = ranking_controls(initial=(1, 3, 6), initial_r=2)
+    >>> live.widgets["R"].value, live.figure.spec["params"][-2]["value"]
+    (3, 3)
+    """
     import ipywidgets as w
 
-    boxes = {f"rank{k}": w.Checkbox(value=k in initial, description=f"Rank {k}") for k in range(1, depth + 1)}
+    boxes = {f"rank{k}": w.Checkbox(value=k in initial, description=f"Rank {k} relevant") for k in range(1, depth + 1)}
+    slider = w.IntSlider(
+        value=max(initial_r, len(initial), 1), min=1, max=max_r, description="R", continuous_update=False
+    )
 
-    def update(R, **ticked):
-        ranks = [int(name[4:]) for name, on in ticked.items() if on]
-        print(describe_ranking(ranks, R, depth))
+    def draw(R, **ticked):
+        rels = tuple(int(ticked[f"rank{k}"]) for k in range(1, depth + 1))
+        ranks = [k for k, rel in enumerate(rels, start=1) if rel]
+        lines = describe_ranking(ranks, R, depth).splitlines()
+        alt_text = "A ranking and its measures: " + "; ".join(" ".join(line.split()) for line in lines) + "."
+        return show(ranking_chart(depth, max_r, initial=rels, initial_r=R), alt=alt_text, controls=False)
 
-    return w.interactive(update, R=w.IntSlider(value=initial_r, min=1, max=max_r, description="R"), **boxes)
+    def at_least_ticked(change):
+        ticked = sum(box.value for box in boxes.values())
+        if slider.value < ticked:
+            slider.value = ticked
+
+    for widget in (slider, *boxes.values()):
+        widget.observe(at_least_ticked, names="value")
+    return LiveFigure({"R": slider, **boxes}, draw)
