@@ -78,3 +78,36 @@ def test_live_description_agrees_with_the_table(tables):
     row = summary[np.isclose(summary.lowest, 0.05) & (summary["transform"] == "log")].set_index("system")
     assert f"A {row.loc['A', 'back']:.4f}, B {row.loc['B', 'back']:.4f}" in line
     assert line.split("-> ")[1].startswith(f"{row.loc['A', 'winner']} is higher")
+
+
+def test_bars_start_below_every_mean_so_the_higher_mean_is_the_taller_bar(tables):
+    # On the log scale the means are negative: bars hanging down from 0 made the higher mean the shorter bar.
+    _, summary = tables
+    assert (summary["floor"] <= summary["mean"]).all() and (summary["floor"] <= 0).all()
+    assert (summary.query("transform == 'log'")["mean"] < 0).all()
+    assert summary.groupby("transform")["floor"].nunique().eq(1).all()  # one floor per scale: bars comparable
+    spec = plots.to_spec(scales.transform_chart(A, B, LOWEST), "alt")
+    bars = spec["hconcat"][1]["vconcat"][0]
+    assert bars["mark"]["type"] == "bar" and bars["encoding"]["y2"]["field"] == "floor"
+
+
+def test_exercise_on_the_rank_scale_starts_the_slider_where_the_figure_does():
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[2] / "chapters" / "03-scales.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    text = next("".join(c["source"]) for c in cells if "ex-ch3-rank" in "".join(c["source"]))
+    # The figure's slider starts at A's last score, 0.05: the exercise must not say it starts at 0.01.
+    assert "move the slider up from 0.01" not in text and "down to 0.01" in text
+
+
+def test_transform_controls_redraw_the_site_figure():
+    live = scales.transform_controls(A, B)
+    params = lambda: {p["name"]: p["value"] for p in live.figure.spec["params"]}  # noqa: E731
+    assert params() == {"lowest": 0.05, "scale": "identity"}
+    live.widgets["name"].value = "log"
+    live.widgets["last"].value = 0.25
+    assert params() == {"lowest": 0.25, "scale": "log"}
+    assert live.figure.spec["description"] == scales.describe_transform(A[:-1] + [0.25], B, "log")
+    assert all("bind" not in p for p in live.figure.spec["params"]) and "hconcat" in live.figure.spec

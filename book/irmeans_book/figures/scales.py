@@ -28,7 +28,7 @@ import pandas as pd
 from irmeans import means
 from scipy.stats import rankdata
 
-from irmeans_book.plots import OKABE_ITO, slider_param
+from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
 
 __all__ = [
     "TRANSFORMS",
@@ -93,10 +93,12 @@ def transform_table(scores_a, scores_b, lowest_values):
         ``lowest, transform, system, topic, score, value``: per-topic scores
         and their transformed values.
     summary : DataFrame
-        ``lowest, transform, system, mean, back, back_name, winner``: the mean
-        of the transformed scores, the same mapped back to the score scale
-        (NaN for ``rank``, which has no way back), and the system with the
-        higher mean.
+        ``lowest, transform, system, mean, back, back_name, winner, floor``:
+        the mean of the transformed scores, the same mapped back to the score
+        scale (NaN for ``rank``, which has no way back), the system with the
+        higher mean, and where the figure's bars start on that scale: 0, or
+        below every mean of the scale when means are negative (log, logit), so
+        a higher mean is always a taller bar.
 
     Examples
     --------
@@ -138,7 +140,11 @@ def transform_table(scores_a, scores_b, lowest_values):
                         "winner": winner,
                     }
                 )
-    return pd.concat(topics, ignore_index=True), pd.DataFrame(summary)
+    summary = pd.DataFrame(summary)
+    lowest_mean = summary.groupby("transform")["mean"].transform("min")
+    span = summary.groupby("transform")["mean"].transform(lambda m: m.max() - m.min())
+    summary["floor"] = np.minimum(0.0, lowest_mean - np.maximum(0.25 * span, 0.1 * lowest_mean.abs()))
+    return pd.concat(topics, ignore_index=True), summary
 
 
 def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, initial_transform="identity"):
@@ -185,9 +191,12 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         .properties(width=260, height=230, title="Each topic, on the chosen scale")
     )
     chosen = alt.Chart(summary).transform_filter(pick)
+    # Bars start at the scale's floor, not at 0: a mean of logs is negative, and a bar hanging down
+    # from 0 would make the higher mean the shorter bar.
     bars = chosen.mark_bar().encode(
         x=alt.X("system:N", title="System", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("mean:Q", title="Mean of transformed scores"),
+        y=alt.Y("mean:Q", title="Mean of transformed scores", scale=alt.Scale(zero=False)),
+        y2="floor:Q",
         color=colour,
         tooltip=["system:N", alt.Tooltip("mean:Q", format=".4f")],
     )
@@ -196,7 +205,7 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         return (
             chosen.transform_pivot("system", value=value, groupby=["winner", "back_name"])
             .transform_calculate(label=expr)
-            .mark_text(**{"fontSize": 12, **style})
+            .mark_text(**{"fontSize": 13, **style})
             .encode(text="label:N")
             .properties(width=170, height=16)
         )
@@ -280,17 +289,32 @@ def describe_transform(scores_a, scores_b, name):
 
 
 def transform_controls(scores_a, scores_b, lowest=(0.01, 0.30, 0.01)):
-    """Live controls: a dropdown of transformations and a slider for A's last score, printing the verdict."""
+    """A dropdown of transformations and a slider for A's last score that redraw the chapter's figure.
+
+    Examples
+    --------
+    >>> live = transform_controls([0.9, 0.01], [0.3, 0.3])
+    >>> live.widgets["name"].value = "log"
+    >>> live.figure.spec["description"].split(" -> ")[1].split(";")[0]
+    'B is higher'
+    """
     import ipywidgets as w
 
     a = np.asarray(scores_a, dtype=float)
-
-    def update(name, last):
-        print(describe_transform(np.append(a[:-1], last), scores_b, name))
-
     lo, hi, step = lowest
-    return w.interactive(
-        update,
-        name=w.Dropdown(options=list(TRANSFORMS), description="Transformation"),
-        last=w.FloatSlider(value=float(a[-1]), min=lo, max=hi, step=step, description="A, last topic"),
+    # The slider's settings, as the site's figure has them: the scale's floor is the same in both.
+    grid = np.round(np.arange(lo, hi + step / 2, step), 6)
+
+    def draw(name, last):
+        chart = transform_chart(a, scores_b, grid, initial_lowest=last, initial_transform=name)
+        return show(chart, alt=describe_transform(np.append(a[:-1], last), scores_b, name), controls=False)
+
+    return LiveFigure(
+        {
+            "name": w.Dropdown(options=list(TRANSFORMS), description="Transformation"),
+            "last": w.FloatSlider(
+                value=float(a[-1]), min=lo, max=hi, step=step, description="A, last topic", continuous_update=False
+            ),
+        },
+        draw,
     )
