@@ -91,3 +91,37 @@ def test_chart_values_are_rounded_once_to_the_three_decimals_printed():
     values = pd.read_csv(io.StringIO(csv))
     assert values.query("s == 1 and m == 1").v.item() == 0.283
     assert round(irmeans.geometric_mean([0.75, 0.1, 0.3, 0.8, 0.1]), 3) == 0.283
+
+
+def test_means_controls_redraw_the_site_figure():
+    live = averaging.means_controls(averaging.TABLE1_SCORES["S2"], eps=0.01)
+    before = live.figure.spec
+    live.widgets["t1"].value = 0.1
+    assert live.figure.spec != before
+    assert live.figure.spec["description"] == averaging.describe_means([0.1, 0.4, 0.2, 0.4, 0.3], 0.01)
+    params = {p["name"]: p["value"] for p in live.figure.spec["params"]}
+    assert params["first"] == 0.1 and params["k"] == pytest.approx(-2.0)
+    assert all("bind" not in p for p in live.figure.spec["params"]) and "hconcat" in live.figure.spec
+
+
+def _stored_tables(chapter):
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[2] / "chapters" / chapter
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            html = "".join(output.get("data", {}).get("text/html", ""))
+            if "<table" in html:
+                yield html
+
+
+def test_table_1_of_chapter_4_prints_every_average_with_three_decimals():
+    import re
+
+    html = next(_stored_tables("04-averaging.ipynb"))
+    rows = re.findall(r"<tr>\s*<th>S\d</th>(.*?)</tr>", html, flags=re.S)
+    assert len(rows) == 4
+    for row in rows:
+        cells = re.findall(r"<td>(.*?)</td>", row)[1:]  # after the scores
+        assert len(cells) == 6 and all(re.fullmatch(r"\d\.\d{3}|–", c) for c in cells), cells

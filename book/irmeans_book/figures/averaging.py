@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from irmeans import means
 
-from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
+from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show, slider_param
 
 __all__ = [
     "TABLE1_SCORES",
@@ -189,7 +189,7 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
         alt.Chart(pd.DataFrame({"k": ks, "eps": 10.0**ks}))
         .transform_filter("abs(datum.k - k) < 1e-9")
         .transform_calculate(label="'ε = ' + format(datum.eps, '.4~g') + ' (in εGM and εHM)'")
-        .mark_text(fontSize=12)
+        .mark_text(fontSize=13)
         .encode(text="label:N")
         .properties(width=240, height=16)
     )
@@ -270,16 +270,33 @@ def describe_means(scores, eps):
 
 
 def means_controls(scores=TABLE1_SCORES["S2"], eps=0.01):
-    """Live controls: a slider per topic score and one for ε, printing the six averages."""
+    """A slider per topic score and one for ε that redraw the chapter's figure for those scores.
+
+    Examples
+    --------
+    >>> live = means_controls([0.0, 0.4, 0.2, 0.4, 0.3], eps=0.01)
+    >>> live.widgets["t1"].value = 0.1
+    >>> print(live.figure.spec["description"].splitlines()[3])
+    HM    0.2143
+    """
     import ipywidgets as w
 
     sliders = {
-        f"t{i}": w.FloatSlider(value=float(v), min=0.0, max=1.0, step=0.01, description=f"Topic {i}")
+        f"t{i}": w.FloatSlider(
+            value=float(v), min=0.0, max=1.0, step=0.01, description=f"Topic {i}", continuous_update=False
+        )
         for i, v in enumerate(scores, start=1)
     }
 
-    def update(eps, **topic):
-        print(describe_means(list(topic.values()), eps))
+    def draw(eps, **topic):
+        x = [float(np.round(v, 2)) for v in topic.values()]
+        k = float(np.log10(eps))
+        chart = means_chart(
+            {"these scores": x}, first_values=[x[0]], eps_exponents=[k], initial=("these scores", x[0], k)
+        )
+        return show(chart, alt=describe_means(x, eps), controls=False)
 
-    eps_slider = w.FloatLogSlider(value=eps, base=10, min=-5, max=1, step=0.25, description="ε")
-    return w.interactive(update, eps=eps_slider, **sliders)
+    eps_slider = w.FloatLogSlider(
+        value=eps, base=10, min=-5, max=1, step=0.25, description="ε", continuous_update=False
+    )
+    return LiveFigure({"eps": eps_slider, **sliders}, draw)
