@@ -36,8 +36,9 @@ def test_boost_table_equals_the_library(table, amount, which):
 
 
 def test_boost_table_reproduces_the_printed_figures(table):
+    none = table[np.isclose(table.amount, 0.0)]  # no boost: the slider at 0, whichever topics
+    assert set(none["map"].round(3)) == {0.309} and set(none["gmap"].round(3)) == {0.117}
     at = table[np.isclose(table.amount, 0.05)].set_index("which")
-    assert round(at.loc["none", "map"], 3) == 0.309 and round(at.loc["none", "gmap"], 3) == 0.117
     assert round(at.loc["all", "map"], 3) == 0.359 and round(at.loc["all", "gmap"], 3) == 0.263
     assert round(at.loc["lowest", "gmap"], 3) == 0.249 and round(at.loc["highest", "gmap"], 3) == 0.123
     assert at.loc["lowest", "map"] == pytest.approx(at.loc["highest", "map"], abs=1e-12)
@@ -61,13 +62,13 @@ def test_histogram_counts_the_boosted_scores(hist, amount, which):
         got[int(round(start / 0.05))] = n
     np.testing.assert_array_equal(got, expected)
     boosted = rows.query("part == 'boosted'")["count"].sum()
-    assert boosted == {"none": 0, "all": 50, "lowest": 25, "highest": 25}[which] * (amount > 0)
+    assert boosted == {"all": 50, "lowest": 25, "highest": 25}[which] * (amount > 0)
 
 
 def test_histogram_bins_hold_their_scores(hist):
     np.testing.assert_allclose(hist.bin_end - hist.bin_start, 0.05, atol=1e-9)
     # The three zeros and three 0.01s share the first bin before any boost.
-    first = hist.query("amount == 0 and which == 'none' and bin_start == 0")["count"].sum()
+    first = hist.query("amount == 0 and which == 'all' and bin_start == 0")["count"].sum()
     assert first == int((AP < 0.05).sum()) == 6
 
 
@@ -91,13 +92,48 @@ def test_describe_boost_matches_the_library():
     assert line.startswith("+0.050 to lowest 25") and f"GMAP {g:.4f}" in line
 
 
-def test_boost_controls_builds():
+def test_every_choice_of_the_select_lets_the_slider_change_the_figure(table):
+    # With "none" offered, the boost slider moved and changed nothing.
+    assert "none" not in boost.CHOICES
+    for which in boost.CHOICES:
+        rows = table[table.which == which]
+        assert rows["map"].nunique() == len(boost.AMOUNTS) and rows["gmap"].nunique() == len(boost.AMOUNTS), which
+
+
+def test_boost_controls_redraw_the_site_figure():
     import ipywidgets  # noqa: F401  (a hard requirement: fail, do not skip)
 
-    w = boost.boost_controls(AP)
-    assert {c.description for c in w.children[:2]} == {"Boost", "Topics"}
+    live = boost.boost_controls(AP)
+    assert {w.description for w in live.widgets.values()} == {"Boost", "Topics"}
+    params = lambda: {p["name"]: p["value"] for p in live.figure.spec["params"]}  # noqa: E731
+    assert params() == {"amount": 0.05, "which": "lowest 25"}
+    assert all("bind" not in p for p in live.figure.spec["params"])  # the widgets are the controls
+    live.widgets["amount"].value = 0.08
+    live.widgets["which"].value = "all"
+    assert params() == {"amount": 0.08, "which": "all 50"}
+    assert live.figure.spec["description"] == boost.describe_boost(AP, 0.08, "all")
+    # The same chart as the site's, at the widgets' settings.
+    site = plots.to_spec(boost.boost_chart(AP, initial_amount=0.08, initial_which="all"), "alt")
+    assert plots.without_controls(site)["params"] == live.figure.spec["params"]
+    assert site["hconcat"] == live.figure.spec["hconcat"]
 
 
 def test_bad_choice_is_refused():
     with pytest.raises(ValueError, match="initial_which"):
         boost.boost_chart(AP, initial_which="middle")
+
+
+def test_the_table_of_printed_figures_shows_each_description_whole():
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[2] / "chapters" / "05-boost.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    html = next(
+        "".join(o["data"]["text/html"])
+        for c in cells
+        for o in c.get("outputs", [])
+        if "text/html" in o.get("data", {}) and "MAP of the 50 values" in "".join(o["data"]["text/html"])
+    )
+    for meaning in boost.figures_table(AP).what:
+        assert f"<td>{meaning}</td>" in html, meaning

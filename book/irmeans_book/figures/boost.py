@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from irmeans_book import robertson
-from irmeans_book.plots import OKABE_ITO, slider_param
+from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
 
 __all__ = [
     "AMOUNTS",
@@ -38,9 +38,10 @@ __all__ = [
 AMOUNTS = np.round(np.arange(21) * 0.005, 3)
 
 #: What the select offers, in order: the key of :func:`irmeans_book.robertson.boost` -> its label.
-CHOICES = {"none": "none", "all": "all 50", "lowest": "lowest 25", "highest": "highest 25"}
+#: No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
+CHOICES = {"all": "all 50", "lowest": "lowest 25", "highest": "highest 25"}
 
-_CHOICE_COLOURS = ["#000000", OKABE_ITO[0], OKABE_ITO[4], OKABE_ITO[6]]
+_CHOICE_COLOURS = [OKABE_ITO[0], OKABE_ITO[4], OKABE_ITO[6]]
 _PART_COLOURS = {"boosted": OKABE_ITO[5], "unchanged": OKABE_ITO[1]}
 
 
@@ -149,7 +150,7 @@ def histogram_chart(ap, width=0.05):
     >>> len(spec["layer"])
     3
     """
-    counts = histogram_table(ap, [0.0], width).query("which == 'none'")
+    counts = histogram_table(ap, [0.0], width).query("which == 'all'")  # a boost of 0: the scores as they are
     m, g = robertson.boosted_means(ap, 0.0, "none")
     means = alt.Chart(pd.DataFrame({"mean": ["MAP", "GMAP"], "value": [m, g]}))
     bars = (
@@ -324,16 +325,36 @@ def describe_boost(ap, amount, which, eps=1e-5):
 
 
 def boost_controls(ap):
-    """A slider for the boost and a dropdown for which topics get it, printing MAP and GMAP."""
+    """A slider for the boost and a dropdown for which topics get it, redrawing chapter 5's figure.
+
+    Examples
+    --------
+    >>> live = boost_controls(robertson.load_example())
+    >>> live.widgets["which"].value = "highest"
+    >>> live.figure.spec["description"]
+    '+0.050 to highest 25: MAP 0.3340 (+0.0250), GMAP 0.1233 (+0.0065)'
+    """
     import ipywidgets as w
 
-    def update(amount, which):
-        print(describe_boost(ap, amount, which))
+    def draw(amount, which):
+        amount = float(np.round(amount, 3))
+        chart = boost_chart(ap, initial_amount=amount, initial_which=which)
+        return show(chart, alt=describe_boost(ap, amount, which), controls=False)
 
-    return w.interactive(
-        update,
-        amount=w.FloatSlider(value=0.05, min=0.0, max=0.10, step=0.005, readout_format=".3f", description="Boost"),
-        which=w.Dropdown(
-            options=[(label, key) for key, label in CHOICES.items()], value="lowest", description="Topics"
-        ),
+    return LiveFigure(
+        {
+            "amount": w.FloatSlider(
+                value=0.05,
+                min=0.0,
+                max=0.10,
+                step=0.005,
+                readout_format=".3f",
+                description="Boost",
+                continuous_update=False,
+            ),
+            "which": w.Dropdown(
+                options=[(label, key) for key, label in CHOICES.items()], value="lowest", description="Topics"
+            ),
+        },
+        draw,
     )
