@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from irmeans import means
 from irmeans import measures as ranked
+from irmeans.averages import GM
 from irmeans_book import plots, robertson
 from irmeans_book.figures import epsilon
 
@@ -57,11 +58,11 @@ def test_floor_reaches_eps_and_additive_stays_below_the_arithmetic_mean(table):
 
 def test_robust_track_rule_keeps_small_nonzero_scores():
     x = [0.0, 5e-6, 0.3]
-    assert epsilon.robust_track_gmap(x) == pytest.approx(
-        math.exp((math.log(1e-5) + math.log(5e-6) + math.log(0.3)) / 3)
-    )
+    robust = epsilon.zero_rules(x)["Robust track"]
+    assert robust == pytest.approx(math.exp((math.log(1e-5) + math.log(5e-6) + math.log(0.3)) / 3))
+    assert robust == GM(1e-5, form="zeros")(x)  # the library's one Robust-track GMAP
     assert means.geometric_mean(x, 1e-5, "floor") == pytest.approx((1e-5 * 1e-5 * 0.3) ** (1 / 3))
-    assert epsilon.robust_track_gmap(x) < means.geometric_mean(x, 1e-5, "floor")
+    assert robust < means.geometric_mean(x, 1e-5, "floor")
 
 
 def test_zero_rules_agree_when_no_score_is_between_zero_and_eps():
@@ -98,5 +99,12 @@ def test_describe_epsilon_matches_the_means():
 def test_epsilon_controls_builds():
     import ipywidgets  # noqa: F401  (a hard requirement: fail, do not skip)
 
-    w = epsilon.epsilon_controls()
-    assert [c.description for c in w.children[:2]] == ["log10 ε", "Data set"]
+    live = epsilon.epsilon_controls()
+    assert [w.description for w in live.widgets.values()] == ["log10 ε", "Data set"]
+    before = live.figure.spec
+    live.widgets["data_set"].value = "Boost example (chapter 5)"
+    live.widgets["log10_eps"].value = -2.0
+    params = {p["name"]: p["value"] for p in live.figure.spec["params"]}
+    assert params == {"log10_eps": -2.0, "data_set": "Boost example (chapter 5)"} and live.figure.spec != before
+    assert live.figure.spec["description"] == epsilon.describe_epsilon(robertson.load_example(), -2.0)
+    assert "vconcat" in live.figure.spec and all("bind" not in p for p in live.figure.spec["params"])

@@ -22,7 +22,7 @@ from irmeans import measures as ranked
 
 from irmeans_book import robertson
 from irmeans_book.figures.averaging import TABLE1_SCORES
-from irmeans_book.plots import OKABE_ITO, slider_param
+from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
 
 __all__ = [
     "S2",
@@ -30,7 +30,6 @@ __all__ = [
     "FORMS",
     "data_sets",
     "epsilon_table",
-    "robust_track_gmap",
     "zero_rules",
     "unretrieved_ap",
     "epsilon_chart",
@@ -100,21 +99,6 @@ def epsilon_table(data, exponents=EXPONENTS):
     return pd.concat(frames, ignore_index=True)
 
 
-def robust_track_gmap(x, zero_value=1e-5):
-    """The TREC Robust track's GMAP: only zero scores are set to ``zero_value``, then the plain geometric mean.
-
-    A score above 0 but below ``zero_value`` is kept as it is, unlike
-    trec_eval's floor form, which lifts it to ε.
-
-    Examples
-    --------
-    >>> round(robust_track_gmap([0.0, 1e-6, 0.1]), 8) == round((1e-5 * 1e-6 * 0.1) ** (1 / 3), 8)
-    True
-    """
-    a = np.asarray(x, dtype=float)
-    return means.geometric_mean(np.where(a == 0, zero_value, a))
-
-
 def zero_rules(x, eps=1e-5):
     """The geometric mean of ``x`` under each way of handling low scores.
 
@@ -133,7 +117,7 @@ def zero_rules(x, eps=1e-5):
         "no ε": means.geometric_mean(x),
         "additive": means.geometric_mean(x, eps=eps, method="add"),
         "floor": means.geometric_mean(x, eps=eps, method="floor"),
-        "Robust track": robust_track_gmap(x, eps),
+        "Robust track": means.geometric_mean(x, eps=eps, method="zeros"),
     }
 
 
@@ -280,16 +264,30 @@ def describe_epsilon(x, log10_eps):
 
 
 def epsilon_controls():
-    """A log10 ε slider and a data-set dropdown, printing both forms and the arithmetic mean."""
+    """A log10 ε slider and a data-set dropdown that redraw chapter 6's figure.
+
+    Examples
+    --------
+    >>> live = epsilon_controls()
+    >>> live.widgets["log10_eps"].value = -2.0
+    >>> live.figure.spec["description"]
+    'ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600'
+    """
     import ipywidgets as w
 
     sets = data_sets()
 
-    def update(log10_eps, data_set):
-        print(describe_epsilon(sets[data_set], log10_eps))
+    def draw(log10_eps, data_set):
+        log10_eps = float(np.round(log10_eps, 1))
+        chart = epsilon_chart(sets, initial_log10=log10_eps, initial_data=data_set)
+        return show(chart, alt=describe_epsilon(sets[data_set], log10_eps), controls=False)
 
-    return w.interactive(
-        update,
-        log10_eps=w.FloatSlider(value=-5.0, min=-8.0, max=0.0, step=0.1, description="log10 ε"),
-        data_set=w.Dropdown(options=list(sets), description="Data set"),
+    return LiveFigure(
+        {
+            "log10_eps": w.FloatSlider(
+                value=-5.0, min=-8.0, max=0.0, step=0.1, description="log10 ε", continuous_update=False
+            ),
+            "data_set": w.Dropdown(options=list(sets), description="Data set"),
+        },
+        draw,
     )
