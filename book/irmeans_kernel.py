@@ -17,8 +17,11 @@ Sphinx extension (listed in ``_config.yml``) this module makes that call use
 from __future__ import annotations
 
 import os
+import uuid
 
+from jupyter_client.localinterfaces import localhost
 from jupyter_client.manager import KernelManager
+from jupyter_core.paths import jupyter_runtime_dir
 from traitlets import default
 
 #: ZeroMQ's IPC transport needs Unix domain sockets.
@@ -26,11 +29,24 @@ TRANSPORT = "ipc" if os.name == "posix" else "tcp"
 
 
 class LocalKernelManager(KernelManager):
-    """A kernel manager whose kernels use :data:`TRANSPORT` (IPC where it exists)."""
+    """A kernel manager whose kernels use :data:`TRANSPORT` (IPC where it exists).
+
+    The sockets' path is absolute, in Jupyter's runtime folder: a kernel runs in
+    its notebook's folder, and a relative path would name a different file for
+    the kernel and for its client.
+    """
 
     @default("transport")
     def _default_transport(self):
         return TRANSPORT
+
+    @default("ip")
+    def _default_ip(self):
+        if self.transport != "ipc":
+            return localhost()
+        runtime = jupyter_runtime_dir()
+        os.makedirs(runtime, mode=0o700, exist_ok=True)
+        return os.path.join(runtime, f"kernel-{uuid.uuid4().hex[:12]}-ipc")
 
 
 def execute(nb, cwd=None, km=None, **kwargs):
