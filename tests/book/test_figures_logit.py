@@ -78,8 +78,37 @@ def test_curves_table():
 def test_describe_and_controls():
     text = logit.describe_logit("nDCG: easy and middling topics", 1e-3)
     assert [line.split()[-1] for line in text.splitlines()] == ["X", "X", "Y"]
-    box = logit.logit_controls()
-    assert [c.description for c in box.children[:2]] == ["Data set", "ε"]
+    live = logit.logit_controls()
+    assert [w.description for w in live.widgets.values()] == ["Data set", "Scale", "ε"]
+    live.widgets["dataset"].value = "Spam filters: daily accuracy"
+    live.widgets["scale"].value = "score"
+    params = {p["name"]: p["value"] for p in live.figure.spec["params"]}
+    assert params["dataset"] == "Spam filters: daily accuracy" and params["scale"] == "score"
+    assert live.figure.spec["description"] == logit.describe_logit("Spam filters: daily accuracy", 1e-3)
+
+
+def test_the_logit_is_the_librarys_and_the_averages_are_library_values():
+    from irmeans import means
+    from irmeans.averages import AM, GM, Logit
+
+    assert logit.log_odds is means.log_odds
+    assert logit.averages(0.01) == {
+        "arithmetic mean": AM(),
+        "geometric mean": GM(eps=0.01),
+        "logit mean": Logit(eps=0.01),
+    }
+
+
+def test_the_spam_filters_view_names_days_and_separates_the_averages():
+    spec = plots.to_spec(logit.logit_chart(initial={"dataset": "Spam filters: daily accuracy"}), "alt")
+    left, right = spec["hconcat"]
+    # The x axis is not titled "Topic" for days: the panel's title says what a score is of.
+    assert left["layer"][0]["encoding"]["x"]["title"] is None
+    assert "Day" in left["title"]["text"]["expr"] and "Topic" in left["title"]["text"]["expr"]
+    # The averages are dots on an axis fitted to them, not bars from 0 (which look identical at 0.999).
+    marks = [layer["mark"]["type"] for layer in right["layer"]]
+    assert "bar" not in marks and "point" in marks
+    assert right["layer"][0]["encoding"]["x"]["scale"]["zero"] is False
 
 
 def test_charts_print_their_numbers():

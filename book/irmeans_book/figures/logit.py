@@ -8,7 +8,7 @@ the figure's controls, computed with :mod:`irmeans.means`; the chart only picks 
 
 Examples
 --------
->>> round(float(log_odds(0.9)), 4)
+>>> round(float(log_odds(0.9)), 4)  # the library's logit, irmeans.means.log_odds
 2.1972
 >>> print(describe_logit("Spam filters: daily accuracy", 1e-5).splitlines()[-1])
 logit mean       X 0.999007  Y 0.999878  -> Y
@@ -19,15 +19,18 @@ from __future__ import annotations
 import altair as alt
 import numpy as np
 import pandas as pd
-from irmeans import means
+from irmeans.averages import AM, GM, Logit
+from irmeans.means import log_odds
 
-from irmeans_book.plots import OKABE_ITO
+from irmeans_book.plots import OKABE_ITO, LiveFigure, show
 
 __all__ = [
     "log_odds",
     "SCALES",
     "AVERAGES",
+    "averages",
     "DATASETS",
+    "UNITS",
     "EPS_OPTIONS",
     "curves_table",
     "curves_chart",
@@ -53,31 +56,28 @@ DATASETS = {
     },
 }
 
+#: What one score of a data set is of: a topic, unless named here.
+UNITS = {"Spam filters: daily accuracy": "day"}
+
 #: The ε of the figure's select.
 EPS_OPTIONS = [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]
 
 #: Each scale, and the average that is the arithmetic mean on it.
 SCALES = {"score": "arithmetic mean", "log(score + ε)": "geometric mean", "logit(score, ε)": "logit mean"}
 
-#: The averages, as functions of (scores, eps, axis).
-AVERAGES = {
-    "arithmetic mean": lambda x, eps, axis=None: means.arithmetic_mean(x, axis=axis),
-    "geometric mean": lambda x, eps, axis=None: means.geometric_mean(x, eps=eps, axis=axis),
-    "logit mean": lambda x, eps, axis=None: means.logit_mean(x, eps=eps, axis=axis),
-}
+#: The averages' names, in the figure's order.
+AVERAGES = tuple(SCALES.values())
 
 
-def log_odds(x, eps=0.0):
-    """The logit with ε at both ends: log((x + ε) / (1 − x + ε)), the scale of :func:`irmeans.means.logit_mean`.
+def averages(eps):
+    """The chapter's three averages with ``eps``: the library's average values, by name.
 
     Examples
     --------
-    >>> log_odds([0.5, 0.0, 1.0], eps=0.01).round(4).tolist()
-    [0.0, -4.6151, 4.6151]
+    >>> {name: avg.label for name, avg in averages(0.01).items()}
+    {'arithmetic mean': 'AM', 'geometric mean': 'εGM (ε = 0.01)', 'logit mean': 'logit (ε = 0.01)'}
     """
-    a = np.asarray(x, dtype=float)
-    with np.errstate(divide="ignore"):
-        return np.log(a + eps) - np.log1p(-a + eps)
+    return dict(zip(AVERAGES, (AM(), GM(eps=eps), Logit(eps=eps))))
 
 
 def _on_scale(x, scale, eps):
@@ -204,8 +204,8 @@ def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
     for name, systems in datasets.items():
         for eps in eps_values:
             values = {}
-            for average, mean in AVERAGES.items():
-                values[average] = {s: mean(np.asarray(x, dtype=float), eps) for s, x in systems.items()}
+            for average, mean in averages(eps).items():
+                values[average] = {s: mean(np.asarray(x, dtype=float)) for s, x in systems.items()}
             for scale, average in SCALES.items():
                 for s, x in systems.items():
                     topic_rows.append(
@@ -277,9 +277,12 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
     colour = alt.Color(
         "system:N", title="System", scale=alt.Scale(domain=["X", "Y"], range=[OKABE_ITO[0], OKABE_ITO[4]])
     )
+    # What a score is of (a topic, or a day of the spam filters) names the x axis, through the panel's title.
+    unit = " : ".join(f"dataset == {name!r} ? {UNITS[name].capitalize()!r}" for name in datasets if name in UNITS)
+    unit = f"({unit} : 'Topic')" if unit else "'Topic'"
     on_scale = alt.Chart(topics).transform_filter(pick).transform_filter("datum.scale == scale")
     dots = on_scale.mark_point(filled=True, size=70).encode(
-        x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
+        x=alt.X("topic:O", title=None, axis=alt.Axis(labelAngle=0)),
         xOffset="system:N",
         y=alt.Y("value:Q", title="Per-topic score on the chosen scale", scale=alt.Scale(zero=False)),
         color=colour,
@@ -297,14 +300,19 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
             tooltip=["system:N", "average:N", alt.Tooltip("on_scale:Q", title="mean on this scale", format=".4f")],
         )
     )
-    left = (dots + mean_rules).properties(width=330, height=250, title="Scores, and each system's mean (dashed)")
+    title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + ': scores, and each system\\'s mean (dashed)'"}}
+    left = (dots + mean_rules).properties(width=330, height=250, title=title)
 
+    # The averages as dots on an axis that fits them, not bars from 0: averages of 0.999 and 0.9999
+    # make bars of one length. The verdict and the values stand to the right, in the same view.
     chosen = alt.Chart(table).transform_filter(pick)
-    bars = chosen.mark_bar().encode(
-        y=alt.Y("average:N", title=None, sort=list(AVERAGES)),
-        yOffset="system:N",
-        x=alt.X("value:Q", title="Average, as a score", scale=alt.Scale(zero=False)),
+    y = alt.Y("average:N", title=None, sort=list(AVERAGES))
+    dots_right = chosen.mark_point(filled=True, size=110, opacity=1).encode(
+        y=y,
+        yOffset=alt.YOffset("system:N", scale=alt.Scale(paddingOuter=0.6)),
+        x=alt.X("value:Q", title="Average, as a score", scale=alt.Scale(zero=False, padding=12)),
         color=colour,
+        shape=alt.Shape("system:N", legend=None),
         tooltip=["average:N", "system:N", alt.Tooltip("value:Q", format=".6f")],
     )
     verdict = (
@@ -315,11 +323,10 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
                 "'X ' + format(datum.X, '.4f'), 'Y ' + format(datum.Y, '.4f')]"
             )
         )
-        .mark_text(align="left", fontWeight="bold")
-        .encode(y=alt.Y("average:N", sort=list(AVERAGES), title=None, axis=None), text="label:N")
-        .properties(width=80, height=250)
+        .mark_text(align="left", fontWeight="bold", dx=8)
+        .encode(y=y, x=alt.value("width"), text="label:N")
     )
-    right = alt.hconcat(bars.properties(width=200, height=250, title="The three averages"), verdict, spacing=4)
+    right = (dots_right + verdict).properties(width=170, height=250, title="The three averages")
     return alt.hconcat(left, right).add_params(dataset, scale, eps).configure_view(stroke=None)
 
 
@@ -333,8 +340,8 @@ def describe_logit(dataset, eps, datasets=DATASETS):
     """
     systems = datasets[dataset]
     lines = []
-    for average, mean in AVERAGES.items():
-        v = {s: mean(np.asarray(x, dtype=float), eps) for s, x in systems.items()}
+    for average, mean in averages(eps).items():
+        v = {s: mean(np.asarray(x, dtype=float)) for s, x in systems.items()}
         a, b = v["X"], v["Y"]
         winner = "tie" if np.isclose(a, b, rtol=0, atol=1e-12) else ("X" if a > b else "Y")
         lines.append(f"{average:<16} X {a:.6f}  Y {b:.6f}  -> {winner}")
@@ -342,14 +349,28 @@ def describe_logit(dataset, eps, datasets=DATASETS):
 
 
 def logit_controls(datasets=DATASETS):
-    """A data-set dropdown and a log-scale ε slider, printing :func:`describe_logit`."""
+    """Dropdowns for the data set and the scale and a log-scale ε slider that redraw chapter 8's figure.
+
+    Examples
+    --------
+    >>> live = logit_controls()
+    >>> live.widgets["dataset"].value = "Spam filters: daily accuracy"
+    >>> live.figure.spec["description"].splitlines()[-1]
+    'logit mean       X 0.999004  Y 0.999872  -> Y'
+    """
     import ipywidgets as w
 
-    def update(dataset, eps):
-        print(describe_logit(dataset, eps, datasets))
+    def draw(dataset, scale, eps):
+        chart = logit_chart(datasets, [eps], initial={"dataset": dataset, "scale": scale, "eps": eps})
+        return show(chart, alt=describe_logit(dataset, eps, datasets), controls=False)
 
-    return w.interactive(
-        update,
-        dataset=w.Dropdown(options=list(datasets), description="Data set"),
-        eps=w.FloatLogSlider(value=1e-3, base=10, min=-6, max=-0.5, step=0.25, description="ε"),
+    return LiveFigure(
+        {
+            "dataset": w.Dropdown(options=list(datasets), description="Data set"),
+            "scale": w.Dropdown(options=list(SCALES), value="logit(score, ε)", description="Scale"),
+            "eps": w.FloatLogSlider(
+                value=1e-3, base=10, min=-6, max=-0.5, step=0.25, description="ε", continuous_update=False
+            ),
+        },
+        draw,
     )
