@@ -42,8 +42,10 @@ def test_averages_chart_binds_a_select_and_a_slider():
 
 
 def test_library_means_are_those_of_the_figure():
-    assert AVERAGES["geometric mean"] is irmeans.geometric_mean
-    assert AVERAGES["arithmetic mean"] is irmeans.arithmetic_mean
+    from irmeans.averages import AM, GM, HM, Median
+
+    assert AVERAGES == {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM(), "median": Median()}
+    assert AVERAGES["geometric mean"]([0.5, 0.2]) == irmeans.geometric_mean([0.5, 0.2])
 
 
 @pytest.mark.parametrize(
@@ -69,5 +71,12 @@ def test_describe_comparison_names_the_higher_system():
 
 
 def test_averages_controls_build_with_their_callback():
-    box = introduction.averages_controls([0.6, 0.01], [0.3, 0.3])
-    assert box.children[0].value == 0.01 and box.children[1].options == tuple(AVERAGES)
+    live = introduction.averages_controls([0.6, 0.01], [0.3, 0.3])
+    assert live.widgets["weakest"].value == 0.01 and live.widgets["average"].options == tuple(AVERAGES)
+    params = lambda: {p["name"]: p["value"] for p in live.figure.spec["params"]}  # noqa: E731
+    assert params() == {"weakest": 0.01, "average": "arithmetic mean"}
+    live.widgets["average"].value = "geometric mean"
+    live.widgets["weakest"].value = 0.2
+    assert params() == {"weakest": 0.2, "average": "geometric mean"}
+    assert live.figure.spec["description"] == introduction.describe_comparison([0.6, 0.2], [0.3, 0.3], "geometric mean")
+    assert "hconcat" in live.figure.spec  # the site's chart, not a line of text

@@ -1,11 +1,11 @@
 """Chapter 1's figure: which average, which winner.
 
 Two systems' per-topic scores, System A's weakest topic set by a slider, and
-the chosen average of each system (:data:`AVERAGES`, all from
-:mod:`irmeans.means`). Every value the chart can show is computed here; its
-controls only pick rows. For readers running the chapter in Jupyter,
-:func:`averages_controls` gives the same comparison as ipywidgets, printing
-what :func:`describe_comparison` returns.
+the chosen average of each system (:data:`AVERAGES`, the library's averages
+from :mod:`irmeans.averages`). Every value the chart can show is computed
+here; its controls only pick rows. For readers running the chapter in
+Jupyter, :func:`averages_controls` draws the same figure again for each
+setting of its ipywidgets.
 
 Examples
 --------
@@ -18,19 +18,14 @@ from __future__ import annotations
 import altair as alt
 import numpy as np
 import pandas as pd
-from irmeans import means
+from irmeans.averages import AM, GM, HM, Median
 
-from irmeans_book.plots import slider_param
+from irmeans_book.plots import LiveFigure, show, slider_param
 
 __all__ = ["AVERAGES", "averages_table", "averages_chart", "describe_comparison", "averages_controls"]
 
 #: The averages of chapter 1's figure, by the name shown in its select.
-AVERAGES = {
-    "arithmetic mean": means.arithmetic_mean,
-    "geometric mean": means.geometric_mean,
-    "harmonic mean": means.harmonic_mean,
-    "median": means.median,
-}
+AVERAGES = {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM(), "median": Median()}
 
 
 def averages_table(scores_a, scores_b, weakest_values):
@@ -90,7 +85,7 @@ def averages_table(scores_a, scores_b, weakest_values):
     return topics, pd.concat(frames, ignore_index=True)
 
 
-def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None):
+def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, initial_average="arithmetic mean"):
     """Chapter 1's figure: per-topic scores, and the chosen average of each system.
 
     A select picks the average, a slider System A's weakest topic score.
@@ -109,7 +104,7 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None):
     )
     average = alt.param(
         name="average",
-        value="arithmetic mean",
+        value=initial_average,
         bind=alt.binding_select(options=list(AVERAGES), name="Average "),
     )
     # The slider's value and the table's can differ in the last bit: compare with a tolerance.
@@ -171,16 +166,29 @@ def describe_comparison(scores_a, scores_b, average):
 
 
 def averages_controls(scores_a, scores_b):
-    """A slider for A's last topic score and a dropdown of averages, printing the comparison."""
+    """A slider for A's last topic score and a dropdown of averages that redraw chapter 1's figure.
+
+    Examples
+    --------
+    >>> live = averages_controls([0.6, 0.1], [0.3, 0.3])
+    >>> live.widgets["average"].value = "median"
+    >>> live.figure.spec["description"]
+    'median: A 0.3500, B 0.3000 -> A is higher'
+    """
     import ipywidgets as w
 
     a = np.asarray(scores_a, dtype=float)
 
-    def update(weakest, average):
-        print(describe_comparison(np.append(a[:-1], weakest), scores_b, average))
+    def draw(weakest, average):
+        chart = averages_chart(a, scores_b, [weakest], weakest, average)
+        return show(chart, alt=describe_comparison(np.append(a[:-1], weakest), scores_b, average), controls=False)
 
-    return w.interactive(
-        update,
-        weakest=w.FloatSlider(value=float(a[-1]), min=0.01, max=0.30, step=0.01, description="A, last topic"),
-        average=w.Dropdown(options=list(AVERAGES), description="Average"),
+    return LiveFigure(
+        {
+            "weakest": w.FloatSlider(
+                value=float(a[-1]), min=0.01, max=0.30, step=0.01, description="A, last topic", continuous_update=False
+            ),
+            "average": w.Dropdown(options=list(AVERAGES), description="Average"),
+        },
+        draw,
     )
