@@ -37,6 +37,8 @@ $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
 	rm -rf _build
 	$(BIN)/jupyter-book build -W -n --keep-going .
 	$(BIN)/python book/check_site.py _build/html
+	# The whole book as one PDF, linked from the site (book/make_pdf.py; needs chromium).
+	$(BIN)/python book/make_pdf.py
 	touch $@
 
 site: venv $(SITE)
@@ -61,6 +63,13 @@ lab: venv
 .PHONY: figures
 figures: venv
 	$(BIN)/python book/make_figures.py --out _build/figures
+
+# The whole book as one PDF, _build/pdf/irmeans-book.pdf: Chromium prints a single-page build
+# (from the chapters' stored outputs), with controls hidden and a new page for each chapter,
+# and the PDF is copied into _build/html if the site is there. `make site` runs it too.
+.PHONY: pdf
+pdf: venv $(ASSETS)
+	$(BIN)/python book/make_pdf.py
 
 # Re-execute the chapters in place: refreshes the outputs nbval compares against.
 .PHONY: notebooks

@@ -1,0 +1,82 @@
+"""`make pdf`: the configuration of the single-page build and the print style sheet.
+
+Printing the PDF itself takes Chromium; `make site` does it, and the browser
+tests check the PDF it leaves in the site (tests/browser/test_selfcheck.py).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "book"))
+import make_pdf  # noqa: E402 - a script of the book's, not an installed module
+
+PRINT_CSS = ROOT / "book" / "static" / "irmeans-print.css"
+SELFCHECK_CSS = ROOT / "book" / "static" / "selfcheck.css"
+
+
+def _print_rules(css: str) -> str:
+    """The text of the ``@media print`` blocks of ``css``, without comments."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+    blocks, depth, start = [], 0, None
+    for match in re.finditer(r"@media\s+print\s*\{|\{|\}", css):
+        if match.group(0).startswith("@media") and depth == 0:
+            start, depth = match.end(), 1
+        elif match.group(0).endswith("{") and start is not None:
+            depth += 1
+        elif match.group(0) == "}" and start is not None:
+            depth -= 1
+            if depth == 0:
+                blocks.append(css[start : match.start()])
+                start = None
+    return "\n".join(blocks)
+
+
+def _hidden_selectors(css: str) -> set[str]:
+    hidden = set()
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", _print_rules(css)):
+        if re.search(r"display\s*:\s*none", body):
+            hidden.update(s.strip() for s in selectors.split(","))
+    return hidden
+
+
+def test_print_hides_the_figures_controls_and_the_answer_forms():
+    hidden = _hidden_selectors(PRINT_CSS.read_text(encoding="utf-8"))
+    assert {".vega-bindings", ".vega-actions"} <= hidden, hidden
+    assert {".bd-header", ".bd-sidebar-primary", ".prev-next-area"} <= hidden
+    assert {".selfcheck-form", ".selfcheck-hint"} <= _hidden_selectors(SELFCHECK_CSS.read_text(encoding="utf-8"))
+
+
+def test_print_starts_every_chapter_on_a_new_page():
+    rules = _print_rules(PRINT_CSS.read_text(encoding="utf-8"))
+    assert re.search(r'span\[id\^="document-"\]\s*\+\s*section\s*\{[^}]*break-before:\s*page', rules)
+    assert re.search(r"\.irmeans-figure[^{]*\{[^}]*break-inside:\s*avoid", rules)
+
+
+def test_the_single_page_build_uses_the_sites_configuration(tmp_path):
+    site = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load(make_pdf.pdf_config(tmp_path).read_text(encoding="utf-8"))
+    assert config["execute"]["execute_notebooks"] == "off"  # the stored outputs, which make test checks
+    assert config["title"] == site["title"]
+    extensions = config["sphinx"]["local_extensions"]
+    assert set(site["sphinx"]["local_extensions"]) | {"make_pdf"} == set(extensions)
+    for path in [*extensions.values(), *config["sphinx"]["config"]["html_static_path"], *config["bibtex_bibfiles"]]:
+        assert Path(path).is_absolute() and Path(path).exists(), path
+    assert ["singlehtml", make_pdf.VEGALITE_MIMETYPE, 5] in config["sphinx"]["config"]["nb_mime_priority_overrides"]
+    assert config["sphinx"]["config"]["html_css_files"] == site["sphinx"]["config"]["html_css_files"]
+
+
+def test_the_single_page_gets_the_html_visitors():
+    class Registry:
+        translation_handlers = {"html": {"A": ("visit", None), "B": ("v", "d")}, "singlehtml": {"B": ("own", None)}}
+
+    class App:
+        registry = Registry()
+
+    make_pdf._html_visitors_for_singlehtml(App)
+    assert Registry.translation_handlers["singlehtml"] == {"A": ("visit", None), "B": ("own", None)}
