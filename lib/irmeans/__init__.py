@@ -40,7 +40,6 @@ from .measures import (
     reciprocal_rank,
 )
 from .significance import compare_taus, paired_t_test
-from .simulate import PRESETS, simulate_collection
 from .trec.evaluate import Evaluation, evaluate
 from .trec.files import Qrels, Run, read_qrels, read_run
 
@@ -84,8 +83,6 @@ __all__ = [
     "r_precision",
     "recall_at",
     "reciprocal_rank",
-    "PRESETS",
-    "simulate_collection",
     "Evaluation",
     "Qrels",
     "Run",
