@@ -134,3 +134,28 @@ def test_chart_numbers_are_rounded_once_to_the_decimals_printed():
         expected[f"p_{key}"][~unchanged] = result.pvalue
     for column, decimals in {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}.items():
         np.testing.assert_allclose(page[column], np.round(expected[column], decimals), rtol=0, atol=1e-12)
+
+
+def test_disagreeing_pairs_on_robust_2004_are_every_opposite_pair():
+    from irmeans import datasets
+    from irmeans.averages import AM, GM
+
+    m = datasets.load("robust2004", "ap")
+    s = np.array(m.scores)
+    pairs = verdicts.disagreeing_pairs(m)
+    am, gm = AM()(s, axis=1), GM(eps=1e-5, form="floor")(s, axis=1)
+    opposite = {
+        (m.systems[i], m.systems[j]) if am[i] > am[j] else (m.systems[j], m.systems[i])
+        for i in range(len(am))
+        for j in range(i + 1, len(am))
+        if (am[i] - am[j]) * (gm[i] - gm[j]) < 0
+    }
+    assert set(zip(pairs.map_higher, pairs.gmap_higher)) == opposite
+    d = (pairs.map_a - pairs.map_b).to_numpy()
+    assert (np.diff(d) <= 1e-15).all()
+    # Leaving out `flip` of B's best topics makes GMAP side with MAP; one fewer does not.
+    row = pairs.iloc[0]
+    a, b = m.systems.index(row.map_higher), m.systems.index(row.gmap_higher)
+    adv = np.log(np.maximum(s[b], 1e-5)) - np.log(np.maximum(s[a], 1e-5))
+    best = np.sort(adv)[::-1]
+    assert adv.sum() - best[: row.flip].sum() < 0 <= adv.sum() - best[: row.flip - 1].sum()

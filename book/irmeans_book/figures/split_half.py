@@ -1,23 +1,20 @@
-"""Chapter 9's experiment and figures: which average orders systems consistently?
+"""Chapter 9's experiment and figures: Ravana & Moffat's (2009) split-half test on the real TREC-8 runs.
 
-The experiment is Ravana & Moffat's (2009) split-half test, run with
-:func:`irmeans.consistency.split_half` on collections made by
-:func:`irmeans.simulate.simulate_collection`: for each collection preset and
-each collection seed, the topics are split into random halves, the systems
-ordered on each half by an average, and the two orders compared with
-Kendall's τ. The same splits (one split seed) serve every average, so the
-averages are compared on equal terms.
-
-Every value a figure can show is computed here with the library; the charts'
-controls only pick rows.
+The data are the per-topic AP of the 129 runs of the TREC-8 ad hoc track on
+its 50 topics (:func:`irmeans.datasets.load`), the collection the paper calls
+TREC8. Every number comes from :mod:`irmeans.consistency`: the random halves
+of :func:`~irmeans.consistency.split_half` (one seed, so every average sees
+the same splits), the fixed splits by topic difficulty of
+:func:`~irmeans.consistency.make_halves`, and the standardized scores of
+:func:`~irmeans.consistency.standardize`. The charts' controls only pick
+rows of tables computed here; figure data are rounded to 6 decimals.
 
 Examples
 --------
->>> t = experiment_table(["TREC8"], seeds=[1], n_splits=20, averages=["AM", "median"])
->>> sorted(t.columns)
-['average', 'mean_tau', 'n_splits', 'preset', 'seed']
->>> len(t)
-2
+>>> t = table_3c(trec8(), n_splits=20)
+>>> row = t.loc[("AP", "hard-easy")]
+>>> float(row["εGM, ε = 0.01"].round(3)), float(row["paper: εGM, ε = 0.01"])
+(0.732, 0.732)
 """
 
 from __future__ import annotations
@@ -25,500 +22,444 @@ from __future__ import annotations
 import altair as alt
 import numpy as np
 import pandas as pd
-from irmeans import consistency, means, simulate
-from irmeans.averages import AM, GM, HM, Median
+from irmeans import consistency, datasets
+from irmeans.averages import AM, GM, HM, Median, parse_average
 
-from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
+from irmeans_book.plots import OKABE_ITO, slider_param
 
 __all__ = [
-    "PRESET_NAMES",
-    "AVERAGES",
+    "SEED",
+    "TABLE_AVERAGES",
+    "PAPER_TABLE_3C",
     "EPS_GRID",
-    "collection",
-    "topic_difficulty",
+    "trec8",
+    "low_shares",
+    "score_density_table",
+    "score_density_chart",
     "difficulty_table",
     "difficulty_chart",
-    "split_taus",
-    "experiment_table",
-    "summary_table",
-    "sweep",
-    "histogram_table",
-    "headline_chart",
+    "table_3c",
+    "sp_split_variants",
+    "tau_sweep",
     "sweep_chart",
-    "describe_split_half",
-    "consistency_controls",
 ]
 
-#: The collection presets, in the order of their share of low scores (most first).
-PRESET_NAMES = list(simulate.PRESETS)
+#: Seed of the random splits throughout the chapter.
+SEED = 2009
 
-#: The averages compared, by label: (the average, standardize the scores first?).
-AVERAGES = {
-    "AM": (AM(), False),
-    "εGM, ε = 0.01": (GM(eps=0.01), False),
-    "εGM, ε = 1e-5": (GM(eps=1e-5), False),
-    "εHM, ε = 0.01": (HM(eps=0.01), False),
-    "median": (Median(), False),
-    "standardized AM": (AM(), True),
+#: The averages of Table 3(c), by label.
+TABLE_AVERAGES = {
+    "AM": AM(),
+    "εGM, ε = 0.01": GM(eps=0.01),
+    "GM, trec_eval (floor, ε = 1e-5)": GM(eps=1e-5, form="floor"),
 }
 
-#: The ε of the sweep and of the interactive figure's slider: 10^-5 to 10^0 in steps of 10^0.5.
+#: Ravana & Moffat (2009), Table 3(c), TREC8: Kendall's τ by (scores, split) and average.
+PAPER_TABLE_3C = {
+    ("AP", "random"): (0.773, 0.755, 0.681),
+    ("AP", "hard-easy"): (0.719, 0.732, 0.672),
+    ("AP", "middle-rest"): (0.753, 0.760, 0.676),
+    ("SP", "random"): (0.781, 0.769, 0.768),
+    ("SP", "hard-easy"): (0.739, 0.714, 0.680),
+    ("SP", "middle-rest"): (0.790, 0.785, 0.785),
+}
+
+#: The ε of the sweep (Figures 1 to 3) and of its slider: 10^-5 to 10^0 in steps of 10^0.5.
 EPS_GRID = np.round(10.0 ** np.arange(-5.0, 0.01, 0.5), 12)
 
-_PRESET_COLOURS = [OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[2]]
+_SPLITS = ("random", "hard-easy", "middle-rest")
 
 
-def collection(preset, seed):
-    """The simulated AP of 105 systems on 50 topics for a preset and a collection seed.
+def trec8():
+    """The TREC-8 ad hoc AP matrix, 129 systems × 50 topics, as a writable array.
 
     Examples
     --------
-    >>> collection("TREC9", 1).shape
-    (105, 50)
+    >>> trec8().shape
+    (129, 50)
     """
-    return simulate.simulate_collection(preset, seed=seed)
+    return np.array(datasets.load("adhoc8", "ap").scores)
 
 
-def topic_difficulty(ap):
-    """Each topic's mean score over the systems (lower is harder).
+def low_shares(scores):
+    """Shares of scores equal to 0 and of scores at most 0.1 (Ravana & Moffat's §5.2).
 
-    This is a plain stand-in, not Ravana & Moffat's own definition of topic
-    difficulty: the mean AP that the systems reach on the topic.
+    Examples
+    --------
+    >>> low_shares([[0.0, 0.1], [0.5, 0.05]])
+    (0.25, 0.75)
+    """
+    s = np.asarray(scores, dtype=float)
+    return float((s == 0).mean()), float((s <= 0.1).mean())
 
-    Parameters
-    ----------
-    ap : array_like, shape (systems, topics)
+
+def score_density_table(bins=20):
+    """The distribution of the scores of every shipped matrix: share of scores per bin of [0, 1].
+
+    The first bin holds the zeros alone (``lo = hi = 0``); the others are
+    (lo, hi], ``bins`` equal bins over (0, 1], so that the bins up to 0.1 hold
+    exactly the scores at most 0.1.
 
     Returns
     -------
-    ndarray, shape (topics,)
+    bars : DataFrame
+        ``matrix`` (the catalogue label), ``lo``, ``hi``, ``share``.
+    summary : DataFrame
+        ``matrix``, ``zeros`` and ``low`` (shares of scores of 0 and at most 0.1).
 
     Examples
     --------
-    >>> topic_difficulty([[0.0, 0.5], [0.2, 0.7]])
-    array([0.1, 0.6])
+    >>> bars, summary = score_density_table()
+    >>> float(bars[bars.matrix == "TREC-8 ad hoc (1999), AP"].share.sum().round(4))
+    1.0
+    >>> summary.set_index("matrix").loc["TREC-8 ad hoc (1999), AP"].round(3).tolist()
+    [0.026, 0.36]
     """
-    return means.arithmetic_mean(np.asarray(ap, dtype=float), axis=0)
-
-
-def difficulty_table(seeds, presets=None):
-    """Topic difficulty and share of zero scores per topic, for each preset and seed.
-
-    Returns
-    -------
-    DataFrame
-        ``preset, seed, rank`` (1 = hardest topic), ``difficulty`` (mean AP
-        over systems) and ``zero_share`` (share of systems scoring 0 on it).
-
-    Examples
-    --------
-    >>> t = difficulty_table([1], ["TREC8"])
-    >>> len(t), bool(t.difficulty.is_monotonic_increasing)
-    (50, True)
-    """
-    frames = []
-    for preset in presets or PRESET_NAMES:
-        for seed in seeds:
-            ap = collection(preset, seed)
-            d = topic_difficulty(ap)
-            order = np.argsort(d, kind="stable")
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "preset": preset,
-                        "seed": seed,
-                        "rank": np.arange(1, d.size + 1),
-                        "difficulty": d[order],
-                        "zero_share": (ap == 0).mean(axis=0)[order],
-                    }
-                )
+    edges = np.round(np.linspace(0.0, 1.0, bins + 1), 10)
+    frames, rows = [], []
+    for m in datasets.load_all():
+        s = m.scores.ravel()
+        # Bin k holds the scores in (edges[k - 1], edges[k]]; bin 0 the zeros.
+        counts = np.bincount(np.searchsorted(edges, s, side="left"), minlength=bins + 1)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "matrix": m.label,
+                    "lo": np.r_[0.0, edges[:-1]],
+                    "hi": edges,
+                    "share": np.round(counts / s.size, 6),
+                }
             )
-    return pd.concat(frames, ignore_index=True)
+        )
+        frames[-1].loc[0, "hi"] = 0.0
+        zeros, low = low_shares(s)
+        rows.append((m.label, round(zeros, 6), round(low, 6)))
+    return pd.concat(frames, ignore_index=True), pd.DataFrame(rows, columns=["matrix", "zeros", "low"])
 
 
-def difficulty_chart(table):
-    """Topics sorted from hardest to easiest, one line per preset (one seed).
+def score_density_chart(bars, summary, initial="TREC-8 ad hoc (1999), AP"):
+    """Ravana & Moffat's Figure 4 for any shipped matrix: bars of the share of scores per bin.
+
+    A select picks the matrix; a line of text gives its shares of zeros and
+    of scores at most 0.1.
 
     Examples
     --------
     >>> from irmeans_book.plots import to_spec
-    >>> spec = to_spec(difficulty_chart(difficulty_table([1], ["TREC8"])), "Difficulty.")
-    >>> spec["mark"]["type"]
-    'line'
+    >>> spec = to_spec(score_density_chart(*score_density_table(5)), "Scores.")
+    >>> [p["name"] for p in spec["params"]]
+    ['matrix']
     """
-    return (
-        alt.Chart(table)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("rank:Q", title="Topic, from hardest to easiest"),
-            y=alt.Y("difficulty:Q", title="Mean AP of the topic over systems"),
-            color=alt.Color(
-                "preset:N",
-                title="Preset",
-                sort=PRESET_NAMES,
-                scale=alt.Scale(domain=PRESET_NAMES, range=_PRESET_COLOURS),
-            ),
-            shape=alt.Shape("preset:N", sort=PRESET_NAMES, legend=None),
-            tooltip=[
-                "preset:N",
-                "rank:Q",
-                alt.Tooltip("difficulty:Q", format=".3f"),
-                alt.Tooltip("zero_share:Q", format=".2f", title="share of zeros"),
-            ],
-        )
-        .properties(width=420, height=240)
+    names = list(dict.fromkeys(bars.matrix))
+    pick = alt.param(name="matrix", value=initial, bind=alt.binding_select(options=names, name="Collection, measure "))
+    this = "datum.matrix == matrix"
+    x = alt.X("lo:Q", title="Score (the red bar at 0: scores of exactly 0)", scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("share:Q", title="Share of all scores", axis=alt.Axis(format="%"))
+    tooltip = [
+        alt.Tooltip("lo:Q", title="above"),
+        alt.Tooltip("hi:Q", title="up to"),
+        alt.Tooltip("share:Q", format=".1%"),
+    ]
+    base = alt.Chart(bars).transform_filter(this)
+    histogram = (
+        base.transform_filter("datum.hi > 0")
+        .mark_bar(color=OKABE_ITO[4], stroke="#FFFFFF", strokeWidth=0.5)
+        .encode(x=x, x2="hi:Q", y=y, tooltip=tooltip)
     )
+    zeros = (
+        base.transform_filter("datum.hi == 0")
+        .mark_rule(strokeWidth=6, color=OKABE_ITO[5])
+        .encode(x="lo:Q", y=y, y2=alt.datum(0), tooltip=tooltip)
+    )
+    readout = (
+        alt.Chart(summary)
+        .transform_filter(this)
+        .transform_calculate(
+            text="'zeros ' + format(datum.zeros, '.1%') + ',  at most 0.1: ' + format(datum.low, '.1%')"
+        )
+        .mark_text(align="left", fontSize=13, fontWeight="bold")
+        .encode(text="text:N", x=alt.value(0))
+        .properties(width=330, height=18)
+    )
+    return alt.vconcat(alt.layer(histogram, zeros).properties(width=330, height=220), readout).add_params(pick)
 
 
-def split_taus(ap, average, n_splits, split_seed):
-    """τ of each of ``n_splits`` random splits of ``ap``'s topics, ordering systems by ``average``.
-
-    Parameters
-    ----------
-    ap : array_like, shape (systems, topics)
-    average : str or tuple
-        A key of :data:`AVERAGES`, or a tuple of the same form as its values.
-    n_splits : int
-    split_seed : int
-        Seed of the random halves; the same seed gives the same splits.
-
-    Examples
-    --------
-    >>> ap = collection("TREC8", 1)
-    >>> taus = split_taus(ap, "AM", 50, split_seed=2)
-    >>> taus.shape, bool((taus > 0).all())
-    ((50,), True)
-    """
-    avg, standardized = AVERAGES[average] if isinstance(average, str) else average
-    scores = consistency.standardize(ap) if standardized else ap
-    return consistency.split_half(scores, avg, n_splits, seed=split_seed)
-
-
-def experiment_table(presets, seeds, n_splits, split_seed=2, averages=None):
-    """Mean τ of each average on each simulated collection.
-
-    Parameters
-    ----------
-    presets : list of str
-    seeds : list of int
-        Collection seeds: each (preset, seed) is one simulated collection.
-    n_splits : int
-        Splits per collection (the same splits for every average).
-    split_seed : int
-    averages : list of str, optional
-        Keys of :data:`AVERAGES`; all by default.
+def difficulty_table():
+    """Each topic of each shipped AP collection with its difficulty by Equations 1 and 2.
 
     Returns
     -------
     DataFrame
-        ``preset, seed, average, n_splits, mean_tau``.
-    """
-    rows = []
-    for preset in presets:
-        for seed in seeds:
-            ap = collection(preset, seed)
-            for label in averages or AVERAGES:
-                taus = split_taus(ap, label, n_splits, split_seed)
-                rows.append((preset, seed, label, n_splits, float(np.mean(taus))))
-    return pd.DataFrame(rows, columns=["preset", "seed", "average", "n_splits", "mean_tau"])
-
-
-def summary_table(table):
-    """Per preset and average: mean τ over all splits of all seeds, and the range of the seeds' means.
+        ``collection`` (label), ``topic``, ``eq1`` (1 − mean AP), ``eq2``
+        ((max − mean) / sd), ``hard_eq1``, ``hard_eq2`` (1 if in the hard
+        half by that definition) and ``group``, which of the four
+        combinations the topic is in.
 
     Examples
     --------
-    >>> t = pd.DataFrame({"preset": "P", "average": "AM", "seed": [1, 2], "n_splits": 10,
-    ...                   "mean_tau": [0.5, 0.7]})
-    >>> summary_table(t)[["mean_tau", "seed_min", "seed_max", "n_splits"]].iloc[0].tolist()
-    [0.6, 0.5, 0.7, 20.0]
+    >>> t = difficulty_table()
+    >>> int(t[t.collection == "TREC-8 ad hoc (1999), AP"].hard_eq2.sum())
+    25
     """
-    g = table.groupby(["preset", "average"], sort=False)
-    out = pd.DataFrame(
-        {
-            # Every seed has the same number of splits, so the mean of the means is the mean of all τ.
-            "mean_tau": g.mean_tau.mean(),
-            "seed_min": g.mean_tau.min(),
-            "seed_max": g.mean_tau.max(),
-            "n_splits": g.n_splits.sum().astype(float),
-        }
+    frames = []
+    for m in datasets.load_all(["ap"]):
+        s = np.array(m.scores)
+        hard = {}
+        for d in ("eq1", "eq2"):
+            first, _ = consistency.difficulty_halves(consistency.topic_difficulty(s, d), "hard-easy")
+            hard[d] = np.isin(np.arange(s.shape[1]), first[0]).astype(int)
+        group = np.where(
+            hard["eq1"] & hard["eq2"],
+            "hard by both",
+            np.where(
+                hard["eq2"] == 1, "hard by Eq. 2 only", np.where(hard["eq1"] == 1, "hard by Eq. 1 only", "easy by both")
+            ),
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "collection": m.label,
+                    "topic": list(m.topics),
+                    "eq1": np.round(consistency.topic_difficulty(s, "eq1"), 6),
+                    "eq2": np.round(consistency.topic_difficulty(s, "eq2"), 6),
+                    "hard_eq1": hard["eq1"],
+                    "hard_eq2": hard["eq2"],
+                    "group": group,
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+_GROUPS = ["hard by both", "hard by Eq. 2 only", "hard by Eq. 1 only", "easy by both"]
+
+
+def difficulty_chart(table, initial="TREC-8 ad hoc (1999), AP"):
+    """Topics placed by Equation 1 (x) and Equation 2 (y), coloured by the hard half each puts them in.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> spec = to_spec(difficulty_chart(difficulty_table()), "Difficulty.")
+    >>> [p["name"] for p in spec["params"]]
+    ['collection']
+    """
+    names = list(dict.fromkeys(table.collection))
+    pick = alt.param(name="collection", value=initial, bind=alt.binding_select(options=names, name="Collection "))
+    colour = alt.Color(
+        "group:N",
+        title="Hard half (25 topics) by",
+        scale=alt.Scale(domain=_GROUPS, range=[OKABE_ITO[5], OKABE_ITO[0], OKABE_ITO[4], "#999999"]),
+        legend=alt.Legend(orient="bottom", columns=2),
     )
-    return out.reset_index()
+    return (
+        alt.Chart(table)
+        .transform_filter("datum.collection == collection")
+        .mark_point(filled=True, size=60, opacity=0.85)
+        .encode(
+            x=alt.X("eq1:Q", title="Equation 1: 1 − mean AP over systems", scale=alt.Scale(zero=False)),
+            y=alt.Y("eq2:Q", title="Equation 2: (max − mean) / sd", scale=alt.Scale(zero=False)),
+            color=colour,
+            shape=alt.Shape("group:N", scale=alt.Scale(domain=_GROUPS), legend=None),
+            tooltip=["topic:N", alt.Tooltip("eq1:Q", format=".3f"), alt.Tooltip("eq2:Q", format=".3f"), "group:N"],
+        )
+        .add_params(pick)
+        .properties(width=330, height=260)
+    )
 
 
-def sweep(presets, seeds, n_splits, eps_grid=EPS_GRID, split_seed=2, bins=None):
-    """εGM over a grid of ε, with AM and standardized AM on the same splits.
+def table_3c(scores, n_splits=10_000, seed=SEED, ddof=1):
+    """Table 3(c) of Ravana & Moffat (2009) recomputed, beside the paper's values.
+
+    Rows are (scores, split): AP or SP (the standardized scores, with sample
+    standard deviation for ``ddof=1``) by random halves (the mean τ of
+    ``n_splits`` splits), Hard/Easy and Middle/Rest (one split each, by
+    Equation 2 difficulty computed on the scores being averaged). Columns are
+    the three averages and, prefixed ``paper:``, the printed values.
+
+    Returns
+    -------
+    DataFrame, indexed by (scores, split)
+    """
+    s = np.asarray(scores, dtype=float)
+    sources = {"AP": s, "SP": consistency.standardize(s, ddof=ddof)}
+    rows = {}
+    for name, x in sources.items():
+        for kind in _SPLITS:
+            first, second = consistency.make_halves(x, kind, n_splits, seed=seed)
+            rows[(name, kind)] = [
+                float(np.mean(consistency.halves_tau(x, avg, first, second))) for avg in TABLE_AVERAGES.values()
+            ]
+    out = pd.DataFrame.from_dict(rows, orient="index", columns=list(TABLE_AVERAGES))
+    for k, label in enumerate(TABLE_AVERAGES):
+        out[f"paper: {label}"] = [PAPER_TABLE_3C[key][k] for key in out.index]
+    out.index = pd.MultiIndex.from_tuples(out.index, names=["scores", "split"])
+    return out
+
+
+def sp_split_variants(scores, ddof_values=(1, 0)):
+    """The SP Hard/Easy and Middle/Rest cells under each reading of the paper we tried.
+
+    The SP scores are standardized with each ``ddof``; the halves come from
+    Equation 2 computed either on the SP scores themselves or on the AP.
+
+    Returns
+    -------
+    DataFrame
+        ``ddof, difficulty from, split`` and one column per average.
+    """
+    s = np.asarray(scores, dtype=float)
+    rows = []
+    for ddof in ddof_values:
+        sp = consistency.standardize(s, ddof=ddof)
+        for source, basis in (("SP", sp), ("AP", s)):
+            for kind in ("hard-easy", "middle-rest"):
+                first, second = consistency.make_halves(basis, kind)
+                taus = [float(consistency.halves_tau(sp, avg, first, second)[0]) for avg in TABLE_AVERAGES.values()]
+                rows.append([ddof, source, kind, *taus])
+    return pd.DataFrame(rows, columns=["ddof", "difficulty from", "split", *TABLE_AVERAGES])
+
+
+def _histogram(taus, edges):
+    counts = np.histogram(taus, bins=edges)[0]
+    return np.round(counts / taus.size, 6)
+
+
+def tau_sweep(scores, n_splits=10_000, seed=SEED, eps_grid=EPS_GRID, bin_width=0.01):
+    """Figures 1 to 3 of Ravana & Moffat: mean τ against ε for εGM and εHM, and the τ of each split.
+
+    All averages use the same ``n_splits`` random halves.
 
     Returns
     -------
     curve : DataFrame
-        ``preset, average`` ("εGM", "AM", "standardized AM"), ``eps``
-        (NaN for the two AMs), ``log_eps``, ``mean_tau`` (over all splits of all
-        seeds), ``seed_min``, ``seed_max`` (range of the seeds' mean τ).
-    histogram : DataFrame
-        :func:`histogram_table` of the τ of each (preset, average, ε).
+        ``average`` ("εGM", "εHM", "AM", "median"), ``log_eps`` (NaN for AM and
+        the median), ``mean_tau``.
+    density : DataFrame
+        ``average, log_eps, lo, share``: the share of splits with τ in
+        [lo, lo + bin_width), bins with no split left out.
+    taus : dict
+        The τ of every split, by (average, log_eps), with log_eps ``None`` for the AM and the median.
 
     Examples
     --------
-    >>> curve, hist = sweep(["TREC8"], [1], 20, eps_grid=[0.01, 1.0])
-    >>> sorted(curve.average.unique())
-    ['AM', 'standardized AM', 'εGM']
-    >>> float(hist.groupby(["average", "log_eps"]).share.sum().round(6).max())
-    1.0
+    >>> curve, density, taus = tau_sweep(trec8(), n_splits=30, eps_grid=[0.01])
+    >>> sorted(curve.average)
+    ['AM', 'median', 'εGM', 'εHM']
     """
-    eps_grid = np.asarray(eps_grid, dtype=float)
-    taus = {}
-    for preset in presets:
-        for seed in seeds:
-            ap = collection(preset, seed)
-            runs = [("AM", np.nan, AVERAGES["AM"]), ("standardized AM", np.nan, AVERAGES["standardized AM"])]
-            runs += [("εGM", eps, (GM(eps=float(eps)), False)) for eps in eps_grid]
-            for label, eps, average in runs:
-                taus.setdefault((preset, label, eps), []).append(split_taus(ap, average, n_splits, split_seed))
-    curve_rows, hist_frames = [], []
-    for (preset, label, eps), per_seed in taus.items():
-        seed_means = [float(np.mean(t)) for t in per_seed]
-        log_eps = np.round(np.log10(eps), 6) if np.isfinite(eps) else np.nan
-        curve_rows.append((preset, label, eps, log_eps, float(np.mean(seed_means)), min(seed_means), max(seed_means)))
-        h = histogram_table(np.concatenate(per_seed), bins=bins)
-        h.insert(0, "log_eps", log_eps)
-        h.insert(0, "average", label)
-        h.insert(0, "preset", preset)
-        hist_frames.append(h)
-    columns = ["preset", "average", "eps", "log_eps", "mean_tau", "seed_min", "seed_max"]
-    curve = pd.DataFrame(curve_rows, columns=columns)
-    return curve, pd.concat(hist_frames, ignore_index=True)
+    s = np.asarray(scores, dtype=float)
+    first, second = consistency.make_halves(s, "random", n_splits, seed=seed)
+    runs = [("AM", np.nan, AM()), ("median", np.nan, Median())]
+    for eps in np.asarray(eps_grid, dtype=float):
+        log_eps = float(np.round(np.log10(eps), 6))
+        runs += [("εGM", log_eps, GM(eps=float(eps))), ("εHM", log_eps, HM(eps=float(eps)))]
+    edges = np.round(np.arange(-1.0, 1.0 + bin_width / 2, bin_width), 6)
+    curve, frames, taus = [], [], {}
+    for label, log_eps, avg in runs:
+        t = consistency.halves_tau(s, avg, first, second)
+        taus[(label, None if np.isnan(log_eps) else log_eps)] = t
+        curve.append((label, log_eps, float(np.round(t.mean(), 6))))
+        share = _histogram(t, edges)
+        keep = share > 0
+        frames.append(
+            pd.DataFrame({"average": label, "log_eps": log_eps, "lo": edges[:-1][keep], "share": share[keep]})
+        )
+    curve = pd.DataFrame(curve, columns=["average", "log_eps", "mean_tau"])
+    return curve, pd.concat(frames, ignore_index=True), taus
 
 
-def histogram_table(taus, bins=None):
-    """Share of the τ values in each bin; bins without any τ are left out.
-
-    Parameters
-    ----------
-    taus : array_like
-    bins : array_like, optional
-        Bin edges; by default 0 to 1 in steps of 0.02.
-
-    Returns
-    -------
-    DataFrame
-        ``lo, hi, share``: the bin's edges and the share of τ in [lo, hi).
-
-    Examples
-    --------
-    >>> histogram_table([0.51, 0.52, 0.57, 0.99], bins=[0.5, 0.55, 0.6, 1.0])
-         lo    hi  share
-    0  0.50  0.55   0.50
-    1  0.55  0.60   0.25
-    2  0.60  1.00   0.25
-    """
-    edges = np.round(np.arange(0, 51) / 50, 2) if bins is None else np.asarray(bins, dtype=float)
-    t = np.asarray(taus, dtype=float)
-    if ((t < edges[0]) | (t > edges[-1])).any():
-        raise ValueError(f"τ values outside the bins [{edges[0]}, {edges[-1]}]")
-    counts, _ = np.histogram(t, bins=edges)
-    keep = counts > 0
-    return pd.DataFrame({"lo": edges[:-1][keep], "hi": edges[1:][keep], "share": counts[keep] / t.size})
+_SWEEP_AVERAGES = ["εGM", "εHM", "AM", "median"]
+_SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[2]]
 
 
-def headline_chart(summary, per_seed):
-    """Mean τ of each average on each preset, with the seeds' means as ticks.
+def sweep_chart(curve, density, initial_log_eps=-2.0):
+    """Mean τ against ε (Figures 1 and 3) above the distribution of τ at the chosen ε (Figure 2).
+
+    A slider sets log10 ε; a line of text gives the four mean τ there.
 
     Examples
     --------
     >>> from irmeans_book.plots import to_spec
-    >>> t = experiment_table(["TREC8"], [1, 2], 10, averages=["AM", "median"])
-    >>> spec = to_spec(headline_chart(summary_table(t), t), "Headline.")
-    >>> len(spec["layer"])
-    2
+    >>> curve, density, _ = tau_sweep(trec8(), n_splits=20, eps_grid=[0.001, 0.01])
+    >>> spec = to_spec(sweep_chart(curve, density), "Sweep.")
+    >>> [p["name"] for p in spec["params"]]
+    ['logeps']
     """
-    order = [a for a in AVERAGES if a in set(summary.average)]
-    colour = alt.Color(
-        "preset:N", title="Preset", sort=PRESET_NAMES, scale=alt.Scale(domain=PRESET_NAMES, range=_PRESET_COLOURS)
-    )
-    y = alt.Y("average:N", sort=order, title=None)
-    offset = alt.YOffset("preset:N", sort=PRESET_NAMES)
-    # Colour and shape of the one field share a legend (a tick has no shape: the dots carry it).
-    shape = alt.Shape("preset:N", sort=PRESET_NAMES, title="Preset", scale=alt.Scale(domain=PRESET_NAMES))
-    dots = (
-        alt.Chart(summary)
-        .mark_point(filled=True, size=90, opacity=1)
-        .encode(
-            x=alt.X("mean_tau:Q", title="Mean Kendall's τ between the halves' orders", scale=alt.Scale(zero=False)),
-            y=y,
-            yOffset=offset,
-            color=colour,
-            shape=shape,
-            tooltip=[
-                "preset:N",
-                "average:N",
-                alt.Tooltip("mean_tau:Q", format=".3f"),
-                alt.Tooltip("seed_min:Q", format=".3f", title="lowest seed"),
-                alt.Tooltip("seed_max:Q", format=".3f", title="highest seed"),
-            ],
-        )
-    )
-    ticks = (
-        alt.Chart(per_seed)
-        .mark_tick(thickness=1, size=8, opacity=0.7)
-        .encode(
-            x="mean_tau:Q",
-            y=y,
-            yOffset=offset,
-            color=colour,
-            tooltip=["preset:N", "average:N", "seed:O", alt.Tooltip("mean_tau:Q", format=".3f")],
-        )
-    )
-    return alt.layer(ticks, dots).properties(width=420, height=330)
-
-
-def sweep_chart(curve, histogram, initial_preset="TREC9", initial_log_eps=-2.0):
-    """Chapter 9's interactive figure: mean τ against ε, and the distribution of τ at the chosen ε.
-
-    A select picks the preset, a slider log10 ε; a line of text gives the mean τ
-    of εGM, AM and standardized AM there. Nothing is computed on the page.
-
-    Examples
-    --------
-    >>> from irmeans_book.plots import to_spec
-    >>> curve, hist = sweep(["TREC8"], [1], 10, eps_grid=[0.01, 1.0])
-    >>> spec = to_spec(sweep_chart(curve, hist, "TREC8", -2.0), "Sweep.")
-    >>> sorted(p["name"] for p in spec["params"])
-    ['logeps', 'preset']
-    """
-    presets = [p for p in PRESET_NAMES if p in set(curve.preset)]
     steps = np.sort(curve.log_eps.dropna().unique())
-    preset = alt.param(
-        name="preset", value=initial_preset, bind=alt.binding_select(options=presets, name="Collection preset ")
-    )
     logeps = slider_param("logeps", steps, initial_log_eps, "log10 ε ")
-    this_preset = "datum.preset == preset"
-    this_eps = "abs(datum.log_eps - logeps) < 1e-6"
-    averages = ["εGM", "AM", "standardized AM"]
+    at_eps = "(datum.average == 'AM' || datum.average == 'median' || abs(datum.log_eps - logeps) < 1e-6)"
     colour = alt.Color(
         "average:N",
         title="Average",
-        sort=averages,
-        scale=alt.Scale(domain=averages, range=[OKABE_ITO[0], OKABE_ITO[4], OKABE_ITO[2]]),
+        sort=_SWEEP_AVERAGES,
+        scale=alt.Scale(domain=_SWEEP_AVERAGES, range=_SWEEP_COLOURS),
+        legend=alt.Legend(orient="bottom"),
     )
-
-    gm = curve[curve.average == "εGM"]
-    ams = curve[curve.average != "εGM"][["preset", "average", "mean_tau"]]
-    x = alt.X("eps:Q", title="ε (log scale)", scale=alt.Scale(type="log"), axis=alt.Axis(format="~e"))
-    tau_scale = alt.Scale(zero=False)
-    base = alt.Chart(gm).transform_filter(this_preset)
-    band = base.mark_area(opacity=0.25, color=OKABE_ITO[0]).encode(
-        x=x, y=alt.Y("seed_min:Q", scale=tau_scale, title="Mean τ"), y2="seed_max:Q"
-    )
-    line = base.mark_line(point=True).encode(
-        x=x,
-        y=alt.Y("mean_tau:Q", scale=tau_scale),
-        color=colour,
-        tooltip=[
-            alt.Tooltip("eps:Q", format=".0e", title="ε"),
-            alt.Tooltip("mean_tau:Q", format=".3f"),
-            alt.Tooltip("seed_min:Q", format=".3f", title="lowest seed"),
-            alt.Tooltip("seed_max:Q", format=".3f", title="highest seed"),
-        ],
-    )
-    chosen = (
-        base.transform_filter(this_eps)
-        .mark_point(size=250, shape="diamond", filled=True, color="#000000")
-        .encode(x=x, y="mean_tau:Q")
+    with_eps = curve.dropna(subset=["log_eps"])
+    flat = curve[curve.log_eps.isna()][["average", "mean_tau"]]
+    x = alt.X("log_eps:Q", title="log10 ε", scale=alt.Scale(domain=[float(steps[0]), float(steps[-1])]))
+    y = alt.Y("mean_tau:Q", title="Mean τ over the splits", scale=alt.Scale(zero=False))
+    lines = (
+        alt.Chart(with_eps)
+        .mark_line(point=True)
+        .encode(x=x, y=y, color=colour, tooltip=["average:N", "log_eps:Q", alt.Tooltip("mean_tau:Q", format=".3f")])
     )
     rules = (
-        alt.Chart(ams)
-        .transform_filter(this_preset)
+        alt.Chart(flat)
         .mark_rule(strokeDash=[6, 3], strokeWidth=2)
         .encode(y="mean_tau:Q", color=colour, tooltip=["average:N", alt.Tooltip("mean_tau:Q", format=".3f")])
     )
-    left = alt.layer(band, rules, line, chosen).properties(
-        width=330, height=260, title="Mean τ against ε (band: range over collection seeds)"
+    chosen = (
+        alt.Chart(with_eps)
+        .transform_filter("abs(datum.log_eps - logeps) < 1e-6")
+        .mark_point(size=160, shape="diamond", filled=True, color="#000000")
+        .encode(x=x, y="mean_tau:Q")
     )
+    top = alt.layer(rules, lines, chosen).properties(width=330, height=220, title="Mean τ against ε")
     readout = (
-        alt.Chart(curve[["preset", "average", "log_eps", "mean_tau"]])
-        .transform_filter(this_preset)
-        .transform_filter("datum.average != 'εGM' || " + this_eps)
-        .transform_pivot("average", value="mean_tau", groupby=["preset"])
+        alt.Chart(curve)
+        .transform_filter(at_eps)
+        .transform_calculate(key="'k'")
+        .transform_pivot("average", value="mean_tau", groupby=["key"])
         .transform_calculate(
             text=(
-                "'log10 ε = ' + format(logeps, '.1f') + ':  mean τ of εGM ' + format(datum['εGM'], '.3f') + "
-                "',  AM ' + format(datum['AM'], '.3f') + "
-                "',  standardized AM ' + format(datum['standardized AM'], '.3f')"
+                "'log10 ε = ' + format(logeps, '.1f') + ':  εGM ' + format(datum['εGM'], '.3f') + "
+                "',  εHM ' + format(datum['εHM'], '.3f') + ',  AM ' + format(datum['AM'], '.3f') + "
+                "',  median ' + format(datum['median'], '.3f')"
             )
         )
-        .mark_text(align="left", fontSize=13, fontWeight="bold")
+        .mark_text(align="left", fontSize=12, fontWeight="bold")
         .encode(text="text:N", x=alt.value(0))
-        .properties(width=330, height=18, view=alt.ViewConfig(stroke=None))
+        .properties(width=330, height=18)
     )
-
     hist = (
-        alt.Chart(_csv(_compact_histogram(histogram)), height=260, width=300)
-        .transform_filter(this_preset)
-        .transform_calculate(average="['AM', 'standardized AM', 'εGM'][datum.kind]")
-        .transform_filter("datum.average != 'εGM' || " + this_eps)
+        alt.Chart(density)
+        .transform_filter(at_eps)
         .mark_line(interpolate="step-after", strokeWidth=2)
         .encode(
             x=alt.X("lo:Q", title="Kendall's τ of one split", scale=alt.Scale(zero=False)),
             y=alt.Y("share:Q", title="Share of splits"),
             color=colour,
-            tooltip=[
-                "average:N",
-                alt.Tooltip("lo:Q", title="τ from"),
-                alt.Tooltip("hi:Q", title="τ to"),
-                alt.Tooltip("share:Q", format=".3f"),
-            ],
+            tooltip=["average:N", alt.Tooltip("lo:Q", title="τ from"), alt.Tooltip("share:Q", format=".3f")],
         )
-        .properties(title="Distribution of τ at the chosen ε")
+        .properties(width=330, height=200, title="τ of each split at the chosen ε")
     )
-    return alt.hconcat(alt.vconcat(left, readout), hist).add_params(preset, logeps)
+    return alt.vconcat(top, readout, hist).add_params(logeps)
 
 
-def _csv(frame):
-    """:func:`irmeans_book.plots.csv_data`, with only the numeric columns parsed as numbers."""
-    data = csv_data(frame)
-    data.format = alt.DataFormat(type="csv", parse={c: "number" for c in frame.select_dtypes("number").columns})
-    return data
-
-
-def _compact_histogram(histogram):
-    """The histogram with the average as a small code and the preset kept: what the page needs."""
-    codes = {"AM": 0, "standardized AM": 1, "εGM": 2}
-    return histogram.assign(
-        kind=histogram.average.map(codes), log_eps=histogram.log_eps.fillna(99), share=histogram.share.round(4)
-    ).drop(columns="average")
-
-
-def describe_split_half(preset, eps, n_splits=1000, seed=1, split_seed=2):
-    """One line per average: mean τ of AM and of εGM with this ε on one simulated collection.
+def paired_averages(scores, a, b, n_splits=10_000, seed=SEED):
+    """The τ of two averages over the same random splits, and their paired comparison.
 
     Examples
     --------
-    >>> print(describe_split_half("TREC8", 0.01, n_splits=20).splitlines()[0])
-    TREC8, collection seed 1, 20 splits
+    >>> c = paired_averages(trec8(), "gm:0.01", "am", n_splits=50)
+    >>> c.n
+    50
     """
-    ap = collection(preset, seed)
-    am = split_taus(ap, "AM", n_splits, split_seed)
-    gm = split_taus(ap, (GM(eps=float(eps)), False), n_splits, split_seed)
-    return "\n".join(
-        [
-            f"{preset}, collection seed {seed}, {n_splits} splits",
-            f"AM           mean τ {am.mean():.4f}",
-            f"εGM ε={eps:<7.0e} mean τ {gm.mean():.4f}",
-            f"εGM above AM in {np.mean(gm > am):.0%} of the splits",
-        ]
-    )
+    from irmeans import significance
 
-
-def consistency_controls(n_splits=1000):
-    """A preset select and a log-scale ε slider, running the split-half test live."""
-    import ipywidgets as w
-
-    def update(preset, eps):
-        print(describe_split_half(preset, eps, n_splits=n_splits))
-
-    return w.interactive(
-        update,
-        preset=w.Dropdown(options=PRESET_NAMES, description="Preset"),
-        eps=w.FloatLogSlider(value=0.01, base=10, min=-5, max=0, step=0.5, description="ε", continuous_update=False),
-    )
+    s = np.asarray(scores, dtype=float)
+    first, second = consistency.make_halves(s, "random", n_splits, seed=seed)
+    ta = consistency.halves_tau(s, parse_average(a), first, second)
+    tb = consistency.halves_tau(s, parse_average(b), first, second)
+    return significance.compare_taus(ta, tb)

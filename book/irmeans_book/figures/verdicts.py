@@ -23,6 +23,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 from irmeans import means, significance
+from irmeans.averages import AM, GM
 
 from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
 
@@ -40,6 +41,8 @@ __all__ = [
     "feedback_controls",
     "rank_shares",
     "rank_shares_chart",
+    "ROBUST_GMAP",
+    "disagreeing_pairs",
 ]
 
 #: The ε of GMAP and of the log in the paired test, as in Robertson (2006).
@@ -334,6 +337,80 @@ def feedback_controls(ap, seed=SEED, eps=EPS):
         gain=w.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="Gain, easy"),
         loss=w.FloatSlider(value=0.3, min=0.0, max=0.95, step=0.01, description="Loss, hard"),
     )
+
+
+# ---------------------------------------------------------------------------
+# MAP against GMAP on the real Robust 2004 runs
+# ---------------------------------------------------------------------------
+
+#: GMAP as trec_eval's ``gm_map`` computes it: AP below ε = 1e-5 raised to ε, then the geometric mean.
+ROBUST_GMAP = GM(eps=1e-5, form="floor")
+
+
+def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing=3):
+    """The pairs of systems that MAP and GMAP order in opposite ways, and the topics that swing them.
+
+    For a pair whose MAP says A > B but whose GMAP says B > A, GMAP's verdict
+    is the sign of the mean over topics of log(B) − log(A) (each AP raised
+    to ε first); the topics that swing it are those with the largest such
+    terms in B's favour, typically topics where A scores (nearly) 0.
+
+    Parameters
+    ----------
+    matrix : irmeans.datasets.ScoreMatrix
+        Per-topic AP, systems × topics.
+    gmap : Average
+        The GMAP; trec_eval's floor form with ε = 1e-5 by default.
+    n_swing : int
+        Topics listed per pair.
+
+    Returns
+    -------
+    DataFrame
+        One row per disagreeing pair, largest MAP difference first:
+        ``map_higher, gmap_higher`` (system names), ``map_a, map_b, gmap_a,
+        gmap_b``, ``swing`` (text: topic, A's AP → B's AP) and ``flip``, the
+        fewest of B's best topics whose removal makes GMAP agree with MAP.
+
+    Examples
+    --------
+    >>> from irmeans import datasets
+    >>> pairs = disagreeing_pairs(datasets.load("robust2004", "ap"))
+    >>> len(pairs) > 0, bool((pairs.map_a > pairs.map_b).all() and (pairs.gmap_b > pairs.gmap_a).all())
+    (True, True)
+    """
+    s = np.asarray(matrix.scores, dtype=float)
+    am = AM()(s, axis=1)
+    gm = gmap(s, axis=1)
+    i, j = np.triu_indices(s.shape[0], 1)
+    flip = np.sign(am[i] - am[j]) * np.sign(gm[i] - gm[j]) < 0
+    i, j = i[flip], j[flip]
+    a = np.where(am[i] > am[j], i, j)  # MAP's winner
+    b = np.where(am[i] > am[j], j, i)  # GMAP's winner
+    log = np.log(np.maximum(s, gmap.eps))
+    terms = log[b] - log[a]  # pairs × topics, B's advantage topic by topic
+    ranked = np.argsort(-terms, axis=1, kind="stable")
+    top = ranked[:, :n_swing]
+    # Leaving out B's best topics one by one: how many until GMAP sides with MAP (sum of the rest < 0)?
+    rest = terms.sum(axis=1)[:, None] - np.cumsum(np.take_along_axis(terms, ranked, axis=1), axis=1)
+    flip = np.argmax(rest < 0, axis=1) + 1
+    swing = [
+        ", ".join(f"{matrix.topics[t]} ({s[x, t]:.4f} → {s[y, t]:.4f})" for t in ts) for x, y, ts in zip(a, b, top)
+    ]
+    out = pd.DataFrame(
+        {
+            "map_higher": [matrix.systems[k] for k in a],
+            "gmap_higher": [matrix.systems[k] for k in b],
+            "map_a": am[a],
+            "map_b": am[b],
+            "gmap_a": gm[a],
+            "gmap_b": gm[b],
+            "swing": swing,
+            "flip": flip,
+        }
+    )
+    order = np.argsort(-(out.map_a - out.map_b).to_numpy(), kind="stable")
+    return out.iloc[order].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------
