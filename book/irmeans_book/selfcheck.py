@@ -327,8 +327,8 @@ def ch6_late_below_none() -> Choice:
 # ---------------------------------------------------------------------------
 
 CH7_RANKS = (1, 2, 4, None)  # None: the item is not retrieved
-CH7_SMALL = "0.05 to 0.10 on one topic"
-CH7_LARGE = "0.40 to 0.75 on another"
+CH7_SMALL = "0.05 to 0.10 on the first topic"
+CH7_LARGE = "0.40 to 0.75 on the second topic"
 
 
 @selfcheck("sc-ch7-mrr")
