@@ -199,4 +199,5 @@ def replication_chart(wide, eps_grid=EPS_GRID, initial_log_eps=-2.0, initial_mea
         .encode(text="text:N", x=alt.value(0))
         .properties(width=330, height=18)
     )
-    return alt.vconcat(readout, fig9, fig10).add_params(logeps, measure).resolve_scale(color="shared")
+    chart = alt.vconcat(readout, fig9, fig10).add_params(logeps, measure).resolve_scale(color="shared")
+    return chart.properties(usermeta={"irmeans_check": "replication"})

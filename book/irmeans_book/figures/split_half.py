@@ -164,7 +164,7 @@ def score_density_chart(bars, summary, initial="TREC-8 ad hoc (1999), AP"):
     histogram = (
         base.transform_filter("datum.hi > 0")
         .mark_bar(color=OKABE_ITO[4], stroke="#FFFFFF", strokeWidth=0.5)
-        .encode(x=x, x2="hi:Q", y=y, tooltip=tooltip)
+        .encode(x=x, x2="hi:Q", y=y, y2=alt.datum(0), tooltip=tooltip)
     )
     zeros = (
         base.transform_filter("datum.hi == 0")
@@ -181,7 +181,8 @@ def score_density_chart(bars, summary, initial="TREC-8 ad hoc (1999), AP"):
         .encode(text="text:N", x=alt.value(0))
         .properties(width=330, height=18)
     )
-    return alt.vconcat(alt.layer(histogram, zeros).properties(width=330, height=220), readout).add_params(pick)
+    chart = alt.vconcat(alt.layer(histogram, zeros).properties(width=330, height=220), readout).add_params(pick)
+    return chart.properties(usermeta={"irmeans_check": "score density"})
 
 
 def difficulty_table():
@@ -264,7 +265,7 @@ def difficulty_chart(table, initial="TREC-8 ad hoc (1999), AP"):
             tooltip=["topic:N", alt.Tooltip("eq1:Q", format=".3f"), alt.Tooltip("eq2:Q", format=".3f"), "group:N"],
         )
         .add_params(pick)
-        .properties(width=330, height=260)
+        .properties(width=330, height=260, usermeta={"irmeans_check": "topic difficulty"})
     )
 
 
@@ -444,7 +445,7 @@ def sweep_chart(curve, density, initial_log_eps=-2.0):
         )
         .properties(width=330, height=200, title="τ of each split at the chosen ε")
     )
-    return alt.vconcat(top, readout, hist).add_params(logeps)
+    return alt.vconcat(top, readout, hist).add_params(logeps).properties(usermeta={"irmeans_check": "tau sweep"})
 
 
 def paired_averages(scores, a, b, n_splits=10_000, seed=SEED):
