@@ -578,37 +578,3 @@ def three_averages(figure: Figure) -> list[str]:
                 assert verdict == (f"higher: {higher}" if higher else "a tie"), f"{average}: {verdict}, {want}"
                 lines.append(f"{dataset}, ε = {label}, {average}: X {x}, Y {y}, {verdict}")
     return lines
-
-
-# ----------------------------------------------------------------------------- chapter 9
-
-#: Chapter 9's sweep: collection seeds, splits per collection and the seed of the splits.
-SWEEP_SEEDS, SWEEP_SPLITS, SPLIT_SEED = (1, 2, 3, 4, 5), 200, 2
-
-
-def _sweep_tau(preset: str, mean, standardized: bool = False) -> float:
-    """Mean τ over every split of every seed's collection, by irmeans.split_half."""
-    per_seed = []
-    for seed in SWEEP_SEEDS:
-        ap = irmeans.simulate_collection(preset, seed=seed)
-        scores = irmeans.standardize(ap) if standardized else ap
-        per_seed.append(np.mean(irmeans.split_half(scores, mean, SWEEP_SPLITS, seed=SPLIT_SEED)))
-    return float(np.mean(per_seed))
-
-
-@figure_check("split-half sweep", params={"preset", "logeps"})
-def split_half_sweep(figure: Figure) -> list[str]:
-    """Mean τ of εGM at the chosen ε, and of AM and standardized AM, per preset, from irmeans.split_half."""
-    lines = []
-    for preset, log_eps in zip(figure.options("preset"), (-5.0, -2.0, -0.5)):
-        figure.set("preset", preset)
-        figure.set("logeps", log_eps)
-        e, gm, am, std = find(
-            figure.texts(), r"log10 ε = (\S+):\s+mean τ of εGM (\S+),\s+AM (\S+),\s+standardized AM (\S+)$"
-        )
-        assert number(e) == log_eps, f"log10 ε shown {e}, slider at {log_eps}"
-        expect(f"mean τ of εGM, ε = 10^{log_eps}, {preset}", gm, _sweep_tau(preset, irmeans.GM(eps=10.0**log_eps)))
-        expect(f"mean τ of AM, {preset}", am, _sweep_tau(preset, irmeans.AM()))
-        expect(f"mean τ of standardized AM, {preset}", std, _sweep_tau(preset, irmeans.AM(), True))
-        lines.append(f"{preset}, log10 ε = {e}: εGM {gm}, AM {am}, standardized AM {std}")
-    return lines
