@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import float_array, whole_number
-from .averages import AM, GM, HM, Logit, Median, parse_average
+from .averages import AM, GM, HM, Average, Logit, Median, parse_average
 from .errors import IrmeansError
 from .means import _log_odds
 
@@ -284,7 +284,7 @@ def _half_averages(by_topic, average, halves):
     return np.asarray(average(by_topic[halves].transpose(0, 2, 1), axis=-1))
 
 
-def halves_tau(scores, average, first, second, *, chunk_size=500):
+def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int = 500) -> np.ndarray:
     """Kendall's τ between the system orders on given pairs of topic halves.
 
     For each split k the systems are averaged with ``average`` over the
@@ -385,7 +385,9 @@ def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
     return ranks
 
 
-def split_half(scores, average, n_splits=10_000, seed=None, *, chunk_size=500):
+def split_half(
+    scores, average: Average | str, n_splits: int = 10_000, seed=None, *, chunk_size: int = 500
+) -> np.ndarray:
     """Kendall's τ between system orders on random halves of the topics.
 
     Each split takes the halves of :func:`draw_halves` (drawn all at once
@@ -433,7 +435,7 @@ DIFFICULTY = ("eq2", "eq1", "max")
 SPLIT_KINDS = ("random", "hard-easy", "middle-rest")
 
 
-def topic_difficulty(scores, definition="eq2"):
+def topic_difficulty(scores, definition: str = "eq2") -> np.ndarray:
     """How hard each topic is, from the systems' scores on it: higher is harder.
 
     Parameters
@@ -474,7 +476,7 @@ def topic_difficulty(scores, definition="eq2"):
     return np.where(flat, 0.0, spread / np.where(flat, 1.0, sd))
 
 
-def difficulty_halves(difficulty, kind="hard-easy"):
+def difficulty_halves(difficulty, kind: str = "hard-easy") -> tuple[np.ndarray, np.ndarray]:
     """The two halves of a split by topic difficulty (Ravana & Moffat 2009, §5.4).
 
     Topics are ranked from hardest (highest difficulty) to easiest; topics
@@ -520,7 +522,9 @@ def difficulty_halves(difficulty, kind="hard-easy"):
     return np.sort(first)[None, :], np.sort(second)[None, :]
 
 
-def make_halves(scores, kind="random", n_splits=10_000, seed=None, *, difficulty="eq2"):
+def make_halves(
+    scores, kind: str = "random", n_splits: int = 10_000, seed=None, *, difficulty: str = "eq2"
+) -> tuple[np.ndarray, np.ndarray]:
     """The halves of a split-half experiment of any kind in :data:`SPLIT_KINDS`.
 
     ``"random"`` draws ``n_splits`` random halves (:func:`draw_halves` with

@@ -35,7 +35,7 @@ import warnings
 import numpy as np
 
 from . import consistency, datasets, significance
-from .averages import parse_average
+from .averages import Average, parse_average
 from .errors import FileFormatError, IrmeansError
 
 __all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES", "parse_spec"]
@@ -46,7 +46,7 @@ DEFAULT_AVERAGES = ["am", "gm:0.01", "gm-floor:1e-5", "std-am"]
 DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
 
 
-def parse_spec(spec: str):
+def parse_spec(spec: str) -> tuple[Average, bool]:
     """An average spec with an optional ``std-`` prefix: (Average, standardize?).
 
     >>> avg, std = parse_spec("std-gm:0.01")
@@ -151,7 +151,7 @@ def _fmt(x, digits):
     return f"{x:.{digits}f}"
 
 
-def run_consistency(opts, out) -> int:
+def run_consistency(opts: argparse.Namespace, out) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
     specs = opts.average or DEFAULT_AVERAGES
     parsed = [parse_spec(s) for s in specs]

@@ -43,7 +43,7 @@ def _paired(a, b):
     return x, y
 
 
-def paired_t_test(a, b):
+def paired_t_test(a, b) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     """Student's paired t-test of a − b along the last axis (two-sided).
 
     Parameters
@@ -81,7 +81,7 @@ def paired_t_test(a, b):
     return t, p
 
 
-def wilcoxon_test(a, b):
+def wilcoxon_test(a, b) -> tuple[float, float]:
     """Wilcoxon's signed-rank test of a − b (two-sided, 1-d), zero differences left out.
 
     Returns
