@@ -440,3 +440,12 @@ def test_trec8_shares_of_low_scores(trec8):
     # Section 5.2: 3 % zeros and 36 % at most 0.1.
     assert round(100 * float((trec8 == 0).mean()), 1) == 2.6
     assert round(100 * float((trec8 <= 0.1).mean()), 1) == 36.0
+
+
+def test_products_in_blocks_equal_one_product(monkeypatch):
+    rng = np.random.default_rng(12)
+    pick, g = (rng.random((37, 9)) < 0.5).astype(float), rng.random((9, 5))
+    whole = consistency._products(pick, g)
+    monkeypatch.setattr(consistency, "_PRODUCT_VALUES", 90)  # two rows per block
+    np.testing.assert_array_equal(consistency._products(pick, g), whole)
+    np.testing.assert_allclose(whole, pick @ g, rtol=1e-15)
