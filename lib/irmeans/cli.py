@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 
+from . import consistency_command
 from .errors import IrmeansError
 from .trec import command as eval_command
 
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="irmeans", description="IR effectiveness measures and their averages across topics.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     eval_command.add_parser(sub)
-    __import__(f"{__package__}.consistency_command", fromlist=["add_parser"]).add_parser(sub)
+    consistency_command.add_parser(sub)
     return parser
 
 
