@@ -149,28 +149,32 @@ def _ch8_averages():
     return logit.logit_chart(initial={"eps": 1e-3})
 
 
-CH9_SEEDS = [1, 2, 3, 4, 5]
-CH9_SPLIT_SEED = 2
+def _ch9_scores():
+    from irmeans_book.figures import split_half
+
+    return split_half.score_density_chart(*split_half.score_density_table())
 
 
 def _ch9_difficulty():
     from irmeans_book.figures import split_half
 
-    return split_half.difficulty_chart(split_half.difficulty_table([1]))
-
-
-def _ch9_headline():
-    from irmeans_book.figures import split_half
-
-    results = split_half.experiment_table(split_half.PRESET_NAMES, CH9_SEEDS, n_splits=2000, split_seed=CH9_SPLIT_SEED)
-    return split_half.headline_chart(split_half.summary_table(results), results)
+    return split_half.difficulty_chart(split_half.difficulty_table())
 
 
 def _ch9_sweep():
+    from irmeans import datasets
     from irmeans_book.figures import split_half
 
-    curve, histogram = split_half.sweep(split_half.PRESET_NAMES, CH9_SEEDS, n_splits=200, split_seed=CH9_SPLIT_SEED)
-    return split_half.sweep_chart(curve, histogram, initial_preset="TREC9", initial_log_eps=-2.0)
+    ap = np.array(datasets.load("adhoc8", "ap").scores)
+    curve, density, _ = split_half.tau_sweep(ap, n_splits=10_000, seed=split_half.SEED)
+    return split_half.sweep_chart(curve, density, initial_log_eps=-2.0)
+
+
+def _ch9_replication():
+    from irmeans_book.figures import replication
+
+    _, wide = replication.replication_tables()
+    return replication.replication_chart(wide)
 
 
 #: Every numbered figure of the book: its label, and the call that makes it as its chapter does.
@@ -189,9 +193,10 @@ FIGURES: dict[str, Callable] = {
     "fig-ch7-rank-shares": _ch7_rank_shares,
     "fig-ch8-curves": _ch8_curves,
     "fig-ch8-averages": _ch8_averages,
+    "fig-ch9-scores": _ch9_scores,
     "fig-ch9-difficulty": _ch9_difficulty,
-    "fig-ch9-headline": _ch9_headline,
     "fig-ch9-sweep": _ch9_sweep,
+    "fig-ch9-replication": _ch9_replication,
 }
 
 
