@@ -8,6 +8,18 @@ STAMP := $(VENV)/.installed
 
 venv: $(STAMP)
 
+# What the site and its tests need from the system: Node.js with npm (the site's
+# JavaScript comes from npm) and Debian's chromium (the book's PDF and the browser
+# tests). Installed with apt-get when missing (as root, on Debian).
+.PHONY: system
+system:
+	@missing=""; command -v npm >/dev/null || missing="nodejs npm"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 # Reinstall whenever the requirements or the package metadata change.
 $(STAMP): requirements.txt constraints.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +31,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 # npm (package-lock.json), put in book/assets/ at build time.
 ASSETS := book/assets/.stamp
 
-node_modules/.package-lock.json: package.json package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json | system
 	npm ci --no-audit --no-fund --loglevel=error
 
 $(ASSETS): node_modules/.package-lock.json book/vendor_assets.py $(STAMP)
@@ -41,9 +53,9 @@ $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
 	$(BIN)/python book/make_pdf.py
 	touch $@
 
-site: venv $(SITE)
+site: venv system $(SITE)
 
-book: venv $(ASSETS)
+book: venv system $(ASSETS)
 	rm -f $(SITE)
 	$(MAKE) --no-print-directory site
 
@@ -78,7 +90,7 @@ notebooks: venv
 
 # Lint, the standalone library check, then every test. The browser tests
 # (tests/browser) run `make site` themselves and use Debian's chromium.
-test: venv lint standalone
+test: venv system lint standalone
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 .PHONY: lint standalone
