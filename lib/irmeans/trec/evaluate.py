@@ -418,7 +418,7 @@ def _as_run(run) -> Run:
         return run
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
         return Run.from_arrays(*run)
-    return read_run(run)
+    return read_run(run, check=False)  # duplicates are checked while joining
 
 
 def _whole(value, name, minimum=None):
@@ -469,8 +469,11 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = _whole(num_docs, "num_docs", minimum=0)
     chosen = parse_measures(measures)
+    # a run read here is only evaluated: its arrays are released as the join is done with them
+    consume = not isinstance(run, Run)
     qrels, run = _as_qrels(qrels), _as_run(run)
-    ranked = build_ranked(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete)
+    ranked = build_ranked(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete, consume=consume)
+    del run
     ctx = m.Context(ranked, num_docs)
     per_topic, kinds, agg = {}, {}, {}
     done = {}

@@ -37,10 +37,11 @@ import numpy as np
 
 from .._validation import float_array
 from ..errors import FileFormatError, IrmeansError
+from .arrow import arrow_offsets, fast_reader, release_memory
 from .numbers import FLOAT_CHARS, INT64_MAX, c_float, c_int
-from .strings import Strings, equal_at, hash_strings
+from .strings import _PAD, Strings, equal_at, hash_strings
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "MAX_LINE_BYTES"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "check_unique", "MAX_LINE_BYTES"]
 
 # Chunks are about this many bytes; a line longer than a chunk grows it.
 _CHUNK_BYTES = 1 << 21
@@ -49,6 +50,9 @@ MAX_LINE_BYTES = 1 << 26
 # Spare bytes after a chunk: room for a missing final newline and for reading
 # eight bytes from any token start.
 _SLACK = 1 << 12
+_INT32_MAX = np.iinfo(np.int32).max
+# The pieces given to the fast reader are this many chunks.
+_FAST_CHUNKS = 2
 # Score and grade tokens longer than this are read one by one.
 _SHORT_NUMBER = 40
 
@@ -182,6 +186,10 @@ class Run:
         The tag of the last line (what trec_eval reports as ``runid``).
     source : str
     lines : numpy.ndarray of int64 or None
+    checked : bool
+        False for a run whose duplicates are still to be checked (one read by
+        ``read_run(path, check=False)``: :func:`~irmeans.trec.join.build_ranked`
+        checks them while joining, at no extra cost).
 
     Examples
     --------
@@ -197,6 +205,7 @@ class Run:
     runid: str = "run"
     source: str = "<arrays>"
     lines: np.ndarray | None = None
+    checked: bool = True
 
     @classmethod
     def from_arrays(cls, topics, docnos, scores, runid="run", source="<arrays>") -> Run:
@@ -306,10 +315,11 @@ class _Input:
 def _chunks(name, chunk_bytes=None):
     """Read a file in pieces that end at a newline.
 
-    Yields ``(buf, n, first_line, newlines)``: ``buf[:n]`` is the piece (a
-    newline is added after a last line that has none), ``buf`` holds at least
-    ``_SLACK`` more bytes, ``first_line`` is the 1-based number of its first
-    line and ``newlines`` the number of lines in it.  The buffer is reused:
+    Yields ``(buf, n, first_line, newlines, store)``: ``buf[:n]`` is the piece
+    (a newline is added after a last line that has none), ``buf`` holds at
+    least ``_SLACK`` more bytes, ``first_line`` is the 1-based number of its
+    first line, ``newlines`` the number of lines in it and ``store`` the
+    ``bytearray`` under ``buf``.  The buffer is reused:
     a piece is only valid until the next one is asked for.  A NUL byte or a
     line longer than :data:`MAX_LINE_BYTES` raises.
     """
@@ -353,7 +363,7 @@ def _chunks(name, chunk_bytes=None):
                     continue
             if cut:
                 newlines = store.count(b"\n", 0, cut)
-                yield np.frombuffer(store, dtype=np.uint8), cut, line, newlines
+                yield np.frombuffer(store, dtype=np.uint8), cut, line, newlines, store
                 line += newlines
             if not eof:
                 store[: have - cut] = store[cut:have]
@@ -565,14 +575,36 @@ def _line_error(source, line, message):
     return FileFormatError(message, path=source, line=int(line))
 
 
-def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse):
-    """Parse a file piece by piece with ``parse(lines)`` and collect the results.
+def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse, fast, values_dtype):
+    """Parse a file piece by piece and collect the rows (a :class:`_Collector`).
 
-    Wrong field counts are reported first wherever they are, then bad values,
-    as if the file were checked in one go.
+    ``fast(store, n)`` (see :mod:`.arrow`), if not None, is tried first on each piece; it
+    returns the piece's ``[codes, docnos, values, tag]``, or None for a piece it does not
+    take, which then goes to the exact ``parse(lines)``.  Wrong field counts are reported
+    first wherever they are, then bad values, as if the file were checked in one go.
     """
-    pieces, pending = [], None
-    for buf, n, first_line, newlines in _chunks(source):
+    try:
+        size = os.stat(source).st_size if source != "-" else 0
+    except OSError:
+        size = 0
+    rows = _Collector(size, values_dtype)
+    try:
+        _read_pieces(rows, source, expect, exact, what, hash_comment_anywhere, parse, fast)
+    finally:
+        if fast is not None:
+            release_memory()
+    return rows
+
+
+def _read_pieces(rows, source, expect, exact, what, hash_comment_anywhere, parse, fast):
+    pending = None
+    chunk = _CHUNK_BYTES * _FAST_CHUNKS if fast is not None else None
+    for buf, n, first_line, newlines, store in _chunks(source, chunk):
+        if fast is not None and pending is None:
+            got = fast(store, n)
+            if got is not None:
+                rows.add(got, (first_line, newlines))
+                continue
         lines = _Lines(buf, n, first_line, newlines, expect, hash_comment_anywhere)
         if not len(lines):
             continue
@@ -580,12 +612,140 @@ def _read_fields(source, expect, exact, what, hash_comment_anywhere, parse):
         if pending is not None:
             continue
         try:
-            pieces.append(parse(lines))
+            rows.add(parse(lines), lines.line_numbers)
         except _ValueProblem as exc:
-            pending, pieces = exc, []
+            pending, rows = exc, None
     if pending is not None:
         raise _line_error(source, pending.line, pending.message) from None
-    return pieces
+
+
+class _Growing:
+    """A numpy array appended to in place: no list of pieces to concatenate at the end.
+
+    The first allocation is the expected size (from the file's size); memory that is
+    reserved but never written is not resident, so a generous guess costs nothing.
+    """
+
+    def __init__(self, dtype, capacity):
+        self.a = np.empty(max(int(capacity), 16), dtype=dtype)
+        self.n = 0
+
+    def reserve(self, m):
+        """The next ``m`` slots, to be written by the caller."""
+        need = self.n + m
+        if need > len(self.a):
+            bigger = np.empty(max(need, 2 * len(self.a)), dtype=self.a.dtype)
+            bigger[: self.n] = self.a[: self.n]
+            self.a = bigger
+        out = self.a[self.n : need]
+        self.n = need
+        return out
+
+    def append(self, values):
+        self.reserve(len(values))[:] = values
+
+    def result(self):
+        return self.a[: self.n]
+
+
+class _Collector:
+    """The rows of a file, piece by piece: topic codes, docnos (bytes and offsets), values.
+
+    Topic codes and docno offsets are 32-bit while they fit (4 bytes a line saved on each);
+    docno hashes are left to be computed when needed (:meth:`Strings.hashes`; the join of
+    :func:`~irmeans.trec.evaluate.evaluate` makes them in rank order, without keeping them).
+    """
+
+    def __init__(self, size, values_dtype):
+        rows = size // 8 + 1  # a line has at least 8 bytes ("1 0 d 1\n")
+        self.codes = _Growing(np.int32, rows)
+        self.values = _Growing(values_dtype, rows)
+        self.data = _Growing(np.uint8, size + _SLACK)
+        self.offsets = _Growing(np.int32, rows + 1)
+        self.offsets.append(np.zeros(1, np.int32))
+        self.lines = []
+        self.tag = None
+
+    def _room(self, size):
+        """Make the offsets 64-bit before they would pass 2**31 - 1."""
+        if self.offsets.a.dtype == np.int32 and self.data.n + size + _PAD >= _INT32_MAX:
+            self.offsets.a = self.offsets.a.astype(np.int64)
+
+    def __len__(self):
+        return self.codes.n
+
+    def add(self, piece, lines):
+        codes, docnos, values = piece[:3]
+        if len(piece) > 3:
+            self.tag = piece[3]
+        self.codes.append(codes)
+        self.values.append(values)
+        if isinstance(docnos, Strings):
+            size = int(docnos.offsets[-1])
+            self._room(size)
+            at = self.data.n
+            self.data.append(docnos.data[:size])
+            self.offsets.append(docnos.offsets[1:] + at)
+        else:  # a binary column of pyarrow (see .arrow)
+            self._room(sum(chunk.buffers()[2].size for chunk in docnos.chunks))
+            at, row = self.data.n, self.offsets.n - 1
+            self.offsets.reserve(len(codes))
+            offsets = self.offsets.a
+            for chunk in docnos.chunks:
+                o = arrow_offsets(chunk)
+                first, size, m = int(o[0]), int(o[-1]) - int(o[0]), len(chunk)
+                raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=first + size)
+                self.data.append(raw[first:])
+                out = offsets[row + 1 : row + m + 1]
+                np.subtract(o[1:], first - at, out=out, casting="unsafe")
+                at, row = at + size, row + m
+        self.lines.append(lines)
+
+    def strings(self) -> Strings:
+        n = self.data.n
+        self.data.reserve(_PAD)[:] = 0
+        return Strings(self.data.a[: n + _PAD], self.offsets.result())
+
+
+class ConsecutiveLines:
+    """Line numbers ``1 .. n`` of a file whose every line is a row, made only when asked for.
+
+    Indexing, ``len``, ``tolist`` and ``numpy.asarray`` work as on the array.
+    """
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __array__(self, dtype=None, copy=None):
+        return np.arange(1, self.n + 1, dtype=dtype or np.int64)
+
+    def __getitem__(self, i):
+        if isinstance(i, (int, np.integer)):
+            if not -self.n <= i < self.n:
+                raise IndexError(i)
+            return np.int64(i % self.n + 1)
+        return np.asarray(self)[i]
+
+    def tolist(self):
+        return list(range(1, self.n + 1))
+
+
+def _line_numbers(parts):
+    """The rows' line numbers from each piece's (see :func:`_read_fields`)."""
+    total = 0
+    for p in parts:
+        if not isinstance(p, tuple) or p[0] != total + 1:
+            break
+        total += p[1]
+    else:
+        return ConsecutiveLines(total)
+    arrays = [np.arange(p[0], p[0] + p[1], dtype=np.int64) if isinstance(p, tuple) else p for p in parts]
+    return _concat(arrays, np.int64)
 
 
 class _ValueProblem(IrmeansError):
@@ -621,9 +781,7 @@ def _topic_codes(buf, s, e, topics: _Topics) -> np.ndarray:
 
 
 def _docnos(buf, s, e) -> Strings:
-    out = Strings.from_buffer(buf, s, e)
-    out._hashes = hash_strings(buf, s, e - s)
-    return out
+    return Strings.from_buffer(buf, s, e)
 
 
 _FLOAT_TABLE = np.zeros(256, dtype=bool)
@@ -735,22 +893,20 @@ def read_qrels(path) -> Qrels:
         codes = _topic_codes(lines.buf, *lines.field(0), topics)
         docnos = _docnos(lines.buf, *lines.field(2))
         rels = _numbers(lines, 3, False, source)
-        return [codes, docnos, rels, lines.line_numbers]
+        return [codes, docnos, rels]
 
-    pieces = _read_fields(source, 4, True, "qrels", False, parse)
-    if not pieces:
+    rows = _read_fields(source, 4, True, "qrels", False, parse, fast_reader("qrels", topics), np.int64)
+    if not len(rows):
         raise FileFormatError("no judgments in the file", path=source)
-    codes = _concat([p[0] for p in pieces], np.int64)
-    docnos = Strings.concat([p[1] for p in pieces])
-    rels = _concat([p[2] for p in pieces], np.int64)
-    line_numbers = _concat([p[3] for p in pieces], np.int64)
-    del pieces
-    qrels = Qrels(topics.ids(), codes, docnos, rels, source, line_numbers)
+    qrels = Qrels(
+        topics.ids(), rows.codes.result(), rows.strings(), rows.values.result(), source, _line_numbers(rows.lines)
+    )
+    del rows
     _check_unique(qrels, "judged")
     return qrels
 
 
-def read_run(path) -> Run:
+def read_run(path, check=True) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``).
 
     The rank column is ignored, as trec_eval does; the ranking is rebuilt
@@ -760,6 +916,10 @@ def read_run(path) -> Run:
     ----------
     path : str or os.PathLike
         A file (gzip-compressed or not), or ``"-"`` for standard input.
+    check : bool
+        Check that no document is retrieved twice for a topic.  With False
+        the check is left to :func:`~irmeans.trec.evaluate.evaluate`, which
+        makes it while joining the run with the qrels.
 
     Returns
     -------
@@ -790,20 +950,30 @@ def read_run(path) -> Run:
         scores = _numbers(lines, 4, True, source)
         s, e = lines.field(5)
         tag = lines.buf[int(s[-1]) : int(e[-1])].tobytes().decode("utf-8", "surrogateescape")
-        return [codes, docnos, scores, lines.line_numbers, tag]
+        return [codes, docnos, scores, tag]
 
-    pieces = _read_fields(source, 6, False, "run", True, parse)
-    if not pieces:
+    rows = _read_fields(source, 6, False, "run", True, parse, fast_reader("run", topics), np.float64)
+    if not len(rows):
         raise FileFormatError("the run is empty", path=source)
-    runid = pieces[-1][4]
-    codes = _concat([p[0] for p in pieces], np.int64)
-    docnos = Strings.concat([p[1] for p in pieces])
-    scores = _concat([p[2] for p in pieces], np.float64)
-    line_numbers = _concat([p[3] for p in pieces], np.int64)
-    del pieces
-    run = Run(topics.ids(), codes, docnos, scores, runid, source, line_numbers)
-    _check_unique(run, "retrieved")
+    run = Run(
+        topics.ids(),
+        rows.codes.result(),
+        rows.strings(),
+        rows.values.result(),
+        rows.tag,
+        source,
+        _line_numbers(rows.lines),
+        checked=check,
+    )
+    del rows
+    if check:
+        _check_unique(run, "retrieved")
     return run
+
+
+def check_unique(run: Run):
+    """Raise the error of :func:`read_run` if a document is retrieved twice for a topic."""
+    _check_unique(run, "retrieved")
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import IrmeansError, TopicsLeftOutWarning
-from .files import Qrels, Run
+from .arrow import primitive, release_memory
+from .files import Qrels, Run, check_unique
 from .segments import seg_cumsum
 from .strings import equal_at, order_descending
 
@@ -26,6 +27,8 @@ __all__ = ["NONPOOL", "UNJUDGED", "Ranked", "build_ranked"]
 
 NONPOOL = -1
 UNJUDGED = -2
+# Runs of more lines than this are ordered by pyarrow's sort
+_ARROW_ROWS = 20000
 
 
 @dataclass
@@ -95,6 +98,30 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
+def _arrow_order(docnos, tcode: np.ndarray, scores: np.ndarray):
+    """All run rows ordered by topic code, score descending, docno descending (pyarrow's sort).
+
+    Rows of topics not evaluated must have the highest code, to come last.  Returns None
+    without pyarrow.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    n = len(tcode)
+    kind = pa.binary() if docnos.offsets.dtype == np.int32 else pa.large_binary()
+    names = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(docnos.offsets), pa.py_buffer(docnos.data)])
+    table = pa.table({"t": tcode, "s": scores, "d": names})
+    keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
+    order = pc.sort_indices(table, sort_keys=keys, memory_pool=pa.system_memory_pool())
+    del table, names
+    out = primitive(order, np.int64).copy()
+    del order
+    release_memory()
+    return out
+
+
 def _tie_order(docnos, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Within runs of equal (topic, score), put docnos in descending order."""
     t = tcode[order]
@@ -122,15 +149,21 @@ def _tie_order(docnos, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray)
     return order
 
 
-def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None, complete: bool = False) -> Ranked:
-    """Rank the run, cut it at ``depth`` and look up relevance (see module doc)."""
+def build_ranked(
+    qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None, complete: bool = False, consume: bool = False
+) -> Ranked:
+    """Rank the run, cut it at ``depth`` and look up relevance (see module doc).
+
+    With ``consume``, the run's scores and docnos are released as soon as they are no
+    longer needed (its ``scores`` and ``docno_strings`` become None), which lowers the
+    peak memory: for a run read only to be evaluated.
+    """
     level = int(relevance_level)
     universe = sorted(set(qrels.topic_ids) | set(run.topic_ids))
     where = {t: i for i, t in enumerate(universe)}
     qmap = np.array([where[t] for t in qrels.topic_ids], dtype=np.int64)
     rmap = np.array([where[t] for t in run.topic_ids], dtype=np.int64)
     qcode = qmap[qrels.topic_codes] if len(qrels) else np.zeros(0, np.int64)
-    rcode = rmap[run.topic_codes]
     universe = np.array(universe + [b""], dtype=object)[:-1]
 
     in_qrels = np.zeros(len(universe), dtype=bool)
@@ -141,6 +174,8 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     missing = [universe[c].decode("utf-8", "surrogateescape") for c in missing_codes]
     evaluated = in_qrels & (in_run | complete)
     if not evaluated.any():
+        if not run.checked:
+            check_unique(run)
         raise IrmeansError(f"{run.source}: no topic of the run has judgments in {qrels.source}")
     if missing and not complete:
         warning = TopicsLeftOutWarning(
@@ -155,15 +190,30 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     ntop = len(topics)
 
     # rank the run rows of evaluated topics
-    keep = evaluated[rcode]
-    rows = np.flatnonzero(keep) if not keep.all() else np.arange(len(rcode))
-    tcode = topic_index[rcode]
-    del rcode, keep
+    small = ntop < np.iinfo(np.int32).max
+    tcode = topic_index[rmap].astype(np.int32 if small else np.int64)[run.topic_codes]
+    nrun = len(tcode)
+    nkeep = int(np.count_nonzero(tcode >= 0))
+    everything = nkeep == nrun
+    pending = not run.checked
+    if pending and (not everything or (depth is not None and int(depth) < nrun)):
+        check_unique(run)  # the join sees only some rows: check them all now
+        pending = False
     scores = run.scores
-    order = _score_order(rows, tcode, scores)
-    del rows
-    order = _tie_order(run.docno_strings, order, tcode, scores)
-    seg = tcode[order]
+    order = None
+    if nrun > _ARROW_ROWS:
+        order = _arrow_order(run.docno_strings, tcode if everything else np.where(tcode < 0, ntop, tcode), scores)
+        if order is not None and nkeep < nrun:
+            order = order[:nkeep]
+    if order is None:
+        rows = np.flatnonzero(tcode >= 0) if not everything else np.arange(nrun)
+        order = _score_order(rows, tcode, scores)
+        del rows
+        order = _tie_order(run.docno_strings, order, tcode, scores)
+    del scores
+    if consume:
+        object.__setattr__(run, "scores", None)
+    seg = tcode[order].astype(np.int64)
     del tcode
     lengths = np.bincount(seg, minlength=ntop).astype(np.int64)
     starts = np.cumsum(lengths) - lengths
@@ -179,7 +229,13 @@ def build_ranked(qrels: Qrels, run: Run, *, relevance_level: int = 1, depth=None
     qkeep = qtop >= 0
     qrows = np.flatnonzero(qkeep) if not qkeep.all() else np.arange(len(qtop))
     qtop, qrel = qtop[qrows], qrels.rels[qrows]
-    rel = _lookup(qtop, qrows, qrel, qrels.docno_strings, seg, pos, starts, order, run.docno_strings, ntop)
+    rel = _lookup(qtop, qrows, qrel, qrels.docno_strings, seg, pos, starts, order, run.docno_strings, ntop, pending)
+    if rel is None:  # a document retrieved twice
+        check_unique(run)
+        raise AssertionError("duplicates found by the join but not by check_unique")  # pragma: no cover
+    del order
+    if consume:
+        object.__setattr__(run, "docno_strings", None)
 
     # -c: a topic without results is evaluated, like trec_eval does, as a
     # ranking of one document that is not in the pool
@@ -259,7 +315,7 @@ def _levels(topic, grade):
     return t[at], g[at], np.diff(np.append(at, len(t)))
 
 
-def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
+def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop, check=False):
     """Relevance of each ranked row (run row ``order[i]``, topic ``seg``, rank ``pos``).
 
     Qrels and run rows become 64-bit keys: topic, then a hash of the docno,
@@ -267,16 +323,18 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
     One sort of all keys puts each run row right after the qrels row of the
     same topic and hash, if any.  Matches are then checked on the strings;
     on any collision of the shortened hashes the lookup is redone on whole
-    hashes (:func:`_exact_lookup`).
+    hashes (:func:`_exact_lookup`).  With ``check`` (every run row is ranked),
+    the same sort finds documents retrieved twice for a topic: two run keys in
+    a row with the same topic and hash, then compared as strings; if there is
+    one, None is returned.
     """
     rel = np.full(len(seg), NONPOOL, dtype=np.int64)
     if len(qtop) == 0 or len(seg) == 0:
-        return rel
+        return None if check and _has_duplicates(seg, order, rdocs) else rel
     if np.any(qtop[1:] < qtop[:-1]):
         qo = np.argsort(qtop, kind="stable")
         qtop, qrows, qrel = qtop[qo], qrows[qo], qrel[qo]
     qhash = qdocs.hashes()[qrows]
-    rhash = rdocs.hashes()
     qcount = np.bincount(qtop, minlength=ntop)
     qstart = np.cumsum(qcount) - qcount
     qpos = np.arange(len(qtop), dtype=np.int64) - np.repeat(qstart, qcount)
@@ -284,6 +342,8 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
     pos_bits = max(1, int(max(qcount.max(), pos.max() + 1)).bit_length())
     hash_bits = 64 - topic_bits - 1 - pos_bits
     if hash_bits < 24:  # pragma: no cover - too many topics and rows for one key
+        if check and _has_duplicates(seg, order, rdocs):
+            return None
         return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
     u = np.uint64
     drop = u(64 - hash_bits)
@@ -295,7 +355,7 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
     q <<= low
     q |= qtop.astype(np.uint64) << top
     q |= qpos.astype(np.uint64)
-    np.take(rhash, order, out=r)
+    rdocs.hashes_at(order, out=r)
     r >>= drop
     r <<= low
     r |= seg.astype(np.uint64) << top
@@ -307,7 +367,19 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
     qrels_key = (tagged[:-1] & u(1)) == 0
     step = tagged[1:] - tagged[:-1]
     del tagged
+    if check:
+        twice = np.flatnonzero((step == 0) & ~qrels_key)
+        if len(twice):
+            rtopic = (keys[twice] >> top).astype(np.int64)
+            mask = u((1 << pos_bits) - 1)
+            a = order[starts[rtopic] + (keys[twice] & mask).astype(np.int64)]
+            b = order[starts[rtopic] + (keys[twice + 1] & mask).astype(np.int64)]
+            starts_, lengths_ = rdocs.starts, rdocs.lengths
+            if equal_at(rdocs.data, starts_[a], lengths_[a], rdocs.data, starts_[b], lengths_[b]).any():
+                return None
     if np.any((step == 0) & qrels_key):
+        if check and _has_duplicates(seg, order, rdocs):
+            return None
         return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
     found = np.flatnonzero((step == 1) & qrels_key)
     del step, qrels_key
@@ -322,6 +394,20 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop):
     grades = qrel[qrow]
     rel[rrow] = np.where(grades < 0, UNJUDGED, grades)
     return rel
+
+
+def _has_duplicates(seg, order, rdocs) -> bool:
+    """Whether a ranked topic retrieves a document twice (by hash, then by the strings)."""
+    if len(seg) < 2:
+        return False
+    key = seg.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    key ^= rdocs.hashes()[order]
+    o = np.argsort(key)
+    same = np.flatnonzero(key[o][1:] == key[o][:-1])
+    a, b = order[o[same]], order[o[same + 1]]
+    real = seg[o[same]] == seg[o[same + 1]]
+    real &= equal_at(rdocs.data, rdocs.starts[a], rdocs.lengths[a], rdocs.data, rdocs.starts[b], rdocs.lengths[b])
+    return bool(real.any())
 
 
 def _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs):

@@ -35,11 +35,14 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
     """Running sum within each segment (restarting at every segment).
 
     ``pos`` is each row's position inside its segment.  Float sums are done
-    segment by segment, row by row, as trec_eval adds: segments are grouped
-    by length (lengths in ``(w/2, w]`` share a padded segments-by-``w``
-    matrix, summed along its rows), so a segment's sums never depend on the
-    other segments and the padding costs at most as much as the input.
-    Integer sums are exact anyway and use one global cumulative sum.
+    segment by segment, row by row, as trec_eval adds, so a segment's sums
+    never depend on the other segments: when the rows are in segment order
+    (as :class:`~.join.Ranked` keeps them), each stretch of consecutive
+    segments of one length is a segments-by-length matrix summed along its
+    rows; otherwise segments are grouped by length (lengths in ``(w/2, w]``
+    share a padded segments-by-``w`` matrix), so the padding costs at most as
+    much as the input.  Integer sums are exact anyway and use one global
+    cumulative sum.
 
     Examples
     --------
@@ -59,6 +62,9 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
         before = total[starts] - values[starts]
         return total - before[seg]
     lengths = np.asarray(lengths)
+    out = _cumsum_in_order(values, seg, pos, lengths)
+    if out is not None:
+        return out
     out = np.empty(n, dtype=np.float64)
     width_class = np.zeros(len(lengths), dtype=np.int64)
     has = lengths > 0
@@ -74,6 +80,33 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
         grid[slot[seg[rows]], pos[rows]] = values[rows]
         np.cumsum(grid, axis=1, out=grid)
         out[rows] = grid[slot[seg[rows]], pos[rows]]
+    return out
+
+
+# at most this many stretches of equal-length segments are summed one by one
+_STRETCHES = 64
+
+
+def _cumsum_in_order(values, seg, pos, lengths):
+    """:func:`seg_cumsum` of float rows in segment order, stretch by stretch; None if the rows are not."""
+    ids = np.flatnonzero(lengths > 0)
+    used = lengths[ids]
+    change = np.flatnonzero(used[1:] != used[:-1])
+    if len(change) >= _STRETCHES or int(used.sum()) != len(values):
+        return None
+    # rows in segment order: segments ascending, positions 0, 1, ... in each
+    if not np.array_equal(seg, np.repeat(ids, used)):
+        return None
+    if not np.array_equal(pos, np.arange(len(values)) - np.repeat(np.cumsum(used) - used, used)):
+        return None
+    out = np.empty(len(values), dtype=np.float64)
+    bounds = np.concatenate(([0], change + 1, [len(used)]))
+    row = 0
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        width = int(used[a])
+        end = row + (b - a) * width
+        np.cumsum(values[row:end].reshape(b - a, width), axis=1, out=out[row:end].reshape(b - a, width))
+        row = end
     return out
 
 

@@ -22,7 +22,8 @@ __all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG"]
 
 #: Strings longer than this many bytes are hashed and compared past it with Python's bytes.
 LONG = 512
-_SHORT_WORDS = 4  # every string is hashed over at least this many (zero-padded) words
+_HEAD = 4  # every string is hashed over at least this many (zero-padded) words, read at once
+_BLOCK = 1 << 18  # strings hashed at a time
 _PAD = 16  # zero bytes kept after the last string, so any 8-byte read stays inside the buffer
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # first k bytes, little-endian
 _HIGH = np.array([((1 << (8 * k)) - 1) << (64 - 8 * k) if k else 0 for k in range(9)], dtype=np.uint64)
@@ -30,6 +31,9 @@ _PRIME = np.uint64(0x100000001B3)
 _SEED = np.uint64(0xCBF29CE484222325)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _MASK64 = (1 << 64) - 1
+# _HEAD_MASK[k] keeps the first k bytes of the first _HEAD words; each word has its multiplier
+_HEAD_MASK = np.array([[_LOW[min(max(k - 8 * j, 0), 8)] for j in range(_HEAD)] for k in range(8 * _HEAD + 1)])
+_HEAD_MUL = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93], dtype=np.uint64)
 
 
 def _view(data: np.ndarray, dtype: str) -> np.ndarray:
@@ -52,6 +56,9 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
 
     The hash depends on the string's bytes alone, not on where it lies or what else is
     hashed with it.  ``data`` must hold 8 readable bytes after the last string start.
+    The first 32 bytes (zero-padded) are read in one 32-byte gather per string, their
+    four words mixed each with its own constants and combined; longer strings go on
+    word by word.
 
     Examples
     --------
@@ -63,24 +70,44 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
     n = len(starts)
     starts = np.asarray(starts, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
+    if n > _BLOCK:  # bounded temporaries
+        out = np.empty(n, dtype=np.uint64)
+        for a in range(0, n, _BLOCK):
+            out[a : a + _BLOCK] = hash_strings(data, starts[a : a + _BLOCK], lengths[a : a + _BLOCK])
+        return out
     h = lengths.astype(np.uint64) * _GOLD
     h ^= _SEED
     if n == 0:
         return h
-    view = _view(data, "<u8")
-    limit = len(data) - 8
+    head = _HEAD * 8
+    tail = starts > len(data) - head
+    if tail.any():  # strings that start near the end of data: from a zero-padded copy of the end
+        out = np.empty(n, dtype=np.uint64)
+        lo = int(starts[tail].min())
+        end = np.concatenate((data[lo:], np.zeros(head, np.uint8)))
+        out[tail] = hash_strings(end, starts[tail] - lo, lengths[tail])
+        rest = ~tail
+        out[rest] = hash_strings(data, starts[rest], lengths[rest])
+        return out
+    at = np.ndarray(shape=(len(data) - head + 1,), dtype=f"V{head}", buffer=data, strides=(1,))
+    w = at[starts].view("<u8").reshape(n, _HEAD)
+    w &= np.take(_HEAD_MASK, np.minimum(lengths, head), axis=0)
+    w *= _HEAD_MUL
+    w ^= w >> np.uint64(29)
+    w *= _PRIME
+    for j in range(_HEAD):
+        h ^= w[:, j]
+    del w
     words = (lengths + 7) >> 3
-    head = np.minimum(words, LONG // 8)
-    for j in range(_SHORT_WORDS):
-        h ^= _word(view, limit, starts, lengths, j)
-        h *= _PRIME
-        h ^= h >> np.uint64(29)
-    most = int(head.max())
-    if most > _SHORT_WORDS:
-        rows = np.flatnonzero(head > _SHORT_WORDS)
-        rows = rows[np.argsort(-head[rows], kind="stable")]
-        left = np.sort(head[rows])
-        for j in range(_SHORT_WORDS, most):
+    most = int(np.minimum(words, LONG // 8).max())
+    if most > _HEAD:
+        view = _view(data, "<u8")
+        limit = len(data) - 8
+        head_words = np.minimum(words, LONG // 8)
+        rows = np.flatnonzero(head_words > _HEAD)
+        rows = rows[np.argsort(-head_words[rows], kind="stable")]
+        left = np.sort(head_words[rows])
+        for j in range(_HEAD, most):
             act = rows[: len(rows) - int(np.searchsorted(left, j, side="right"))]
             w = _word(view, limit, starts[act], lengths[act], j)
             g = h[act] ^ w
@@ -221,6 +248,20 @@ class Strings:
         if self._hashes is None:
             self._hashes = hash_strings(self.data, self.starts, self.lengths)
         return self._hashes
+
+    def hashes_at(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """``hashes()[rows]``, made block by block without keeping all hashes if they are not made yet."""
+        rows = np.asarray(rows)
+        if out is None:
+            out = np.empty(len(rows), dtype=np.uint64)
+        if self._hashes is not None:
+            return np.take(self._hashes, rows, out=out)
+        o = self.offsets
+        for a in range(0, len(rows), _BLOCK):
+            r = rows[a : a + _BLOCK]
+            starts = o[r].astype(np.int64)
+            out[a : a + _BLOCK] = hash_strings(self.data, starts, o[r + 1] - starts)
+        return out
 
     def __getitem__(self, i) -> bytes:
         return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
