@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from irmeans.trec import arrow
+from irmeans.trec import arrow, join
 from irmeans.trec import files as trec_files
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import read_qrels, read_run
@@ -120,9 +120,8 @@ def test_big_runs_rank_and_join_as_the_exact_path(tmp_path, monkeypatch, seed):
     qrels = "".join(f"{t} 0 {d} {g}\n" for (t, d), g in judged.items())
     rpath, qpath = write(tmp_path, "r.txt", run_text), write(tmp_path, "q.txt", qrels)
     monkeypatch.setattr(trec_files, "_CHUNK_BYTES", 1 << 14)
+    monkeypatch.setattr(join, "_BLOCK", 4096)  # several ranges sorted apart
     fast = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
-    from irmeans.trec import join
-
     with monkeypatch.context() as m:
         m.setattr(trec_files, "fast_reader", lambda *a: None)
         m.setattr(join, "_ARROW_ROWS", 10**9)

@@ -27,6 +27,7 @@ __all__ = ["NONPOOL", "UNJUDGED", "Ranked", "build_ranked"]
 
 NONPOOL = -1
 UNJUDGED = -2
+_BLOCK = 1 << 18  # rows handled at a time where full-size temporaries are avoided
 # Runs of more lines than this are ordered by pyarrow's sort
 _ARROW_ROWS = 20000
 
@@ -96,6 +97,50 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     small = t.max() < np.iinfo(np.int16).max
     by_topic = np.argsort(t[by_score].astype(np.int16 if small else np.int64), kind="stable")
     return rows[by_score[by_topic]]
+
+
+def _blocks_order(docnos, tcode: np.ndarray, scores: np.ndarray, ntop: int, nkeep: int):
+    """Like :func:`_arrow_order` for a run that lists each topic in one block (the usual case).
+
+    The file is cut at block boundaries into ranges of about ``_BLOCK`` rows, each sorted on
+    its own by pyarrow, and each topic's sorted rows are moved to their place: no sort of the
+    whole run, so the temporaries are those of one range.  Rows of topics not evaluated
+    (code -1) are left out.  The order is 32-bit while it fits.  Returns None if a topic
+    comes in more than one block, if blocks are too many to be worth it, or without pyarrow.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    n = len(tcode)
+    heads = np.flatnonzero(tcode[1:] != tcode[:-1]) + 1
+    if len(heads) * 64 > n:
+        return None
+    heads = np.concatenate(([0], heads))
+    codes = tcode[heads]
+    if len(np.unique(codes)) != len(codes):
+        return None
+    count = np.bincount(tcode[tcode >= 0], minlength=ntop)
+    dest = np.cumsum(count) - count
+    order = np.empty(nkeep, dtype=np.int32 if n < np.iinfo(np.int32).max else np.int64)
+    kind = pa.binary() if docnos.offsets.dtype == np.int32 else pa.large_binary()
+    names = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(docnos.offsets), pa.py_buffer(docnos.data)])
+    table = pa.table({"t": tcode, "s": scores, "d": names})
+    keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
+    pool = pa.system_memory_pool()
+    cuts = heads[np.searchsorted(heads, np.arange(_BLOCK, n, _BLOCK))]
+    bounds = np.unique(np.concatenate(([0], cuts, [n])))
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        local = primitive(pc.sort_indices(table.slice(a, b - a), sort_keys=keys, memory_pool=pool), np.int64)
+        t = tcode[a:b][local]
+        # sorted by topic: each row goes to its topic's place, at its rank inside the topic
+        first = np.searchsorted(t, t)
+        keep = t >= 0
+        order[dest[t[keep]] + (np.arange(b - a) - first)[keep]] = local[keep] + a
+    del table, names
+    release_memory()
+    return order
 
 
 def _arrow_order(docnos, tcode: np.ndarray, scores: np.ndarray):
@@ -202,9 +247,11 @@ def build_ranked(
     scores = run.scores
     order = None
     if nrun > _ARROW_ROWS:
-        order = _arrow_order(run.docno_strings, tcode if everything else np.where(tcode < 0, ntop, tcode), scores)
-        if order is not None and nkeep < nrun:
-            order = order[:nkeep]
+        order = _blocks_order(run.docno_strings, tcode, scores, ntop, nkeep)
+        if order is None:
+            order = _arrow_order(run.docno_strings, tcode if everything else np.where(tcode < 0, ntop, tcode), scores)
+            if order is not None and nkeep < nrun:
+                order = order[:nkeep]
     if order is None:
         rows = np.flatnonzero(tcode >= 0) if not everything else np.arange(nrun)
         order = _score_order(rows, tcode, scores)
@@ -213,12 +260,13 @@ def build_ranked(
     del scores
     if consume:
         object.__setattr__(run, "scores", None)
-    seg = tcode[order].astype(np.int64)
+    seg = tcode[order]  # 32-bit, as pos, while they fit (memory)
     del tcode
     lengths = np.bincount(seg, minlength=ntop).astype(np.int64)
     starts = np.cumsum(lengths) - lengths
-    pos = np.arange(len(order), dtype=np.int64)
-    pos -= np.repeat(starts, lengths)
+    pos = np.empty(len(order), dtype=np.int32 if len(order) < np.iinfo(np.int32).max else np.int64)
+    for a in range(0, len(pos), _BLOCK):
+        pos[a : a + _BLOCK] = np.arange(a, a + len(pos[a : a + _BLOCK])) - starts[seg[a : a + _BLOCK]]
     if depth is not None and int(depth) < len(order):
         cut = pos < int(depth)
         order, seg, pos = order[cut], seg[cut], pos[cut]
@@ -328,7 +376,8 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop, chec
     a row with the same topic and hash, then compared as strings; if there is
     one, None is returned.
     """
-    rel = np.full(len(seg), NONPOOL, dtype=np.int64)
+    small = len(qrel) == 0 or int(qrel.max()) <= np.iinfo(np.int32).max  # negative grades become UNJUDGED
+    rel = np.full(len(seg), NONPOOL, dtype=np.int32 if small else np.int64)  # 32-bit while grades fit (memory)
     if len(qtop) == 0 or len(seg) == 0:
         return None if check and _has_duplicates(seg, order, rdocs) else rel
     if np.any(qtop[1:] < qtop[:-1]):
@@ -356,40 +405,47 @@ def _lookup(qtop, qrows, qrel, qdocs, seg, pos, starts, order, rdocs, ntop, chec
     q |= qtop.astype(np.uint64) << top
     q |= qpos.astype(np.uint64)
     rdocs.hashes_at(order, out=r)
-    r >>= drop
-    r <<= low
-    r |= seg.astype(np.uint64) << top
-    r |= pos.astype(np.uint64) | (u(1) << u(pos_bits))
+    tag = u(1) << u(pos_bits)
+    for a in range(0, len(r), _BLOCK):  # in blocks: no full-size temporaries
+        part = r[a : a + _BLOCK]
+        part >>= drop
+        part <<= low
+        part |= seg[a : a + _BLOCK].astype(np.uint64) << top
+        part |= pos[a : a + _BLOCK].astype(np.uint64) | tag
     keys.sort()
     # (topic, hash, tag) of each key: a qrels key k is followed by k + 1 if
     # a run row matches it, by k itself if two qrels rows collide
-    tagged = keys >> u(pos_bits)
-    qrels_key = (tagged[:-1] & u(1)) == 0
-    step = tagged[1:] - tagged[:-1]
-    del tagged
+    found, twice, collide = [], [], False
+    for a in range(0, len(keys) - 1, _BLOCK):
+        tagged = keys[a : a + _BLOCK + 1] >> u(pos_bits)
+        qrels_key = (tagged[:-1] & u(1)) == 0
+        step = tagged[1:] - tagged[:-1]
+        collide = collide or bool(np.any((step == 0) & qrels_key))
+        found.append(np.flatnonzero((step == 1) & qrels_key) + a)
+        if check:
+            twice.append(np.flatnonzero((step == 0) & ~qrels_key) + a)
+    del tagged, qrels_key, step
+    found = np.concatenate(found) if found else np.zeros(0, np.int64)
     if check:
-        twice = np.flatnonzero((step == 0) & ~qrels_key)
+        twice = np.concatenate(twice) if twice else np.zeros(0, np.int64)
         if len(twice):
             rtopic = (keys[twice] >> top).astype(np.int64)
             mask = u((1 << pos_bits) - 1)
             a = order[starts[rtopic] + (keys[twice] & mask).astype(np.int64)]
             b = order[starts[rtopic] + (keys[twice + 1] & mask).astype(np.int64)]
-            starts_, lengths_ = rdocs.starts, rdocs.lengths
-            if equal_at(rdocs.data, starts_[a], lengths_[a], rdocs.data, starts_[b], lengths_[b]).any():
+            if equal_at(rdocs.data, *rdocs.spans(a), rdocs.data, *rdocs.spans(b)).any():
                 return None
-    if np.any((step == 0) & qrels_key):
+    if collide:
         if check and _has_duplicates(seg, order, rdocs):
             return None
         return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
-    found = np.flatnonzero((step == 1) & qrels_key)
-    del step, qrels_key
     mask = u((1 << pos_bits) - 1)
     rtopic = (keys[found + 1] >> top).astype(np.int64)
     rrow = starts[rtopic] + (keys[found + 1] & mask).astype(np.int64)
     qrow = qstart[rtopic] + (keys[found] & mask).astype(np.int64)
     del keys, q, r
     a, b = qrows[qrow], order[rrow]
-    if not equal_at(qdocs.data, qdocs.starts[a], qdocs.lengths[a], rdocs.data, rdocs.starts[b], rdocs.lengths[b]).all():
+    if not equal_at(qdocs.data, *qdocs.spans(a), rdocs.data, *rdocs.spans(b)).all():
         return _exact_lookup(qtop, qrows, qrel, qdocs, seg, order, rdocs)
     grades = qrel[qrow]
     rel[rrow] = np.where(grades < 0, UNJUDGED, grades)

@@ -327,7 +327,7 @@ class _Sparse:
         self.first = np.cumsum(self.count) - self.count
         self.local = np.arange(len(rows), dtype=np.int64) - np.repeat(self.first, self.count)
         self._span = int(r.num_ret.max()) + 1 if len(r.num_ret) else 1
-        self._keys = self.seg * self._span + r.pos[rows]
+        self._keys = self.seg.astype(np.int64) * self._span + r.pos[rows]
         self._num_ret = r.num_ret
 
     def upto(self, k) -> np.ndarray:

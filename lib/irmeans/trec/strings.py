@@ -249,6 +249,12 @@ class Strings:
             self._hashes = hash_strings(self.data, self.starts, self.lengths)
         return self._hashes
 
+    def spans(self, rows: np.ndarray):
+        """Starts and lengths (int64) of the strings at ``rows``."""
+        rows = np.asarray(rows, dtype=np.int64)
+        starts = self.offsets[rows].astype(np.int64)
+        return starts, self.offsets[rows + 1] - starts
+
     def hashes_at(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """``hashes()[rows]``, made block by block without keeping all hashes if they are not made yet."""
         rows = np.asarray(rows)
