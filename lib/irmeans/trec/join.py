@@ -99,6 +99,17 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
+def _table(pa, tcode, scores, names):
+    """The sort's table, from the arrays' buffers (``pa.table`` of numpy arrays would import pandas)."""
+    t = pa.int32() if tcode.dtype == np.int32 else pa.int64()
+    columns = [
+        pa.Array.from_buffers(t, len(tcode), [None, pa.py_buffer(np.ascontiguousarray(tcode))]),
+        pa.Array.from_buffers(pa.float64(), len(scores), [None, pa.py_buffer(np.ascontiguousarray(scores))]),
+        names,
+    ]
+    return pa.Table.from_arrays(columns, names=["t", "s", "d"])
+
+
 def _blocks_order(docnos, tcode: np.ndarray, scores: np.ndarray, ntop: int, nkeep: int):
     """Like :func:`_arrow_order` for a run that lists each topic in one block (the usual case).
 
@@ -126,7 +137,7 @@ def _blocks_order(docnos, tcode: np.ndarray, scores: np.ndarray, ntop: int, nkee
     order = np.empty(nkeep, dtype=np.int32 if n < np.iinfo(np.int32).max else np.int64)
     kind = pa.binary() if docnos.offsets.dtype == np.int32 else pa.large_binary()
     names = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(docnos.offsets), pa.py_buffer(docnos.data)])
-    table = pa.table({"t": tcode, "s": scores, "d": names})
+    table = _table(pa, tcode, scores, names)
     keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
     pool = pa.system_memory_pool()
     cuts = heads[np.searchsorted(heads, np.arange(_BLOCK, n, _BLOCK))]
@@ -157,7 +168,7 @@ def _arrow_order(docnos, tcode: np.ndarray, scores: np.ndarray):
     n = len(tcode)
     kind = pa.binary() if docnos.offsets.dtype == np.int32 else pa.large_binary()
     names = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(docnos.offsets), pa.py_buffer(docnos.data)])
-    table = pa.table({"t": tcode, "s": scores, "d": names})
+    table = _table(pa, tcode, scores, names)
     keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
     order = pc.sort_indices(table, sort_keys=keys, memory_pool=pa.system_memory_pool())
     del table, names
