@@ -35,6 +35,7 @@ import warnings
 import numpy as np
 
 from . import consistency, datasets, significance
+from ._arguments import digits, integer, positive_integer
 from .averages import Average, parse_average
 from .errors import FileFormatError, IrmeansError
 
@@ -63,13 +64,10 @@ def _label(spec):
     return ("std-" if std else "") + avg.spec
 
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+def _seed(text):
+    value = integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
     return value
 
 
@@ -102,9 +100,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
         default="eq2",
         help="topic difficulty for hard-easy and middle-rest: Ravana & Moffat's Equation 2 or 1, or 1 - max",
     )
-    p.add_argument("-n", "--splits", type=_positive_int, default=10_000, help="random splits (default 10000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
-    p.add_argument("--digits", type=int, default=4, choices=range(1, 13), metavar="D", help="decimals (default 4)")
+    p.add_argument("-n", "--splits", type=positive_integer, default=10_000, help="random splits (default 10000)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the random splits (default 0)")
+    p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
     p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
     p.set_defaults(handler=run_consistency)
     return p

@@ -150,3 +150,12 @@ def test_progress_goes_to_stderr_on_long_runs(trec8_csv, capsys):
     captured = capsys.readouterr()
     assert "average 1 of 1: am" in captured.err
     assert "average 1" not in captured.out
+
+
+@pytest.mark.parametrize(
+    "option, value", [("-n", "1_0"), ("-n", "0"), ("--seed", "1_0"), ("--seed", "-1"), ("--digits", "18")]
+)
+def test_counts_are_read_as_irmeans_eval_reads_them(trec8_csv, capsys, option, value):
+    assert main(["consistency", "--scores", str(trec8_csv), option, value]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and option in err

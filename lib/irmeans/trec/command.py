@@ -13,10 +13,11 @@ import warnings
 
 import numpy as np
 
+from .._arguments import digits, integer, positive_integer
 from ..averages import GM, HM, Logit, Median
 from ..errors import IrmeansError, TopicsLeftOutWarning
 from .evaluate import MEASURE_FAMILIES, NICKNAMES
-from .numbers import INT64_MAX, c_float, c_int
+from .numbers import INT64_MAX, c_float
 
 __all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES", "measures_help"]
 
@@ -79,18 +80,8 @@ EXTRA_AVERAGES = {
 }
 
 
-def _int(text, what="an integer"):
-    value = c_int(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
-    return value
-
-
-def _depth(text):
-    value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return min(value, INT64_MAX)  # trec_eval reads a larger one as the largest long: no limit
+_int = integer
+_depth = positive_integer  # trec_eval reads a larger one than a long as the largest: no limit
 
 
 def _level(text):
@@ -104,11 +95,7 @@ def _count(text):
     return min(value, INT64_MAX)
 
 
-def _digits(text):
-    value = _int(text)
-    if not 0 <= value <= 17:
-        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 17")
-    return value
+_digits = digits
 
 
 def _eps(text):
