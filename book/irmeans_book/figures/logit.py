@@ -300,7 +300,7 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
             tooltip=["system:N", "average:N", alt.Tooltip("on_scale:Q", title="mean on this scale", format=".4f")],
         )
     )
-    title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + ': scores, and each system\\'s mean (dashed)'"}}
+    title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + ', means dashed'"}}
     left = (dots + mean_rules).properties(width=330, height=250, title=title)
 
     # The averages as dots on an axis that fits them, not bars from 0: averages of 0.999 and 0.9999
