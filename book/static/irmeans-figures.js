@@ -210,9 +210,10 @@
     return Math.floor(w) || 700;
   }
 
+  // The width the figure was drawn at (the page may scale it down to its column: see irmeans.css).
   function svgWidth(el) {
     var svg = el.querySelector("svg");
-    return svg ? svg.getBoundingClientRect().width : 0;
+    return svg ? parseFloat(svg.getAttribute("width")) || svg.getBoundingClientRect().width : 0;
   }
 
   // The parameters' current values, so a figure drawn again keeps the reader's settings.
@@ -237,7 +238,15 @@
       var floor = atLeast[name];
       var clamp = function () {
         var least = view.signal(floor);
-        if (view.signal(name) < least) view.signal(name, least).runAsync();
+        if (view.signal(name) < least) {
+          view.signal(name, least).runAsync();
+          // The input shows the value the figure uses (and its read-out, for a slider).
+          view.container().querySelectorAll(".vega-bindings [name='" + name + "']").forEach(function (input) {
+            input.value = least;
+            var shown = input.parentElement.querySelector(".vega-bind-value");
+            if (shown) shown.textContent = least;
+          });
+        }
       };
       view.addSignalListener(name, clamp);
       view.addSignalListener(floor, clamp);

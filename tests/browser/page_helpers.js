@@ -23,8 +23,8 @@ window.irmeansTest = (function () {
 
   return {
     figureIds: () => divs().map((d) => d.id),
-    // True once every figure on the page has been drawn by vegaEmbed.
-    figuresReady: () => divs().every((d) => figures()[d.id] && d.querySelector("svg")),
+    // True once every figure on the page has been fitted to its column and drawn (irmeans-figures.js).
+    figuresReady: () => divs().every((d) => figures()[d.id] && d.querySelector("svg") && d.dataset.fitted === "true"),
     // The controls Vega bound to a figure's parameters, in page order.
     controls: (id) =>
       Array.from(document.querySelectorAll(`#${id} .vega-bindings input, #${id} .vega-bindings select`)).map(

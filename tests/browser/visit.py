@@ -94,9 +94,12 @@ class Visit:
         return [v for v in self.axe + self.dark_axe if v["impact"] in FAILING_IMPACTS]
 
 
-def open_page(browser, base_url: str, path: str, color_scheme: str = "light"):
-    """A new page at ``path``, loaded, its figures drawn and its maths typeset; and its log."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
+def open_page(browser, base_url: str, path: str, color_scheme: str = "light", viewport: dict | None = None):
+    """A new page at ``path``, loaded, its figures drawn and its maths typeset; and its log.
+
+    ``viewport``: the window's size (default 1280 × 900).
+    """
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, color_scheme=color_scheme)
     page = context.new_page()
     log = PageLog(base_url)
     log.attach(page)
@@ -120,7 +123,14 @@ def forwards(path: str) -> bool:
 
 def settle_animations(page) -> None:
     """Wait for the page's CSS transitions (the theme fades colours when its mode changes)."""
-    page.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
+    # Finite animations only (a looping one never finishes; a cancelled one rejects), and at most 5 s.
+    page.evaluate(
+        """async () => {
+          const finite = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
+          const done = finite.map((a) => a.finished.catch(() => null));  // a cancelled one is done too
+          await Promise.race([Promise.all(done), new Promise((r) => setTimeout(r, 5000))]);
+        }"""
+    )
 
 
 def run_axe(page, rules: list[str] | None = None) -> list[dict]:
@@ -155,11 +165,12 @@ def screenshot_name(path: str, suffix: str = "") -> str:
 def switch_to_dark(page) -> list[str]:
     """Click the theme's colour-mode button until the page is dark; the themes it went through."""
     seen = [page.evaluate("() => document.documentElement.dataset.theme")]
+    page.evaluate("() => window.scrollTo(0, 0)")  # the page's header, where the switch is, in view
     switch = page.locator(".theme-switch-button").first
     for _ in range(3):
         if seen[-1] == "dark":
             break
-        switch.click()
+        switch.click(timeout=10_000)
         settle_animations(page)
         seen.append(page.evaluate("() => document.documentElement.dataset.theme"))
     return seen
