@@ -90,7 +90,7 @@ notebooks: venv
 
 # Lint, the standalone library check, then every test. The browser tests
 # (tests/browser) run `make site` themselves and use Debian's chromium.
-test: venv system lint standalone
+test: venv system lint standalone $(ASSETS)
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 .PHONY: lint standalone
