@@ -126,9 +126,7 @@ def _ch7_verdicts():
     from irmeans_book import robertson
     from irmeans_book.figures import verdicts
 
-    gains = np.round(np.arange(0, 1.0001, 0.05), 2)
-    losses = np.round(np.arange(0, 0.9501, 0.05), 2)
-    return verdicts.verdicts_chart(robertson.load_example(), gains, losses, initial=(0.2, 0.3))
+    return verdicts.verdicts_chart(robertson.load_example(), verdicts.GAINS, verdicts.LOSSES, initial=(0.2, 0.3))
 
 
 def _ch7_rank_shares():

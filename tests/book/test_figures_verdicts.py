@@ -106,8 +106,14 @@ def test_rank_shares(tmp_path):
 def test_describe_and_controls(baseline):
     text = verdicts.describe_verdicts(baseline, 0.2, 0.3)
     assert text.splitlines()[-1] == "verdict: MAP better, GMAP worse"
-    box = verdicts.feedback_controls(baseline)
-    assert [c.description for c in box.children[:2]] == ["Gain, easy", "Loss, hard"]
+    live = verdicts.feedback_controls(baseline)
+    assert [w.description for w in live.widgets.values()] == ["Gain, easy", "Loss, hard"]
+    first = live.figure.spec
+    assert first["description"] == text
+    live.widgets["gain"].value = 0.5  # the Jupyter controls redraw the site's chart at the new setting
+    assert live.figure.spec != first
+    assert live.figure.spec["description"] == verdicts.describe_verdicts(baseline, 0.5, 0.3)
+    assert {p["name"]: p["value"] for p in live.figure.spec["params"]} == {"gain": 0.5, "loss": 0.3}
 
 
 def test_chart_numbers_are_rounded_once_to_the_decimals_printed():

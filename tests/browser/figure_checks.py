@@ -476,8 +476,8 @@ def verdicts(figure: Figure) -> list[str]:
         shown = {
             "MAP": find(texts, r"MAP\s+(\S+) → (\S+)$"),
             "GMAP": find(texts, r"GMAP\s+(\S+) → (\S+)$"),
-            "t-test on AP": find(texts, r"t-test on AP: t = (\S+), p = (\S+)$"),
-            "t-test on log(AP+ε)": find(texts, r"t-test on log\(AP\+ε\): t = (\S+), p = (\S+)$"),
+            "t-test on AP": find(texts, r"t on AP:\s+(\S+), p = (\S+)$"),
+            "t-test on log(AP+ε)": find(texts, r"t on log:\s+(\S+), p = (\S+)$"),
         }
         t_ap = stats.ttest_rel(new, base)
         t_log = stats.ttest_rel(np.log(new + GMAP_EPS), np.log(base + GMAP_EPS))

@@ -25,7 +25,7 @@ import pandas as pd
 from irmeans import means, significance
 from irmeans.averages import AM, GM
 
-from irmeans_book.plots import OKABE_ITO, csv_data, slider_param
+from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show, slider_param
 
 __all__ = [
     "EPS",
@@ -50,6 +50,10 @@ EPS = 1e-5
 
 #: Seed of the per-topic factors of the change.
 SEED = 2009
+
+#: The figure's grid of average gains on easy topics and losses on hard ones.
+GAINS = np.round(np.arange(0, 1.0001, 0.05), 2)
+LOSSES = np.round(np.arange(0, 0.9501, 0.05), 2)
 
 #: Codes of :func:`verdicts_table`'s ``verdict`` column: what MAP and GMAP say of the new system.
 VERDICTS = {
@@ -254,7 +258,7 @@ def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
             alt.Tooltip("change:Q", format="+.4f"),
         ],
     )
-    scores_panel = (rules + base_pts + new_pts).properties(width=330, height=230, title="Per-topic AP")
+    scores_panel = (rules + base_pts + new_pts).properties(width=280, height=230, title="Per-topic AP")
 
     labels = list(VERDICTS.values())
     heat_base = alt.Chart(csv_data(grid)).transform_calculate(
@@ -287,15 +291,15 @@ def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
     lines = [
         f"'MAP  {base_map:.4f} → ' + {_fmt('map', '.4f')}",
         f"'GMAP {base_gmap:.4f} → ' + {_fmt('gmap', '.4f')}",
-        f"'t-test on AP: t = ' + {_fmt('t_ap', '+.2f')} + ', p = ' + {_fmt('p_ap', '.4f')}",
-        f"'t-test on log(AP+ε): t = ' + {_fmt('t_log', '+.2f')} + ', p = ' + {_fmt('p_log', '.4f')}",
+        f"'t on AP:  ' + {_fmt('t_ap', '+.2f')} + ', p = ' + {_fmt('p_ap', '.4f')}",
+        f"'t on log: ' + {_fmt('t_log', '+.2f')} + ', p = ' + {_fmt('p_log', '.4f')}",
     ]
     text = alt.Chart(csv_data(grid)).transform_filter(pick)
     rows = [
         text.transform_calculate(line=expr)
         .mark_text(align="left", fontSize=13, font="monospace")
         .encode(text="line:N", x=alt.value(0))
-        .properties(width=330, height=18)
+        .properties(width=260, height=18)
         for expr in lines
     ]
     numbers = alt.vconcat(*rows, spacing=2, title="At this setting (baseline → new)")
@@ -326,16 +330,33 @@ def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
 
 
 def feedback_controls(ap, seed=SEED, eps=EPS):
-    """Two sliders (gain on easy topics, loss on hard ones) printing :func:`describe_verdicts`."""
+    """Two sliders (gain on easy topics, loss on hard ones) that redraw chapter 7's figure.
+
+    Examples
+    --------
+    >>> live = feedback_controls([0.1, 0.5, 0.6, 0.02])
+    >>> live.widgets["gain"].value = 0.5
+    >>> live.figure.spec["description"].splitlines()[-1]
+    'verdict: MAP and GMAP: better'
+    """
     import ipywidgets as w
 
-    def update(gain, loss):
-        print(describe_verdicts(ap, gain, loss, seed, eps))
+    def draw(gain, loss):
+        gain, loss = float(np.round(gain, 2)), float(np.round(loss, 2))
+        chart = verdicts_chart(ap, GAINS, LOSSES, initial=(gain, loss), seed=seed, eps=eps)
+        return show(chart, alt=describe_verdicts(ap, gain, loss, seed, eps), controls=False)
 
-    return w.interactive(
-        update,
-        gain=w.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="Gain, easy"),
-        loss=w.FloatSlider(value=0.3, min=0.0, max=0.95, step=0.01, description="Loss, hard"),
+    step = float(GAINS[1] - GAINS[0])
+    return LiveFigure(
+        {
+            "gain": w.FloatSlider(
+                value=0.2, min=0.0, max=float(GAINS[-1]), step=step, description="Gain, easy", continuous_update=False
+            ),
+            "loss": w.FloatSlider(
+                value=0.3, min=0.0, max=float(LOSSES[-1]), step=step, description="Loss, hard", continuous_update=False
+            ),
+        },
+        draw,
     )
 
 
