@@ -147,7 +147,10 @@ def replication_chart(wide, eps_grid=EPS_GRID, initial_log_eps=-2.0, initial_mea
         "measure:N",
         title="Measure",
         sort=measures,
-        scale=alt.Scale(domain=measures, range=[OKABE_ITO[i] for i in (4, 5, 0, 2, 6, 1, 7)][: len(measures)]),
+        # Grey, not Okabe-Ito's black, for the seventh measure: black marks vanish in dark mode.
+        scale=alt.Scale(
+            domain=measures, range=[*(OKABE_ITO[i] for i in (4, 5, 0, 2, 6, 1)), "#999999"][: len(measures)]
+        ),
         legend=alt.Legend(orient="bottom", columns=4),
     )
     shape = alt.Shape("measure:N", sort=measures, scale=alt.Scale(domain=measures), legend=None)
