@@ -35,7 +35,8 @@ SLIDE_WIDTH = 1920
 #: Larger text than the site's, for a room: merged into each figure's Vega-Lite config.
 SLIDE_CONFIG = {
     "axis": {"labelFontSize": 15, "titleFontSize": 16},
-    "legend": {"labelFontSize": 15, "titleFontSize": 16},
+    # labelLimit 0: at this size the default 160 px cuts long legend labels with "…".
+    "legend": {"labelFontSize": 15, "titleFontSize": 16, "labelLimit": 0},
     "header": {"labelFontSize": 16, "titleFontSize": 16},
     "title": {"fontSize": 20, "subtitleFontSize": 16},
     "text": {"fontSize": 15},

@@ -115,7 +115,9 @@ def test_slide_spec_has_large_text_and_no_container_width():
     spec = make_figures.slide_spec({"hconcat": [{"width": "container", "mark": "bar"}], "config": {"axis": {"x": 1}}})
     assert spec["hconcat"][0]["width"] == make_figures.FIXED_WIDTH
     assert spec["config"]["axis"] == {"x": 1, "labelFontSize": 15, "titleFontSize": 16}
-    assert all(size >= 15 for group in make_figures.SLIDE_CONFIG.values() for size in group.values())
+    sizes = [v for group in make_figures.SLIDE_CONFIG.values() for k, v in group.items() if k.endswith("FontSize")]
+    assert sizes and all(size >= 15 for size in sizes)
+    assert make_figures.SLIDE_CONFIG["legend"]["labelLimit"] == 0  # long legend labels are not cut with "…"
 
 
 def test_one_figure_is_written_in_the_three_formats(tmp_path):
