@@ -76,8 +76,22 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", "backslashreplace")
 
 
+class _Rows:
+    """What qrels and runs share: each row's topic id and docno, built on demand as numpy arrays."""
+
+    @property
+    def topics(self) -> np.ndarray:
+        """Each row's topic id (numpy bytes array)."""
+        return _topic_array(self.topic_ids, self.topic_codes)
+
+    @property
+    def docnos(self) -> np.ndarray:
+        """Each row's docno (numpy bytes array, padded to the longest: for small data and tests)."""
+        return self.docno_strings.to_array()
+
+
 @dataclass(frozen=True, eq=False)
-class Qrels:
+class Qrels(_Rows):
     """Relevance judgments: one row per judged (topic, document) pair.
 
     Attributes
@@ -159,22 +173,12 @@ class Qrels:
         _check_unique(q, "judged")
         return q
 
-    @property
-    def topics(self) -> np.ndarray:
-        """Each row's topic id (numpy bytes array)."""
-        return _topic_array(self.topic_ids, self.topic_codes)
-
-    @property
-    def docnos(self) -> np.ndarray:
-        """Each row's docno (numpy bytes array, padded to the longest: for small data and tests)."""
-        return self.docno_strings.to_array()
-
     def __len__(self):
         return len(self.rels)
 
 
 @dataclass(frozen=True, eq=False)
-class Run:
+class Run(_Rows):
     """A retrieval run: one row per retrieved (topic, document) pair.
 
     Attributes
@@ -230,16 +234,6 @@ class Run:
         r = cls(ids, codes, d, s, str(runid), source, None)
         _check_unique(r, "retrieved")
         return r
-
-    @property
-    def topics(self) -> np.ndarray:
-        """Each row's topic id (numpy bytes array)."""
-        return _topic_array(self.topic_ids, self.topic_codes)
-
-    @property
-    def docnos(self) -> np.ndarray:
-        """Each row's docno (numpy bytes array, padded to the longest: for small data and tests)."""
-        return self.docno_strings.to_array()
 
     def __len__(self):
         return len(self.scores)
