@@ -81,7 +81,7 @@ def fast_reader(kind, topics):
     def fast(store, n):
         if n < 2 or store[0] in b" \t\n" or store.startswith(_BOM):
             return None
-        for ch in (b"\r", b"\v", b"\f"):
+        for ch in (b"\r", b"\v", b"\f", b"\0"):  # NUL: not text, and the exact reader names its line
             if store.find(ch, 0, n) >= 0:
                 return None
         options = parse_space
