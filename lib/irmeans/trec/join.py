@@ -140,7 +140,10 @@ def _blocks_order(docnos, tcode: np.ndarray, scores: np.ndarray, ntop: int, nkee
     table = _table(pa, tcode, scores, names)
     keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
     pool = pa.system_memory_pool()
-    cuts = heads[np.searchsorted(heads, np.arange(_BLOCK, n, _BLOCK))]
+    # each range ends at the first topic head at or after a multiple of _BLOCK; past the last
+    # head, at the end of the run
+    ends = np.append(heads, n)
+    cuts = ends[np.searchsorted(heads, np.arange(_BLOCK, n, _BLOCK))]
     bounds = np.unique(np.concatenate(([0], cuts, [n])))
     for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         local = primitive(pc.sort_indices(table.slice(a, b - a), sort_keys=keys, memory_pool=pool), np.int64)
