@@ -63,7 +63,7 @@ def value(out, name, topic="all"):
         (QRELS, RUN.replace(" 3 tag", " infinity tag", 1), "r.txt:1: score 'infinity' is not finite"),
         (QRELS, RUN.replace(" 3 tag", " 0x1p3x tag", 1), "r.txt:1: score '0x1p3x' is not a number"),
         (QRELS.replace("a 1", "a 9223372036854775808"), RUN, "q.txt:1: relevance '9223372036854775808' is out of"),
-        (QRELS.replace("a 1", "a 1.0"), RUN, "q.txt:1: relevance '1.0' is not an integer"),
+        (QRELS.replace("a 1", "a 1.5"), RUN, "q.txt:1: relevance '1.5' is not an integer"),
     ],
 )
 def test_numbers_outside_c_syntax_are_refused_with_the_line(tmp_path, qrels, run, needle):

@@ -14,10 +14,10 @@ the error messages.  A piece is left to the exact reader when it holds a carriag
 vertical tab or a form feed, both spaces and tabs, a byte-order mark, an empty field (two
 separators in a row, a separator at the start or end of a line, a blank line), lines with
 different numbers of fields, a comment (a topic starting with ``#``), a score pyarrow does
-not read or that is not finite, a grade that is not ``[+-]digits`` in 64 bits, or a line too
+not read or that is not finite, a grade :func:`~.numbers.c_grade` does not read or that is out of range, or a line too
 long for pyarrow's blocks.  pyarrow reads exactly the plain and e-notation decimals (and
 ``inf``/``nan``, refused here) to the correctly rounded double, as C's ``strtod`` does;
-grades are read from their distinct tokens with :func:`~.numbers.c_int`.
+grades are read from their distinct tokens with :func:`~.numbers.c_grade`.
 
 If pyarrow cannot be imported, every piece goes to the exact reader.
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .numbers import INT64_MAX, c_int
+from .numbers import c_grade, grade_problem
 
 __all__ = ["fast_reader", "arrow_offsets", "primitive", "release_memory"]
 
@@ -175,8 +175,8 @@ def _topic_codes(column, topics):
 
 def _grades(column):
     def decode(tokens):
-        values = [c_int(t) for t in tokens]
-        if any(v is None or not -INT64_MAX - 1 <= v <= INT64_MAX for v in values):
+        values = [c_grade(t) for t in tokens]
+        if any(v is None or grade_problem(v) for v in values):
             return None
         return np.array(values, dtype=np.int64)
 

@@ -38,7 +38,7 @@ import numpy as np
 from .._validation import float_array
 from ..errors import FileFormatError, IrmeansError
 from .arrow import arrow_offsets, fast_reader, release_memory
-from .numbers import FLOAT_CHARS, INT64_MAX, c_float, c_int
+from .numbers import FLOAT_CHARS, INT64_MAX, MAX_GRADE, c_float, c_grade, grade_problem
 from .strings import _PAD, Strings, equal_at, hash_strings
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "check_unique", "MAX_LINE_BYTES"]
@@ -160,11 +160,15 @@ class Qrels(_Rows):
             for i, v in enumerate(rels.tolist()):
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise IrmeansError(f"{source}: row {i}: relevance {v!r} is not an integer")
-                if not -INT64_MAX - 1 <= v <= INT64_MAX:
-                    raise IrmeansError(f"{source}: row {i}: relevance {v} is out of range (64-bit integers)")
+                if grade_problem(v):
+                    raise IrmeansError(f"{source}: row {i}: relevance {v} {grade_problem(v)}")
         elif rels.dtype.kind not in "ib":
             raise IrmeansError(f"{source}: relevance values must be integers")
         rels = rels.astype(np.int64)
+        high = rels > MAX_GRADE
+        if high.any():
+            i = int(np.flatnonzero(high)[0])
+            raise IrmeansError(f"{source}: row {i}: relevance {int(rels[i])} {grade_problem(int(rels[i]))}")
         ids, codes = _code_topics(topics)
         d = Strings.from_sequence(docnos)
         if not (len(codes) == len(d) == len(rels)):
@@ -837,12 +841,13 @@ def _slow_grades(lines, s, e, line_numbers, source):
     out = np.empty(len(s), dtype=np.int64)
     for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
         token = lines.buf[a:b].tobytes()
-        value = c_int(token)
+        value = c_grade(token)
         shown = _text(token[:60]) + ("..." if len(token) > 60 else "")
         if value is None:
             raise _ValueProblem(f"relevance {shown!r} is not an integer", line_numbers[i])
-        if not -INT64_MAX - 1 <= value <= INT64_MAX:
-            raise _ValueProblem(f"relevance {shown!r} is out of range (64-bit integers)", line_numbers[i])
+        problem = grade_problem(value)
+        if problem:
+            raise _ValueProblem(f"relevance {shown!r} {problem}", line_numbers[i])
         out[i] = value
     return out
 

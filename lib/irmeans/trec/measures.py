@@ -653,6 +653,24 @@ def _powers(n, p):
     return np.cumprod(out)  # p**i by repeated multiplication, as trec_eval
 
 
+def _gain_range(gains: Gains, n_levels: int):
+    """Lowest and highest gain of trec_eval's gain table for grades 0 .. n_levels - 1 (and 0.0).
+
+    The table holds the named gains and every unnamed grade as its own gain; its extremes
+    come from the named ones and the lowest and highest unnamed grades, without listing the
+    grades (a grade of 10**15 is a table of 10**15 entries in trec_eval).  The 0.0 stands
+    for trec_eval's starting minimum and maximum, which it leaves uninitialised (0 in practice).
+    """
+    named = set(gains.levels)
+    values = [gain for _, gain in gains.entries] + [0.0]
+    low = next((i for i in range(len(named) + 1) if i not in named), None)
+    high = next((n_levels - 1 - i for i in range(len(named) + 1) if n_levels - 1 - i not in named), None)
+    for grade in (low, high):
+        if grade is not None and 0 <= grade < n_levels:
+            values.append(float(grade))
+    return min(values), max(values)
+
+
 def rbp(c, params=()):
     """trec_eval's rbp: rank-biased precision with persistence ``p`` (default 0.9) and gains."""
     gains = Gains(params)
@@ -667,8 +685,7 @@ def rbp(c, params=()):
     np.maximum.at(n_levels, t, g + 1)
     lo, hi = np.zeros(c.T), np.zeros(c.T)
     for lv_count in np.unique(n_levels).tolist():
-        values = [gv for _, _, gv in _walk(gains, lv_count, set(range(lv_count)))] + [0.0]
-        lo[n_levels == lv_count], hi[n_levels == lv_count] = min(values), max(values)
+        lo[n_levels == lv_count], hi[n_levels == lv_count] = _gain_range(gains, lv_count)
     in_table = (rel >= 0) | np.isin(rel, list(gains.levels))
     mn, mx = lo[r.seg], hi[r.seg]
     scale = ((mn < 0) | (mx > 1)) & in_table
