@@ -59,8 +59,8 @@ def first_index(mask: np.ndarray):
     return int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)
 
 
-def float_array(x, name: str) -> np.ndarray:
-    """``x`` as a float64 array, refusing masked arrays, non-numbers and NaN or infinite values."""
+def float_array(x, name: str, *, infinite: bool = False) -> np.ndarray:
+    """``x`` as a float64 array, refusing masked arrays, non-numbers, NaN and (unless ``infinite``) ±inf."""
     if isinstance(x, np.ma.MaskedArray):
         raise IrmeansError(
             f"{name} is a masked array: fill or drop the masked values first (irmeans does not ignore a mask)"
@@ -69,8 +69,9 @@ def float_array(x, name: str) -> np.ndarray:
         a = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError):
         raise IrmeansError(f"{name} must be numbers, got {x!r:.80}") from None
-    bad = ~np.isfinite(a)
+    bad = np.isnan(a) if infinite else ~np.isfinite(a)
     if bad.any():
         where = first_index(bad)
-        raise IrmeansError(f"{name} at index {where} is {float(a[where])!r}: values must be finite numbers")
+        what = "numbers (not NaN)" if infinite else "finite numbers"
+        raise IrmeansError(f"{name} at index {where} is {float(a[where])!r}: values must be {what}")
     return a

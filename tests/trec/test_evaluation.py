@@ -147,8 +147,8 @@ def test_parse_measures():
 
 
 def test_bad_depth_and_no_overlap():
-    with pytest.raises(ValueError, match="depth"):
-        ev(depth=0)
+    with pytest.raises(ValueError, match="depth must be a whole number >= 0"):
+        ev(depth=-1)
     with pytest.raises(ValueError, match="no topic of the run"):
         evaluate((["7"], ["a"], [1]), (["8"], ["a"], [1.0]))
 

@@ -52,6 +52,7 @@ RUNS = [
     "1 Q0 d\x0b1 1 2.5 tag\n",
     "1 Q0 d1 1 2.5 tag\n\n1 Q0 d2 2 1 tag\n",  # a blank line
     "t\xe9 Q0 d\xff 1 2.5 \xfe\n",  # not UTF-8
+    "1 Q0 a 1 inf t\n1 Q0 b 2 -inf t\n1 Q0 c 3 INF t\n1 Q0 d 4 1e400 t\n1 Q0 e 5 Infinity t\n1 Q0 f 6 -1E999 t\n",
 ]
 
 
@@ -92,7 +93,7 @@ def test_qrels_the_fast_path_leaves_to_the_exact_reader(tmp_path, text, message)
         read_qrels(write(tmp_path, "q.txt", text))
 
 
-@pytest.mark.parametrize("score", ["inf", "nan", "1e999", "1_0", "0x", "--1"])
+@pytest.mark.parametrize("score", ["nan", "NAN", "-nan", "1_0", "0x", "--1", "infinit"])
 def test_bad_scores_get_the_exact_readers_message(tmp_path, score):
     with pytest.raises(ValueError, match=r"r\.txt:2: score"):
         read_run(write(tmp_path, "r.txt", f"1 Q0 d1 1 1 t\n1 Q0 d2 2 {score} t\n"))

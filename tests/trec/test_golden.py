@@ -42,7 +42,7 @@ def table(text):
 
 
 def test_every_fixture_has_every_golden_file():
-    assert len(CASES) == len(os.listdir(os.path.join(FIXTURES, "golden"))) == 4 * 15
+    assert len(CASES) == len(os.listdir(os.path.join(FIXTURES, "golden"))) == 4 * 16
 
 
 @pytest.mark.parametrize("fixture, flag_set", CASES)

@@ -60,7 +60,7 @@ def value(out, name, topic="all"):
     [
         (QRELS, RUN.replace(" 3 tag", " 1_0 tag", 1), "r.txt:1: score '1_0' is not a number"),
         (QRELS.replace("a 1", "a 1_0"), RUN, "q.txt:1: relevance '1_0' is not an integer"),
-        (QRELS, RUN.replace(" 3 tag", " infinity tag", 1), "r.txt:1: score 'infinity' is not finite"),
+        (QRELS, RUN.replace(" 3 tag", " nan tag", 1), "r.txt:1: score 'nan' is not a number (NaN cannot be ranked)"),
         (QRELS, RUN.replace(" 3 tag", " 0x1p3x tag", 1), "r.txt:1: score '0x1p3x' is not a number"),
         (QRELS.replace("a 1", "a 9223372036854775808"), RUN, "q.txt:1: relevance '9223372036854775808' is out of"),
         (QRELS.replace("a 1", "a 1.5"), RUN, "q.txt:1: relevance '1.5' is not an integer"),
@@ -85,7 +85,7 @@ def test_c_number_forms_are_read_as_c_reads_them(tmp_path, files):
     [
         (["-l", "1_0"], "argument -l: '1_0' is not an integer"),
         (["-M", "1_0"], "argument -M: '1_0' is not an integer"),
-        (["-M", "0"], "argument -M: '0' is not a positive integer"),
+        (["-M", "-1"], "argument -M: '-1' is not a whole number >= 0"),
         (["-m", "P.1_0"], "cutoff '1_0' is not an integer"),
         (["-m", "P.0,5"], "cutoffs must be positive"),
         (["-m", "P.5,5"], "duplicate cutoffs"),
@@ -351,3 +351,20 @@ def test_a_topic_does_not_depend_on_the_others():
     i = everything.topics.index("t7")
     for name in alone.per_topic:
         assert everything[name][i] == alone[name][0], name  # bit for bit
+
+
+# --- scores trec_eval ranks first or last ---------------------------------------------
+
+
+def test_infinite_scores_rank_as_trec_eval_ranks_them(tmp_path):
+    # trec_eval 10.0 on these files: relstring '--111', AP 0.4778 for topic 1 (inf ties broken
+    # by docno descending: e d c a, then b at -inf)
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 a 1\n1 0 b 1\n1 0 c 1\n2 0 a 1\n")
+    r.write_text(
+        "1 Q0 a 1 inf r\n1 Q0 b 2 -inf r\n1 Q0 c 3 INF r\n1 Q0 d 4 1e400 r\n1 Q0 e 5 Infinity r\n2 Q0 a 1 0.5 r\n"
+    )
+    status, out, err = irmeans("eval", "-q", "-m", "map", "-m", "relstring", str(q), str(r))
+    assert (status, err) == (0, "")
+    assert value(out, "relstring", "1") == "'--111'"
+    assert value(out, "map", "1") == "0.4778" and value(out, "map") == "0.7389"

@@ -64,8 +64,8 @@ def test_run_fields_extra_columns_and_comments(tmp_path):
     [
         ("1 Q0 d1 1 2.5 t\n1 Q0 d2 2 2.0\n", "r.txt:2: too few fields (5, a run line has at least 6)"),
         ("1 Q0 d1 1 2.5 t\n\n1 Q0 d2 2 abc t\n", "r.txt:3: score 'abc' is not a number"),
-        ("1 Q0 d1 1 nan t\n", "r.txt:1: score 'nan' is not finite"),
-        ("1 Q0 d1 1 2 t\n1 Q0 d2 2 -inf t\n", "r.txt:2: score '-inf' is not finite"),
+        ("1 Q0 d1 1 nan t\n", "r.txt:1: score 'nan' is not a number (NaN cannot be ranked)"),
+        ("1 Q0 d1 1 2 t\n1 Q0 d2 2 -NaN t\n", "r.txt:2: score '-NaN' is not a number (NaN cannot be ranked)"),
         (
             "1 Q0 d1 1 2 t\n2 Q0 d1 1 2 t\n1 Q0 d1 5 1 t\n",
             "r.txt:3: document 'd1' retrieved twice for topic '1' (first on line 1)",
@@ -94,7 +94,7 @@ def test_from_arrays():
     assert q.docnos.dtype.kind == "S" and q.rels.tolist() == [1, 0]
     r = Run.from_arrays(np.array(["1"]), [b"a"], [0.5], runid="x")
     assert r.topics.tolist() == [b"1"] and r.runid == "x"
-    with pytest.raises(ValueError, match="scores at index 0 is nan: values must be finite"):
+    with pytest.raises(ValueError, match=r"scores at index 0 is nan: values must be numbers \(not NaN\)"):
         Run.from_arrays(["1"], ["a"], [np.nan])
     with pytest.raises(ValueError, match=r"row 0: relevance 0\.5 is not an integer"):
         Qrels.from_arrays(["1"], ["a"], [0.5])
@@ -243,8 +243,8 @@ def test_field_count_error_beats_earlier_value_error(tmp_path, monkeypatch, chun
 @pytest.mark.parametrize("chunk", [6, 1 << 21])
 def test_errors_name_the_right_line_with_small_chunks(tmp_path, monkeypatch, chunk):
     monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
-    text = "1 Q0 d1 1 2 t\n" * 3 + "\n# c\n" + "1 Q0 d5 5 1e400 t\n"
-    with pytest.raises(ValueError, match=r"r\.txt:6: score '1e400' is not finite$"):
+    text = "1 Q0 d1 1 2 t\n" * 3 + "\n# c\n" + "1 Q0 d5 5 nan t\n"
+    with pytest.raises(ValueError, match=r"r\.txt:6: score 'nan' is not a number \(NaN cannot be ranked\)$"):
         read_run(write(tmp_path, "r.txt", text))
     text = "1 0 d1 1\n1 0 d2 1\n\n1 0 d1 0\n"
     with pytest.raises(

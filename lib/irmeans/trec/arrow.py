@@ -14,9 +14,10 @@ the error messages.  A piece is left to the exact reader when it holds a carriag
 vertical tab or a form feed, both spaces and tabs, a byte-order mark, an empty field (two
 separators in a row, a separator at the start or end of a line, a blank line), lines with
 different numbers of fields, a comment (a topic starting with ``#``), a score pyarrow does
-not read or that is not finite, a grade :func:`~.numbers.c_grade` does not read or that is out of range, or a line too
-long for pyarrow's blocks.  pyarrow reads exactly the plain and e-notation decimals (and
-``inf``/``nan``, refused here) to the correctly rounded double, as C's ``strtod`` does;
+not read or that is NaN, a grade :func:`~.numbers.c_grade` does not read or that is out of
+range, or a line too long for pyarrow's blocks.  pyarrow reads exactly the plain and
+e-notation decimals and ``inf``/``infinity`` in any case (and ``nan``, refused) to the
+correctly rounded double, as C's ``strtod`` does;
 grades are read from their distinct tokens with :func:`~.numbers.c_grade`.
 
 If pyarrow cannot be imported, every piece goes to the exact reader.
@@ -112,7 +113,7 @@ def fast_reader(kind, topics):
             return None if rels is None else [codes, docnos, rels]
         scores = [primitive(chunk, np.float64) for chunk in table.column("f4").chunks]
         scores = scores[0] if len(scores) == 1 else np.concatenate(scores)
-        if not np.isfinite(scores).all():
+        if np.isnan(scores).any():
             return None
         tag = table.column("f5")[-1].as_py().decode("utf-8", "surrogateescape")
         return [codes, docnos, scores, tag]

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from .._arguments import digits, integer, positive_integer
+from .._arguments import digits, integer
 from ..averages import GM, HM, Logit, Median
 from ..errors import IrmeansError, TopicsLeftOutWarning
 from .evaluate import MEASURE_FAMILIES, NICKNAMES
@@ -81,7 +81,6 @@ EXTRA_AVERAGES = {
 
 
 _int = integer
-_depth = positive_integer  # trec_eval reads a larger one than a long as the largest: no limit
 
 
 def _level(text):
@@ -118,7 +117,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     ev.add_argument("-q", action="store_true", help="also print the values of every topic")
     ev.add_argument("-c", action="store_true", help="count qrels topics missing from the run as empty rankings")
     ev.add_argument("-n", action="store_true", help="print no 'all' lines (with -q: per-topic lines only)")
-    ev.add_argument("-M", type=_depth, metavar="N", help="evaluate only the top N per topic")
+    # -M 0: every ranking empty, as in trec_eval (which crashes on a negative N)
+    ev.add_argument("-M", type=_count, metavar="N", help="evaluate only the top N per topic")
     ev.add_argument("-l", type=_level, default=1, metavar="N", help="lowest grade that counts as relevant (default 1)")
     ev.add_argument("-N", type=_count, default=0, metavar="N", help="documents in the collection (utility's d)")
     ev.add_argument(

@@ -440,7 +440,8 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     relevance_level : int
         Grade from which a document counts as relevant (trec_eval ``-l``).
     depth : int or None
-        Keep only the first ``depth`` documents of each ranking (``-M``).
+        Keep only the first ``depth`` documents of each ranking (``-M``); with 0,
+        every ranking is empty, as in trec_eval.
     complete : bool
         Evaluate qrels topics missing from the run as empty rankings (``-c``);
         otherwise they are left out with a warning.
@@ -464,7 +465,7 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     (['1', '2'], [1.0, 0.5], 0.5)
     """
     if depth is not None:
-        depth = min(_whole(depth, "depth", minimum=1), INT64_MAX)
+        depth = min(_whole(depth, "depth", minimum=0), INT64_MAX)
     relevance_level = _whole(relevance_level, "relevance_level")
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = _whole(num_docs, "num_docs", minimum=0)

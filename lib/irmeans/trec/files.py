@@ -220,7 +220,7 @@ class Run(_Rows):
         """Build a run from in-memory sequences (str or bytes).
 
         Raises ``ValueError`` for an empty run, sequences of different
-        lengths, a masked array, a score that is not finite, or a document
+        lengths, a masked array, a score that is NaN, or a document
         retrieved twice for one topic (the message names the row, counted from 0).
 
         Examples
@@ -228,7 +228,7 @@ class Run(_Rows):
         >>> Run.from_arrays([b"7"], [b"d"], [0.5]).topics.tolist()
         [b'7']
         """
-        s = float_array(scores, "scores").reshape(-1)
+        s = float_array(scores, "scores", infinite=True).reshape(-1)
         ids, codes = _code_topics(topics)
         d = Strings.from_sequence(docnos)
         if not (len(codes) == len(d) == len(s)):
@@ -810,7 +810,7 @@ def _numbers(lines, k, fraction, source):
         if plain.all() and len(bad):
             try:
                 vals = text[~ok].astype(np.float64)
-                if np.isfinite(vals).all():
+                if not np.isnan(vals).any():
                     values[bad] = vals
                     bad = bad[:0]
             except ValueError:
@@ -831,8 +831,8 @@ def _slow_scores(lines, s, e, line_numbers, source):
         shown = _text(token[:60]) + ("..." if len(token) > 60 else "")
         if value is None:
             raise _ValueProblem(f"score {shown!r} is not a number", line_numbers[i])
-        if not np.isfinite(value):
-            raise _ValueProblem(f"score {shown!r} is not finite", line_numbers[i])
+        if value != value:  # trec_eval's sort has no order for NaN: its ranking would be arbitrary
+            raise _ValueProblem(f"score {shown!r} is not a number (NaN cannot be ranked)", line_numbers[i])
         out[i] = value
     return out
 
@@ -928,7 +928,8 @@ def read_run(path, check=True) -> Run:
     ------
     irmeans.errors.FileFormatError
         An empty file, a line with fewer than six fields, a score that is not
-        a finite number in C's syntax, a document retrieved twice for one
+        a number in C's syntax or is NaN (``inf`` and ``1e400`` rank first, as in
+        trec_eval), a document retrieved twice for one
         topic, a binary file; the message names the file and the line.
 
     Examples

@@ -281,6 +281,9 @@ def build_ranked(
     pos = np.empty(len(order), dtype=np.int32 if len(order) < np.iinfo(np.int32).max else np.int64)
     for a in range(0, len(pos), _BLOCK):
         pos[a : a + _BLOCK] = np.arange(a, a + len(pos[a : a + _BLOCK])) - starts[seg[a : a + _BLOCK]]
+    # -c: a topic without results is evaluated, like trec_eval does, as a ranking of one
+    # document that is not in the pool (added below, after the depth cut-off)
+    bogus = lengths == 0
     if depth is not None and int(depth) < len(order):
         cut = pos < int(depth)
         order, seg, pos = order[cut], seg[cut], pos[cut]
@@ -299,10 +302,7 @@ def build_ranked(
     if consume:
         object.__setattr__(run, "docno_strings", None)
 
-    # -c: a topic without results is evaluated, like trec_eval does, as a
-    # ranking of one document that is not in the pool
-    bogus = lengths == 0
-    if bogus.any():
+    if bogus.any() and depth != 0:  # with -M 0, trec_eval cuts that document too
         add = np.flatnonzero(bogus)
         seg = np.concatenate((seg, add))
         pos = np.concatenate((pos, np.zeros(len(add), np.int64)))

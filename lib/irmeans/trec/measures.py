@@ -69,6 +69,8 @@ __all__ = [
 MIN_GEO_MEAN = 1e-5  # floor of gm_map / gm_bpref
 INFAP_EPSILON = 1e-5
 RBP_P = 0.9  # rbp's default persistence
+# C's 0.0 / 0.0 on x86: the default NaN, whose sign bit is set (trec_eval prints "-nan")
+_C_NAN = -np.nan
 _MANY_LEVELS = 10_000  # beyond this many grades, only the grades judged somewhere take part in the sort
 
 
@@ -398,6 +400,8 @@ def recip_rank(c, params=None):
     """trec_eval's recip_rank: 1 / rank of the first relevant document, or 0."""
     r = c.r
     has = c.rel.count > 0
+    if not has.any():  # also: no row at all (-M 0)
+        return np.zeros(c.T)
     first_pos = r.pos[c.kth_rel_row(np.ones(c.T, np.int64))]
     return np.where(has, _div(1.0, first_pos + 1.0), 0.0)
 
@@ -410,6 +414,8 @@ def iprec_values(c, fractions):
         cut = np.floor(p * r.num_rel + 0.5).astype(np.int64)
         row = c.kth_rel_row(np.maximum(cut, 1) + c.surplus)
         value = np.where(c.num_rel_ret > 0, c.int_prec[row] if len(c.int_prec) else 0.0, 0.0)
+        # an empty ranking (-M 0): trec_eval's precision num_rel_ret / num_ret is 0.0 / 0.0
+        value = np.where(r.num_ret == 0, _C_NAN, value)
         out.append(np.where(cut <= c.num_rel_ret, value, 0.0))
     return out
 

@@ -44,8 +44,9 @@ def _bytes(text) -> bytes:
 def c_float(text) -> float | None:
     """The value C's ``strtod`` reads from all of ``text``, or None if it would stop early.
 
-    Decimal, e-notation and hexadecimal (``0x1.8p1``) forms are read; ``inf`` and ``nan``
-    are read as such (callers refuse them).  Python-only forms (``1_0``, surrounding
+    Decimal, e-notation and hexadecimal (``0x1.8p1``) forms are read; ``inf``, ``infinity``
+    and ``nan`` in any case are read as such, and so is a number too large for a double
+    (``1e400`` is ``inf``, as for ``strtod``).  Python-only forms (``1_0``, surrounding
     blanks) give None.
 
     Examples
