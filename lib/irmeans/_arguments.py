@@ -10,7 +10,7 @@ import argparse
 
 from .trec.numbers import INT64_MAX, c_int
 
-__all__ = ["integer", "positive_integer", "digits"]
+__all__ = ["integer", "positive_integer", "digits", "EXIT_STATUS"]
 
 
 def integer(text: str, what: str = "an integer") -> int:
@@ -35,3 +35,11 @@ def digits(text: str) -> int:
     if not 0 <= value <= 17:
         raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 17")
     return value
+
+
+#: What ``irmeans COMMAND --help`` says of the exit status.
+EXIT_STATUS = """\
+exit status: 0 done; 1 an error (bad input, or the results could not all be
+written: a full disk, a file size limit), with one line on standard error;
+2 a usage error; 141 the output was closed before all of it was written (as
+with '| head'), with one line on standard error; 130 interrupted (Ctrl-C)."""

@@ -2,13 +2,15 @@
 
 ``irmeans eval`` is :mod:`irmeans.trec.command`. Usage errors exit 2,
 the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
-failed write print one line and exit 1, Ctrl-C exits 130 and a closed pipe
-141 quietly, and anything else is a bug and shows its traceback.
+failed or short write of the results print one line and exit 1, an output
+closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130,
+and anything else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 
@@ -37,6 +39,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Output:
+    """Standard output for results: every byte written, or an ``OSError``, never a silent loss.
+
+    Python's own text stream does not check how much of a write went through when it is
+    unbuffered (``PYTHONUNBUFFERED``): a file size limit could cut the output with no error.
+    Here the text is written with ``os.write`` until every byte is out; a write that fails
+    raises, and :func:`main` turns that into one line and a non-zero exit status.  A stream
+    without a file descriptor (a test's ``StringIO``) is written to as it is.
+    """
+
+    def __init__(self, stream):
+        self.stream = stream
+        try:
+            self.fd = stream.fileno()
+        except (OSError, AttributeError, ValueError):  # io.UnsupportedOperation is an OSError
+            self.fd = None
+
+    def write(self, text: str) -> None:
+        if self.fd is None:
+            self.stream.write(text)
+            return
+        self.stream.flush()  # anything already written through the stream goes first
+        view = memoryview(text.encode("utf-8", "surrogateescape"))
+        while view:
+            done = os.write(self.fd, view)
+            if done <= 0:  # pragma: no cover - write(2) reports errors, not 0, for a regular file
+                raise OSError(errno.EIO, "nothing could be written")
+            view = view[done:]
+
+    def flush(self) -> None:
+        if self.fd is None:
+            self.stream.flush()
+
+
 def _quiet_stdout():
     """Point standard output at /dev/null, so that exiting does not try to flush it again."""
     try:
@@ -50,9 +86,10 @@ def _quiet_stdout():
 def main(argv=None) -> int:
     """Entry point of the ``irmeans`` console script; returns the exit status.
 
-    Usage errors exit 2; the library's own errors, a full disk or an unreadable file print
-    one line on standard error and exit 1; Ctrl-C exits 130 and a closed pipe (``| head``)
-    141, as a C program killed by the signal would, both without a word.
+    Usage errors exit 2; the library's own errors, an unreadable file or output that could
+    not all be written (a full disk, a file size limit) print one line on standard error and
+    exit 1; an output closed early (``| head``) prints one line and exits 141, the status of a
+    C program killed by the signal; Ctrl-C exits 130 without a word.
     """
     parser = build_parser()
     opts = None
@@ -67,8 +104,9 @@ def main(argv=None) -> int:
         if opts.command is None:
             parser.print_help()
             return 2
-        status = opts.handler(opts, stdout)
-        stdout.flush()
+        out = Output(stdout)
+        status = opts.handler(opts, out)
+        out.flush()
         return status
     except _UsageError as exc:
         print(str(exc).splitlines()[0], file=sys.stderr)
@@ -81,6 +119,8 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         _quiet_stdout()
+        what = getattr(opts, "command", "")
+        print(f"irmeans {what}: error: the output was closed before all of it was written", file=sys.stderr)
         return 141
     except MemoryError:
         _quiet_stdout()

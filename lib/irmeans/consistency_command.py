@@ -35,7 +35,7 @@ import warnings
 import numpy as np
 
 from . import consistency, datasets, significance
-from ._arguments import digits, integer, positive_integer
+from ._arguments import EXIT_STATUS, digits, integer, positive_integer
 from .averages import Average, parse_average
 from .errors import FileFormatError, IrmeansError
 
@@ -77,6 +77,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "consistency",
         help="split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)",
         description=DESCRIPTION,
+        epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--scores", metavar="CSV", help="a systems x topics CSV of per-topic scores")

@@ -241,13 +241,40 @@ def test_a_full_disk_is_one_line(files):
     assert err.strip().splitlines() == ["irmeans eval: error: cannot write the output (No space left on device)"]
 
 
-def test_a_closed_pipe_is_quiet(files):
+def test_output_closed_early_is_one_line_and_141(files):
     proc = subprocess.Popen(
         [sys.executable, "-m", "irmeans.cli", "eval", "-q", *files], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     proc.stdout.close()
     _, err = proc.communicate(timeout=60)
-    assert b"Traceback" not in err
+    assert proc.returncode == 141
+    assert err.decode().splitlines() == ["irmeans eval: error: the output was closed before all of it was written"]
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_a_file_size_limit_is_one_line_never_a_silent_cut(tmp_path, files, unbuffered):
+    # Python's unbuffered text stream ignores a short write: the output was cut and the exit was 0
+    import resource
+
+    limit = 4096
+
+    def small_files():  # pragma: no cover - runs in the child
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    out = tmp_path / "out.txt"
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    with open(out, "wb") as fh:
+        proc = subprocess.run(
+            [sys.executable, "-m", "irmeans.cli", "eval", "-q", *files],
+            stdout=fh,
+            stderr=subprocess.PIPE,
+            env=env,
+            preexec_fn=small_files,
+        )
+    full = irmeans("eval", "-q", *files)[1]
+    assert len(full) > limit and out.stat().st_size == limit
+    assert proc.returncode == 1
+    assert proc.stderr.decode().splitlines() == ["irmeans eval: error: cannot write the output (File too large)"]
 
 
 # --- The Python API -----------------------------------------------------------------------

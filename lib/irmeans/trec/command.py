@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from .._arguments import digits, integer
+from .._arguments import EXIT_STATUS, digits, integer
 from ..averages import GM, HM, Logit, Median
 from ..errors import IrmeansError, TopicsLeftOutWarning
 from .evaluate import MEASURE_FAMILIES, NICKNAMES
@@ -112,6 +112,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         "eval",
         help="evaluate a TREC run against qrels (trec_eval compatible)",
         description=EVAL_DESCRIPTION,
+        epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ev.add_argument("-q", action="store_true", help="also print the values of every topic")
