@@ -18,7 +18,7 @@ from . import consistency_command
 from .errors import IrmeansError
 from .trec import command as eval_command
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "Output", "one_line"]
 
 
 class _UsageError(Exception):
@@ -73,6 +73,16 @@ class Output:
             self.stream.flush()
 
 
+def one_line(text: str) -> str:
+    """A message on one line: its lines joined, and characters that do not print shown as escapes.
+
+    >>> one_line("bad\\tname: no such file\\nsee --help")
+    'bad\\\\tname: no such file; see --help'
+    """
+    joined = "; ".join(line for line in str(text).splitlines() if line.strip())
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in joined)
+
+
 def _quiet_stdout():
     """Point standard output at /dev/null, so that exiting does not try to flush it again."""
     try:
@@ -109,10 +119,10 @@ def main(argv=None) -> int:
         out.flush()
         return status
     except _UsageError as exc:
-        print(str(exc).splitlines()[0], file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return 2
     except IrmeansError as exc:
-        print(f"irmeans {opts.command}: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        print(f"irmeans {opts.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         _quiet_stdout()
@@ -128,7 +138,7 @@ def main(argv=None) -> int:
         return 1
     except OSError as exc:  # writing the output: a full disk, /dev/full, a closed terminal
         _quiet_stdout()
-        what = exc.strerror or str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        what = exc.strerror or one_line(str(exc)) if str(exc) else type(exc).__name__
         print(f"irmeans {getattr(opts, 'command', '')}: error: cannot write the output ({what})", file=sys.stderr)
         return 1
 

@@ -12,7 +12,18 @@ command line catches nothing else, so a bug still shows its traceback).
 
 from __future__ import annotations
 
-__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning"]
+__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path"]
+
+
+def shown_path(path) -> str:
+    """A file name as a message shows it: as it is, or quoted with escapes if it holds a newline or another
+    character that does not print (so that a one-line message stays one line and keeps its reason).
+
+    >>> shown_path("runs/bm25.txt"), shown_path("bad\\nname.txt")
+    ('runs/bm25.txt', "'bad\\\\nname.txt'")
+    """
+    text = str(path)
+    return text if text.isprintable() else repr(text)
 
 
 class IrmeansError(ValueError):
@@ -36,7 +47,8 @@ class FileFormatError(IrmeansError):
         self.message = message
         self.path = path
         self.line = line
-        where = "" if path is None else (f"{path}:{line}: " if line is not None else f"{path}: ")
+        shown = None if path is None else shown_path(path)
+        where = "" if path is None else (f"{shown}:{line}: " if line is not None else f"{shown}: ")
         super().__init__(where + message)
 
 

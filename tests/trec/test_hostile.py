@@ -395,3 +395,17 @@ def test_infinite_scores_rank_as_trec_eval_ranks_them(tmp_path):
     assert (status, err) == (0, "")
     assert value(out, "relstring", "1") == "'--111'"
     assert value(out, "map", "1") == "0.4778" and value(out, "map") == "0.7389"
+
+
+# --- what the command line is given ----------------------------------------------------
+
+
+def test_standard_input_may_be_given_once(files):
+    status, out, err = irmeans("eval", "-", "-", stdin=QRELS.encode())
+    one_line_error(status, out, err, "irmeans eval: error: '-' (standard input) may be given once")
+
+
+@pytest.mark.parametrize("name", ["no\nsuch.txt", "tab\there.txt", "nul\x7f.txt"])
+def test_a_file_name_that_does_not_print_keeps_the_reason(tmp_path, files, name):
+    status, out, err = irmeans("eval", files[0], str(tmp_path / name))
+    one_line_error(status, out, err, repr(str(tmp_path / name)) + ": no such file")

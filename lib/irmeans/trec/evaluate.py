@@ -421,6 +421,10 @@ def _as_run(run) -> Run:
     return read_run(run, check=False)  # duplicates are checked while joining
 
 
+def _is_stdin(source) -> bool:
+    return isinstance(source, str) and source == "-"
+
+
 def _whole(value, name, minimum=None):
     """:func:`whole_number`, also for Python ints beyond a double's exact range."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -470,6 +474,8 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = _whole(num_docs, "num_docs", minimum=0)
     chosen = parse_measures(measures)
+    if _is_stdin(qrels) and _is_stdin(run):
+        raise IrmeansError("'-' (standard input) may be given once: the qrels and the run cannot both be read from it")
     # a run read here is only evaluated: its arrays are released as the join is done with them
     consume = not isinstance(run, Run)
     qrels, run = _as_qrels(qrels), _as_run(run)

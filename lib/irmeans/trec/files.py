@@ -268,11 +268,11 @@ class _Input:
             try:
                 self.fh = open(name, "rb")
             except FileNotFoundError:
-                raise IrmeansError(f"{name}: no such file") from None
+                raise FileFormatError("no such file", path=name) from None
             except IsADirectoryError:
-                raise IrmeansError(f"{name}: is a directory, not a file") from None
+                raise FileFormatError("is a directory, not a file", path=name) from None
             except OSError as exc:
-                raise IrmeansError(f"{name}: cannot read file ({exc.strerror})") from None
+                raise FileFormatError(f"cannot read file ({exc.strerror})", path=name) from None
             self.own = True
         self.size = 0
         try:
@@ -297,7 +297,7 @@ class _Input:
         except (OSError, EOFError, zlib.error) as exc:
             what = getattr(exc, "strerror", None) or str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             kind = "cannot read gzip file" if self.gz else "cannot read file"
-            raise IrmeansError(f"{self.name}: {kind} ({what})") from None
+            raise FileFormatError(f"{kind} ({what})", path=self.name) from None
 
     def close(self):
         if self.own:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import IrmeansError, TopicsLeftOutWarning
+from ..errors import IrmeansError, TopicsLeftOutWarning, shown_path
 from .arrow import primitive, release_memory
 from .files import Qrels, Run, check_unique
 from .segments import seg_cumsum
@@ -235,7 +235,7 @@ def build_ranked(
     if not evaluated.any():
         if not run.checked:
             check_unique(run)
-        raise IrmeansError(f"{run.source}: no topic of the run has judgments in {qrels.source}")
+        raise IrmeansError(f"{shown_path(run.source)}: no topic of the run has judgments in {shown_path(qrels.source)}")
     if missing and not complete:
         warning = TopicsLeftOutWarning(
             _missing_text(missing_codes, universe, qrels.source, run.source, "complete=True")
@@ -354,6 +354,7 @@ def missing_text(count, shown, qrels, run, remedy) -> str:
     names = ", ".join(t.decode("utf-8", "backslashreplace") for t in shown)
     more = f" and {count - len(shown)} more" if count > len(shown) else ""
     plural = count > 1
+    qrels, run = shown_path(qrels), shown_path(run)
     return (
         f"{count} topic{'s' if plural else ''} in {qrels} {'have' if plural else 'has'} no results in {run} and "
         f"{'are' if plural else 'is'} left out ({remedy} counts them as empty rankings): {names}{more}"
