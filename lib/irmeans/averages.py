@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from . import means
 from ._validation import eps_value
 from .errors import IrmeansError
@@ -55,6 +57,13 @@ class Average:
     def spec(self) -> str:
         """The short text :func:`parse_average` reads back into this average."""
         return self.name
+
+    #: The scores the average takes, in words (for messages).
+    requirement: ClassVar[str] = "finite scores"
+
+    def refuses(self, x) -> np.ndarray:
+        """A mask of the (finite) scores this average cannot take: those outside :attr:`requirement`."""
+        return np.zeros(np.shape(x), dtype=bool)
 
     @property
     def label(self) -> str:
@@ -112,6 +121,11 @@ class GM(Average):
     def __call__(self, x, axis: int | None = None):
         return means.geometric_mean(x, eps=self.eps, method=self.form, axis=axis)
 
+    requirement: ClassVar[str] = "scores >= 0"
+
+    def refuses(self, x) -> np.ndarray:
+        return np.asarray(x) < 0
+
     @property
     def spec(self) -> str:
         return f"gm{'' if self.form == 'add' else '-' + self.form}:{_eps_text(self.eps)}"
@@ -141,6 +155,14 @@ class HM(Average):
 
     def __call__(self, x, axis: int | None = None):
         return means.harmonic_mean(x, eps=self.eps, axis=axis)
+
+    @property
+    def requirement(self) -> str:  # type: ignore[override]
+        return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
+
+    def refuses(self, x) -> np.ndarray:
+        x = np.asarray(x)
+        return x < 0 if self.eps else x <= 0
 
     @property
     def spec(self) -> str:
@@ -185,6 +207,14 @@ class Logit(Average):
 
     def __call__(self, x, axis: int | None = None):
         return means.logit_mean(x, eps=self.eps, axis=axis)
+
+    @property
+    def requirement(self) -> str:  # type: ignore[override]
+        return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
+
+    def refuses(self, x) -> np.ndarray:
+        x = np.asarray(x)
+        return ((x < 0) | (x > 1)) if self.eps else ((x <= 0) | (x >= 1))
 
     @property
     def spec(self) -> str:

@@ -1,14 +1,19 @@
 """``irmeans consistency``: Ravana & Moffat's split-half test on your own runs.
 
-Two ways to give the per-topic scores:
+Three ways to give the per-topic scores:
 
-- ``irmeans consistency --scores SCORES.csv``: a systems × topics CSV, a
-  header row of topic ids (its first field names the column of system
-  names and is ignored) and then one row per system, its name first::
+- ``irmeans consistency --dataset COLLECTION:MEASURE``: one of the TREC
+  matrices shipped with irmeans (``adhoc8:ap`` is Ravana & Moffat's TREC8;
+  ``irmeans.datasets.catalog()`` lists them all).
 
-      system,401,402,403
-      runA,0.3120,0.0000,0.5512
-      runB,0.2871,0.0154,0.4980
+- ``irmeans consistency --scores SCORES.csv``: your own CSV, whose header's
+  first field says which way it runs: ``system`` (a row per system, its name
+  first, the header naming the topics) or ``topic`` (a row per topic, its id
+  first, the header naming the systems)::
+
+      system,401,402,403              topic,runA,runB
+      runA,0.3120,0.0000,0.5512       401,0.3120,0.2871
+      runB,0.2871,0.0154,0.4980       402,0.0000,0.0154
 
 - ``irmeans consistency -m map QRELS RUN RUN...``: one qrels file and
   several runs, evaluated with irmeans' trec_eval-compatible evaluator on
@@ -21,7 +26,10 @@ For each average (``-a``, repeatable: ``am``, ``gm:0.01``, ``gm-floor:1e-5``,
 the average of standardized scores) the command prints the mean Kendall's τ
 over the splits with the range of the middle 95 % of the splits' τ, and the
 paired comparison of each average with the AM of the raw scores on the same
-splits (mean difference, paired t-test, Wilcoxon signed-rank test).
+splits (mean difference, paired t-test, Wilcoxon signed-rank test).  A split
+on which one half gives every system the same average has no τ: such splits
+are counted and left out, and if no split has a τ the command says so and
+exits 1.
 """
 
 from __future__ import annotations
@@ -37,12 +45,15 @@ import numpy as np
 from . import consistency, datasets, significance
 from ._arguments import EXIT_STATUS, digits, integer, positive_integer
 from .averages import Average, parse_average
-from .errors import FileFormatError, IrmeansError
+from .errors import FileFormatError, IrmeansError, shown_path
 
 __all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES", "parse_spec"]
 
 #: The averages compared when ``-a`` is not given.
 DEFAULT_AVERAGES = ["am", "gm:0.01", "gm-floor:1e-5", "std-am"]
+
+#: The most random splits drawn (a billion already takes hours).
+MAX_SPLITS = 10**9
 
 DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
 
@@ -64,6 +75,20 @@ def _label(spec):
     return ("std-" if std else "") + avg.spec
 
 
+def _splits(text):
+    value = positive_integer(text)
+    if value > MAX_SPLITS:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than the {MAX_SPLITS:,} splits irmeans draws")
+    return value
+
+
+def _dataset(text):
+    collection, colon, measure = text.partition(":")
+    if not colon or not collection or not measure:
+        raise argparse.ArgumentTypeError(f"{text!r} is not COLLECTION:MEASURE (for example adhoc8:ap)")
+    return collection.strip().lower(), measure.strip().lower()
+
+
 def _seed(text):
     value = integer(text)
     if value < 0:
@@ -80,7 +105,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--scores", metavar="CSV", help="a systems x topics CSV of per-topic scores")
+    p.add_argument(
+        "--dataset",
+        type=_dataset,
+        metavar="COLLECTION:MEASURE",
+        help="a TREC matrix shipped with irmeans, e.g. adhoc8:ap or robust2004:ap",
+    )
+    p.add_argument("--scores", metavar="CSV", help="a CSV of per-topic scores, its header starting 'system' or 'topic'")
     p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
     p.add_argument(
         "-a",
@@ -101,7 +132,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         default="eq2",
         help="topic difficulty for hard-easy and middle-rest: Ravana & Moffat's Equation 2 or 1, or 1 - max",
     )
-    p.add_argument("-n", "--splits", type=positive_integer, default=10_000, help="random splits (default 10000)")
+    p.add_argument("-n", "--splits", type=_splits, default=10_000, help="random splits (default 10000)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the random splits (default 0)")
     p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
     p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
@@ -119,7 +150,7 @@ def _scores_from_runs(qrels, runs, measure):
     from .trec.files import read_qrels
 
     if len(runs) < 2:
-        raise IrmeansError("give a qrels file and at least two run files (or --scores CSV)")
+        raise IrmeansError("give a qrels file and at least two run files (or --dataset or --scores)")
     q = read_qrels(qrels)
     rows, names, topics = [], [], None
     for k, path in enumerate(runs, start=1):
@@ -150,24 +181,67 @@ def _fmt(x, digits):
     return f"{x:.{digits}f}"
 
 
+def _read_scores(opts):
+    """(scores, systems, topics, what the scores are, where they come from for messages)."""
+    given = [
+        name
+        for name, used in (("--dataset", opts.dataset), ("--scores", opts.scores), ("QRELS RUN", opts.files))
+        if used
+    ]
+    if len(given) > 1:
+        raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
+    if opts.dataset:
+        collection, measure = opts.dataset
+        try:
+            matrix = datasets.load(collection, measure)
+        except IrmeansError as exc:
+            raise IrmeansError(f"--dataset {collection}:{measure}: {exc}") from None
+        return np.array(matrix.scores), matrix.systems, matrix.topics, matrix.label, f"--dataset {collection}:{measure}"
+    if opts.scores:
+        matrix = datasets.read_csv(opts.scores)
+        return np.array(matrix.scores), matrix.systems, matrix.topics, opts.scores, shown_path(opts.scores)
+    if not opts.files:
+        raise IrmeansError(
+            "nothing to read: give --dataset COLLECTION:MEASURE, --scores CSV, or a qrels file and two or more runs"
+        )
+    scores, systems, topics = _scores_from_runs(opts.files[0], opts.files[1:], opts.m)
+    source = f"{opts.m} of {len(opts.files) - 1} runs against {opts.files[0]}"
+    return scores, systems, topics, source, f"-m {opts.m}"
+
+
+def _check_scores(scores, systems, topics, parsed, labels, where):
+    """Refuse a score an average cannot take, naming the system, the topic and the average."""
+    for (avg, std), label in zip(parsed, labels):
+        if std:  # standardized scores lie in (0, 1), which every average takes
+            continue
+        bad = avg.refuses(scores)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise IrmeansError(
+                f"{where}: system {systems[i]!r}, topic {topics[j]!r}: score {float(scores[i, j])!r}; "
+                f"{label} needs {avg.requirement}"
+            )
+
+
+def _mean_and_range(t, digits):
+    fmt = f"{{:.{digits}f}}"
+    if len(t) > 1:
+        lo, hi = (fmt.format(v) for v in np.percentile(t, [2.5, 97.5]))
+    else:
+        lo = hi = "-"
+    return fmt.format(t.mean()), lo, hi
+
+
 def run_consistency(opts: argparse.Namespace, out) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
     specs = opts.average or DEFAULT_AVERAGES
     parsed = [parse_spec(s) for s in specs]
     labels = [_label(s) for s in specs]
-    if opts.scores:
-        if opts.files:
-            raise IrmeansError("give either --scores CSV or QRELS and RUN files, not both")
-        matrix = datasets.read_csv(opts.scores)
-        scores, source = np.array(matrix.scores), opts.scores
-    else:
-        if not opts.files:
-            raise IrmeansError("nothing to read: give --scores CSV, or a qrels file and two or more run files")
-        scores, _, _ = _scores_from_runs(opts.files[0], opts.files[1:], opts.m)
-        source = f"{opts.m} of {len(opts.files) - 1} runs against {opts.files[0]}"
+    scores, systems, topics, source, where = _read_scores(opts)
     n_systems, n_topics = scores.shape
     if n_topics < 2 or n_systems < 2:
-        raise IrmeansError(f"need at least 2 systems and 2 topics, got {n_systems} x {n_topics}")
+        raise IrmeansError(f"{where}: need at least 2 systems and 2 topics, got {n_systems} x {n_topics}")
+    _check_scores(scores, systems, topics, parsed, labels, where)
 
     standardized = None
     if any(std for _, std in parsed):
@@ -186,20 +260,32 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
             _progress(f"  done in {time.perf_counter() - started:.1f} s")
     if baseline not in taus:
         taus[baseline] = consistency.halves_tau(scores, parse_average("am"), first, second)
+    splits_word = f"{n_splits:,} random splits" if opts.split == "random" else f"the {opts.split} split"
+    for label in labels:
+        if np.isnan(taus[label]).all():
+            which = f"every one of {splits_word}" if n_splits > 1 else splits_word
+            raise IrmeansError(
+                f"{where}: Kendall's tau is undefined on {which} for {label}: one half always gives every "
+                "system the same average (systems that differ on no topic, or on one topic only, cannot be "
+                "ordered on both halves)"
+            )
 
     d = opts.digits
-    kind = f"{n_splits:,} random splits (seed {opts.seed})" if opts.split == "random" else f"the {opts.split} split"
+    kind = f"{splits_word} (seed {opts.seed})" if opts.split == "random" else splits_word
     out.write(f"# {source}: {n_systems} systems x {n_topics} topics; Kendall's tau over {kind}\n")
     if opts.split != "random":
         out.write(f"# topic difficulty: {opts.difficulty}\n")
+    for label in labels:
+        undefined = int(np.isnan(taus[label]).sum())
+        if undefined:
+            out.write(
+                f"# {label}: {undefined:,} of {n_splits:,} splits left out, their tau undefined "
+                "(a half on which every system has the same average)\n"
+            )
     out.write("average\tmean_tau\tlow_95\thigh_95\n")
     for label in labels:
         t = taus[label]
-        if n_splits > 1:
-            lo, hi = (_fmt(v, d) for v in np.nanpercentile(t, [2.5, 97.5]))
-        else:
-            lo = hi = "-"
-        out.write(f"{label}\t{_fmt(np.nanmean(t), d)}\t{lo}\t{hi}\n")
+        out.write(label + "\t" + "\t".join(_mean_and_range(t[~np.isnan(t)], d)) + "\n")
     others = [label for label in labels if label != baseline]
     if others and n_splits > 1:
         out.write(f"\n# paired with {baseline} over the same splits (difference = average - {baseline})\n")
@@ -207,6 +293,9 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
         for label in others:
             a, b = taus[label], taus[baseline]
             ok = ~(np.isnan(a) | np.isnan(b))
+            if ok.sum() < 2:
+                out.write(f"{label}\t-\t-\t-\t-\t-\t-\n")
+                continue
             c = significance.compare_taus(a[ok], b[ok])
             out.write(
                 f"{label}\t{c.mean_difference:+.{d}f}\t{c.a_higher}\t{c.b_higher}\t{c.t:.2f}\t"

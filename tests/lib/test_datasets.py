@@ -114,6 +114,25 @@ def test_read_csv_errors_name_file_and_line(tmp_path, text, line, message):
     assert info.value.path == str(p) and info.value.line == line
 
 
+def test_read_csv_takes_its_orientation_from_the_header(tmp_path):
+    by_topic = tmp_path / "t.csv"
+    by_topic.write_text("Topic,runA,runB,runC\n401,0.5,0.25,0\n402,0.1,0,1\n")
+    m = datasets.read_csv(by_topic)
+    assert m.systems == ("runA", "runB", "runC") and m.topics == ("401", "402")
+    assert m.scores.tolist() == [[0.5, 0.1], [0.25, 0.0], [0.0, 1.0]]
+    shipped = datasets.read_csv(datasets.data_file("robust2004_ap.csv"))
+    assert np.array_equal(shipped.scores, datasets.load("robust2004", "ap").scores)
+
+
+@pytest.mark.parametrize("first", ["", "run", "sys1", "topics", "name"])
+def test_read_csv_refuses_a_header_that_does_not_say_which_way_it_runs(tmp_path, first):
+    p = tmp_path / "x.csv"
+    p.write_text(f"{first},a,b\nA,0.5,0.1\nB,0.1,0.2\n")
+    with pytest.raises(FileFormatError, match="must say which way the file runs: 'system'") as info:
+        datasets.read_csv(p)
+    assert info.value.line == 1
+
+
 def test_read_csv_of_a_missing_file(tmp_path):
     with pytest.raises(FileFormatError, match="cannot read it"):
         datasets.read_csv(tmp_path / "nothing.csv")

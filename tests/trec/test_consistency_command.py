@@ -1,6 +1,7 @@
 """``irmeans consistency``: the split-half test on a CSV of scores or on runs evaluated with irmeans."""
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -156,6 +157,147 @@ def test_progress_goes_to_stderr_on_long_runs(trec8_csv, capsys):
     "option, value", [("-n", "1_0"), ("-n", "0"), ("--seed", "1_0"), ("--seed", "-1"), ("--digits", "18")]
 )
 def test_counts_are_read_as_irmeans_eval_reads_them(trec8_csv, capsys, option, value):
-    assert main(["consistency", "--scores", str(trec8_csv), option, value]) == 2
+    assert main(["consistency", "--scores", trec8_csv[0], option, value]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and option in err
+
+
+# --- where the scores come from, and which way they run -------------------------------
+
+
+def run(capsys, *args):
+    status = main(["consistency", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_a_shipped_dataset_by_name(capsys):
+    status, out, err = run(capsys, "--dataset", "robust2004:ap", "-n", "30", "-a", "am")
+    assert (status, err) == (0, "")
+    assert out.startswith("# TREC 2004 Robust (2004), AP: 110 systems x 249 topics;")
+    m = datasets.load("robust2004", "ap")
+    t = consistency.split_half(m.scores, "am", 30, seed=0)
+    assert table(out, "average\tmean_tau")["am"][0] == f"{t.mean():.4f}"
+
+
+def test_the_shipped_csv_runs_topic_by_topic_and_is_read_that_way(capsys):
+    path = str(datasets.data_file("robust2004_ap.csv"))
+    by_file = run(capsys, "--scores", path, "-n", "30", "-a", "am", "-a", "gm:0.01")
+    by_name = run(capsys, "--dataset", "robust2004:ap", "-n", "30", "-a", "am", "-a", "gm:0.01")
+    assert by_file[0] == by_name[0] == 0
+    assert "110 systems x 249 topics" in by_file[1]
+    assert by_file[1].splitlines()[1:] == by_name[1].splitlines()[1:]
+
+
+def test_a_file_whose_header_does_not_say_which_way_it_runs_is_refused(capsys):
+    # the shipped TREC-8 file names its systems in the header and no topic column: read as
+    # systems x topics it failed on "system name '0'", or gave plausible numbers for other files
+    path = str(datasets.data_file("adhoc8_ap.csv"))
+    status, out, err = run(capsys, "--scores", path)
+    assert (status, out) == (1, "")
+    assert err.strip() == (
+        f"irmeans consistency: error: {path}:1: the header's first field is 'run1'; it must say which way the "
+        "file runs: 'system' (a row per system: system,401,402,... then runA,0.31,0.05,...) or 'topic' "
+        "(a row per topic: topic,runA,runB,... then 401,0.31,0.29,...)"
+    )
+
+
+def test_rows_of_topics_and_rows_of_systems_give_the_same_report(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    scores = rng.random((6, 9))
+    systems, topics = [f"s{i}" for i in range(6)], [f"{400 + j}" for j in range(9)]
+    by_system = write_csv(tmp_path / "a.csv", systems, topics, scores)
+    by_topic = tmp_path / "b.csv"
+    by_topic.write_text(
+        "topic,"
+        + ",".join(systems)
+        + "\n"
+        + "".join(t + "," + ",".join(repr(float(v)) for v in scores[:, j]) + "\n" for j, t in enumerate(topics))
+    )
+    a = run(capsys, "--scores", by_system, "-n", "40")
+    b = run(capsys, "--scores", str(by_topic), "-n", "40")
+    assert a[0] == b[0] == 0 and "6 systems x 9 topics" in a[1]
+    assert a[1].splitlines()[1:] == b[1].splitlines()[1:]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]],  # every score equal
+        [[0.1, 0.4, 0.3, 0.2], [0.1, 0.4, 0.3, 0.2]],  # two identical runs
+        [[0.5, 0.2, 0.5, 0.1], [0.5, 0.2, 0.5, 0.3]],  # runs that differ on one topic
+    ],
+)
+@pytest.mark.parametrize("split", ["random", "hard-easy"])
+def test_no_split_with_a_tau_is_one_line_not_a_table_of_nan(tmp_path, capsys, rows, split):
+    path = write_csv(
+        tmp_path / "s.csv", [f"r{i}" for i in range(len(rows))], [f"t{j}" for j in range(len(rows[0]))], rows
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning either
+        status, out, err = run(capsys, "--scores", path, "-n", "25", "--split", split)
+    assert (status, out) == (1, "")
+    assert len(err.splitlines()) == 1 and "nan" not in err.lower()
+    assert err.startswith(f"irmeans consistency: error: {path}: Kendall's tau is undefined on ")
+    assert "for am: one half always gives every system the same average" in err
+
+
+def test_splits_without_a_tau_are_counted_and_left_out(tmp_path, capsys):
+    # the two runs differ on topics 0 and 1 only: a split with both in one half leaves the other half tied
+    rows = [[0.1, 0.9, 0.3, 0.3, 0.4, 0.5], [0.2, 0.8, 0.3, 0.3, 0.4, 0.5]]
+    path = write_csv(tmp_path / "s.csv", ["a", "b"], [f"t{j}" for j in range(6)], rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status, out, err = run(capsys, "--scores", path, "-n", "200", "-a", "am", "-a", "gm:0.01")
+    assert (status, err) == (0, "")
+    t = consistency.split_half(np.array(rows), "am", 200, seed=0)
+    undefined = int(np.isnan(t).sum())
+    assert 0 < undefined < 200
+    assert f"# am: {undefined:,} of 200 splits left out, their tau undefined" in out
+    assert table(out, "average\tmean_tau")["am"][0] == f"{np.nanmean(t):.4f}"
+    assert "nan" not in out.lower()
+
+
+def test_a_score_an_average_cannot_take_names_file_system_and_topic(tmp_path, capsys):
+    path = write_csv(
+        tmp_path / "s.csv", ["A", "B", "C"], ["t1", "t2", "t3"], [[0.5, 0.1, 0.2], [0.3, -0.2, 0.1], [0.1, 0.2, 0.3]]
+    )
+    status, out, err = run(capsys, "--scores", path, "-a", "am", "-a", "gm:0.01")
+    assert (status, out) == (1, "")
+    assert (
+        err.strip()
+        == f"irmeans consistency: error: {path}: system 'B', topic 't2': score -0.2; gm:0.01 needs scores >= 0"
+    )
+    status, out, err = run(capsys, "--scores", path, "-a", "am", "-a", "median", "-n", "20")
+    assert status == 0  # the arithmetic mean and the median take any number
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["-n", str(10**12)], "argument -n/--splits: '1000000000000' is more than the 1,000,000,000 splits"),
+        (["-n", str(10**30)], "argument -n/--splits: '" + str(10**30) + "' is more than the 1,000,000,000 splits"),
+        (["--dataset", "adhoc8"], "argument --dataset: 'adhoc8' is not COLLECTION:MEASURE"),
+    ],
+)
+def test_option_values_out_of_reach_name_the_option(capsys, args, needle):
+    status, out, err = run(capsys, *args)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1 and needle in err
+
+
+@pytest.mark.parametrize(
+    "dataset, needle",
+    [
+        ("adhoc9:ap", "--dataset adhoc9:ap: no collection 'adhoc9'"),
+        ("adhoc8:ndcg", "--dataset adhoc8:ndcg: collection 'adhoc8' has no measure 'ndcg'; it has ap, p10, rr"),
+    ],
+)
+def test_an_unknown_dataset_names_what_is_shipped(capsys, dataset, needle):
+    status, out, err = run(capsys, "--dataset", dataset)
+    assert (status, out) == (1, "") and needle in err
+
+
+def test_two_sources_at_once_are_refused(trec8_csv, capsys):
+    status, _, err = run(capsys, "--dataset", "adhoc8:ap", "--scores", trec8_csv[0])
+    assert status == 1 and "give one of --dataset, --scores or QRELS RUN..., not --dataset and --scores" in err

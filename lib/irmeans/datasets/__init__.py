@@ -9,7 +9,8 @@ note there (``README.md``):
 - :func:`robertson_example`, the reconstructed 50-topic AP example of
   Robertson (2006, §3).
 
-:func:`read_csv` reads a user's own systems × topics CSV into the same
+:func:`read_csv` reads a user's own CSV of scores (a row per system, or a row per
+topic as in the shipped files, said by the header's first field) into the same
 :class:`ScoreMatrix`.
 
 >>> from irmeans import datasets
@@ -41,6 +42,7 @@ __all__ = [
     "load",
     "load_all",
     "read_csv",
+    "ORIENTATIONS",
     "robertson_example",
     "data_file",
 ]
@@ -273,14 +275,33 @@ def load_all(measures=None) -> list[ScoreMatrix]:
     return [load(e.collection, e.measure) for e in catalog() if measures is None or e.measure in measures]
 
 
-def read_csv(path: str | os.PathLike, *, measure: str = "") -> ScoreMatrix:
-    """A user's systems × topics CSV as a :class:`ScoreMatrix`.
+#: What the first field of a scores CSV's header says: each row is a system, or each row is a topic.
+ORIENTATIONS = ("system", "topic")
 
-    The format: a header row whose first field is ignored (any name, such as
-    ``system``) and whose other fields are the topic ids; then one row per
-    system, its name first and then its score on each topic, in the header's
-    order. Fields are separated by commas; every score must be a finite
-    number. Systems and topics must be unique.
+
+def read_csv(path: str | os.PathLike, *, measure: str = "") -> ScoreMatrix:
+    """A user's CSV of per-topic scores as a :class:`ScoreMatrix` (systems × topics).
+
+    The header row's first field says which way the file runs, and must be one of:
+
+    - ``system``: one row per system, its name first and then its score on each
+      topic; the header's other fields are the topic ids::
+
+          system,401,402,403
+          runA,0.3120,0.0000,0.5512
+          runB,0.2871,0.0154,0.4980
+
+    - ``topic``: one row per topic, its id first and then each system's score;
+      the header's other fields are the system names (the layout of the
+      shipped ``robust2004_ap.csv``)::
+
+          topic,runA,runB
+          401,0.3120,0.2871
+          402,0.0000,0.0154
+
+    Anything else is refused: a file read the wrong way round gives plausible numbers
+    that mean nothing. Fields are separated by commas; every score must be a finite
+    number; system names and topic ids must be unique and not empty.
 
     Raises
     ------
@@ -295,44 +316,62 @@ def read_csv(path: str | os.PathLike, *, measure: str = "") -> ScoreMatrix:
     >>> m = read_csv(p)
     >>> m.systems, m.topics, m.scores.tolist()
     (('A', 'B'), ('401', '402'), [[0.5, 0.1], [0.25, 0.0]])
+    >>> _ = p.write_text("topic,A,B\\n401,0.5,0.25\\n402,0.1,0\\n")
+    >>> read_csv(p).scores.tolist()
+    [[0.5, 0.1], [0.25, 0.0]]
     """
     path = os.fspath(path)
     try:
-        with open(path, newline="", encoding="utf-8") as f:
+        with open(path, newline="", encoding="utf-8-sig") as f:
             rows = [(i, r) for i, r in enumerate(csv.reader(f), start=1) if any(field.strip() for field in r)]
     except OSError as exc:
         raise FileFormatError(f"cannot read it: {exc.strerror or exc}", path=path) from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise FileFormatError(f"not a UTF-8 CSV file ({exc})", path=path) from None
     if not rows:
-        raise FileFormatError("empty: expected a header row of topic ids and a row per system", path=path)
+        raise FileFormatError("empty: expected a header row and a row per system (or per topic)", path=path)
     line, header = rows[0]
-    topics = tuple(t.strip() for t in header[1:])
-    if len(topics) < 2:
-        raise FileFormatError("the header names fewer than 2 topics", path=path, line=line)
-    if len(set(topics)) != len(topics) or "" in topics:
-        raise FileFormatError("the header's topic ids must be unique and not empty", path=path, line=line)
-    systems, values = [], []
+    kind = header[0].strip()
+    if kind.lower() not in ORIENTATIONS:
+        raise FileFormatError(
+            f"the header's first field is {kind!r}; it must say which way the file runs: 'system' "
+            "(a row per system: system,401,402,... then runA,0.31,0.05,...) or 'topic' "
+            "(a row per topic: topic,runA,runB,... then 401,0.31,0.29,...)",
+            path=path,
+            line=line,
+        )
+    across, down = ("topic", "system") if kind.lower() == "system" else ("system", "topic")
+    columns = tuple(t.strip() for t in header[1:])
+    if len(columns) < 2:
+        raise FileFormatError(f"the header names fewer than 2 {across}s", path=path, line=line)
+    if len(set(columns)) != len(columns) or "" in columns:
+        raise FileFormatError(f"the header's {across} names must be unique and not empty", path=path, line=line)
+    names, values = [], []
     for line, row in rows[1:]:
-        if len(row) != len(topics) + 1:
+        if len(row) != len(columns) + 1:
             raise FileFormatError(
-                f"{len(row) - 1} scores, but the header names {len(topics)} topics", path=path, line=line
+                f"{len(row) - 1} scores, but the header names {len(columns)} {across}s", path=path, line=line
             )
         name = row[0].strip()
-        if not name or name in systems:
-            raise FileFormatError(f"system name {name!r} is empty or repeated", path=path, line=line)
+        if not name or name in names:
+            raise FileFormatError(f"{down} name {name!r} is empty or repeated", path=path, line=line)
         try:
             v = [float(field) for field in row[1:]]
         except ValueError:
             raise FileFormatError("a score is not a number", path=path, line=line) from None
         if not np.all(np.isfinite(v)):
             raise FileFormatError("a score is not a finite number", path=path, line=line)
-        systems.append(name)
+        names.append(name)
         values.append(v)
-    if len(systems) < 2:
-        raise FileFormatError("fewer than 2 systems: nothing to order", path=path)
+    if len(names) < 2:
+        raise FileFormatError(f"fewer than 2 {down}s: nothing to order", path=path)
+    scores = np.array(values)
+    if down == "system":
+        systems, topics = tuple(names), columns
+    else:
+        systems, topics, scores = columns, tuple(names), scores.T
     stem = os.path.splitext(os.path.basename(path))[0]
-    return ScoreMatrix(_frozen(np.array(values)), tuple(systems), topics, stem, measure)
+    return ScoreMatrix(_frozen(scores), systems, topics, stem, measure)
 
 
 # ---------------------------------------------------------------------------
