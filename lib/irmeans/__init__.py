@@ -4,46 +4,51 @@
 >>> ap = [irmeans.average_precision(r) for r in ([1, 0, 1], [0, 0, 1], [0, 0, 0])]
 >>> round(irmeans.arithmetic_mean(ap), 4), round(irmeans.GM(eps=1e-5)(ap), 4)
 (0.3889, 0.014)
+
+The names below are imported from their modules when first used, so that ``import irmeans``
+(and the ``irmeans`` command, which starts with it) loads only what is asked for.
 """
 
-from .averages import AM, GM, HM, Average, Logit, Median, parse_average
-from .consistency import (
-    difficulty_halves,
-    draw_halves,
-    halves_tau,
-    kendall_tau,
-    make_halves,
-    split_half,
-    standardize,
-    topic_difficulty,
-)
-from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
-from .means import (
-    TREC_EVAL_GM_EPS,
-    arithmetic_mean,
-    geometric_mean,
-    harmonic_mean,
-    logit_mean,
-    median,
-)
-from .measures import (
-    STANDARD_RECALL_LEVELS,
-    ap_unretrieved_at_end,
-    average_precision,
-    expected_ap_random_order,
-    interpolated_precision,
-    ndcg,
-    precision_at,
-    precision_recall_points,
-    r_precision,
-    recall_at,
-    reciprocal_rank,
-)
-from .significance import compare_taus, paired_t_test
-from .trec.evaluate import Evaluation, evaluate
-from .trec.files import Qrels, Run, read_qrels, read_run
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
+
+# name -> the module that defines it
+_HOMES = {
+    "averages": ["AM", "GM", "HM", "Average", "Logit", "Median", "parse_average"],
+    "consistency": [
+        "difficulty_halves",
+        "draw_halves",
+        "halves_tau",
+        "kendall_tau",
+        "make_halves",
+        "split_half",
+        "standardize",
+        "topic_difficulty",
+    ],
+    "significance": ["compare_taus", "paired_t_test"],
+    "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning"],
+    "means": ["TREC_EVAL_GM_EPS", "arithmetic_mean", "geometric_mean", "harmonic_mean", "logit_mean", "median"],
+    "measures": [
+        "STANDARD_RECALL_LEVELS",
+        "ap_unretrieved_at_end",
+        "average_precision",
+        "expected_ap_random_order",
+        "interpolated_precision",
+        "ndcg",
+        "precision_at",
+        "precision_recall_points",
+        "r_precision",
+        "recall_at",
+        "reciprocal_rank",
+    ],
+    "trec.evaluate": ["Evaluation", "evaluate"],
+    "trec.files": ["Qrels", "Run", "read_qrels", "read_run"],
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "AM",
@@ -84,9 +89,61 @@ __all__ = [
     "recall_at",
     "reciprocal_rank",
     "Evaluation",
+    "evaluate",
     "Qrels",
     "Run",
-    "evaluate",
     "read_qrels",
     "read_run",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irmeans' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported at once
+    from .averages import AM, GM, HM, Average, Logit, Median, parse_average
+    from .consistency import (
+        difficulty_halves,
+        draw_halves,
+        halves_tau,
+        kendall_tau,
+        make_halves,
+        split_half,
+        standardize,
+        topic_difficulty,
+    )
+    from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
+    from .means import (
+        TREC_EVAL_GM_EPS,
+        arithmetic_mean,
+        geometric_mean,
+        harmonic_mean,
+        logit_mean,
+        median,
+    )
+    from .measures import (
+        STANDARD_RECALL_LEVELS,
+        ap_unretrieved_at_end,
+        average_precision,
+        expected_ap_random_order,
+        interpolated_precision,
+        ndcg,
+        precision_at,
+        precision_recall_points,
+        r_precision,
+        recall_at,
+        reciprocal_rank,
+    )
+    from .significance import compare_taus, paired_t_test
+    from .trec.evaluate import Evaluation, evaluate
+    from .trec.files import Qrels, Run, read_qrels, read_run

@@ -15,10 +15,10 @@ import os
 import sys
 
 from . import consistency_command
-from .errors import IrmeansError
+from .errors import IrmeansError, one_line
 from .trec import command as eval_command
 
-__all__ = ["build_parser", "main", "Output", "one_line"]
+__all__ = ["build_parser", "main", "Output"]
 
 
 class _UsageError(Exception):
@@ -71,16 +71,6 @@ class Output:
     def flush(self) -> None:
         if self.fd is None:
             self.stream.flush()
-
-
-def one_line(text: str) -> str:
-    """A message on one line: its lines joined, and characters that do not print shown as escapes.
-
-    >>> one_line("bad\\tname: no such file\\nsee --help")
-    'bad\\\\tname: no such file; see --help'
-    """
-    joined = "; ".join(line for line in str(text).splitlines() if line.strip())
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in joined)
 
 
 def _quiet_stdout():

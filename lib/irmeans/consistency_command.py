@@ -42,7 +42,7 @@ import warnings
 
 import numpy as np
 
-from . import consistency, datasets, significance
+from . import consistency
 from ._arguments import EXIT_STATUS, digits, integer, positive_integer
 from .averages import Average, parse_average
 from .errors import FileFormatError, IrmeansError, shown_path
@@ -190,6 +190,8 @@ def _read_scores(opts):
     ]
     if len(given) > 1:
         raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
+    from . import datasets  # here: `irmeans eval` never needs it
+
     if opts.dataset:
         collection, measure = opts.dataset
         try:
@@ -296,7 +298,9 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
             if ok.sum() < 2:
                 out.write(f"{label}\t-\t-\t-\t-\t-\t-\n")
                 continue
-            c = significance.compare_taus(a[ok], b[ok])
+            from .significance import compare_taus
+
+            c = compare_taus(a[ok], b[ok])
             out.write(
                 f"{label}\t{c.mean_difference:+.{d}f}\t{c.a_higher}\t{c.b_higher}\t{c.t:.2f}\t"
                 f"{_p(c.t_p)}\t{_p(c.wilcoxon_p)}\n"

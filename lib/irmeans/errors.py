@@ -12,7 +12,7 @@ command line catches nothing else, so a bug still shows its traceback).
 
 from __future__ import annotations
 
-__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path"]
+__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path", "one_line"]
 
 
 def shown_path(path) -> str:
@@ -24,6 +24,16 @@ def shown_path(path) -> str:
     """
     text = str(path)
     return text if text.isprintable() else repr(text)
+
+
+def one_line(text: str) -> str:
+    """A message on one line: its lines joined, and characters that do not print shown as escapes.
+
+    >>> one_line("bad\\tname: no such file\\nsee --help")
+    'bad\\\\tname: no such file; see --help'
+    """
+    joined = "; ".join(line for line in str(text).splitlines() if line.strip())
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in joined)
 
 
 class IrmeansError(ValueError):

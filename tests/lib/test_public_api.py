@@ -35,3 +35,10 @@ def test_importing_irmeans_brings_in_only_its_dependencies():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_package_s_names_are_its_modules_names():
+    assert sorted(irmeans.__all__) == sorted(irmeans._MODULE_OF)
+    for name in irmeans.__all__:
+        module = importlib.import_module(f"irmeans.{irmeans._MODULE_OF[name]}")
+        assert getattr(irmeans, name) is getattr(module, name)

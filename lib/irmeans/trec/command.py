@@ -1,7 +1,8 @@
 """``irmeans eval``: the trec_eval-compatible evaluator on the command line.
 
-``irmeans eval [-q] [-c] [-n] [-M N] [-l N] [-N N] [-m MEASURE]... QRELS RUN`` prints
-trec_eval's line format, ``measure<TAB>topic<TAB>value``.  Topic ids and the run's tag are
+``irmeans eval [-q] [-c] [-n] [-M N] [-l N] [-N N] [-m MEASURE]... QRELS RUN [RUN ...]`` prints
+trec_eval's line format, ``measure<TAB>topic<TAB>value`` (with several runs, each line
+prefixed by the run's name and a tab).  Topic ids and the run's tag are
 written back byte for byte (ids that are not UTF-8 included).
 """
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from .._arguments import EXIT_STATUS, digits, integer
 from ..averages import GM, HM, Logit, Median
-from ..errors import IrmeansError, TopicsLeftOutWarning
+from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
 from .evaluate import MEASURE_FAMILIES, NICKNAMES
 from .numbers import INT64_MAX, c_float
 
@@ -56,7 +57,13 @@ it means in trec_eval, and -m takes every measure string trec_eval -m takes
 (nicknames: {", ".join(NICKNAMES)}), printing it under trec_eval's name
 (-m relstring.20 prints relstring_20, -m ndcg.1=0,2=5 prints ndcg_1=0,2=5).
 Without -m, trec_eval's all_trec set is printed, then the extra lines below.
-QRELS or RUN may be '-' (standard input) and may be gzip-compressed.
+QRELS or RUN may be '-' (standard input, once) and may be gzip-compressed.
+
+Several runs (irmeans eval QRELS RUN RUN ...) are evaluated in turn against
+the qrels, read once: each output line is the run's own line with the RUN
+argument as given and a tab in front of it, runs in the order given.  A run
+that cannot be read gets its one-line error on standard error, the others
+are still evaluated, and the exit status is then 1.
 
 measures (-m NAME or NAME.PARAMETERS):
 {measures_help()}
@@ -138,7 +145,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     ev.add_argument("--extra", action="store_true", help="print the four extra 'all' lines whatever -m selects")
     ev.add_argument("qrels", metavar="QRELS")
-    ev.add_argument("run", metavar="RUN")
+    ev.add_argument("runs", metavar="RUN", nargs="+", help="one run, or several evaluated in turn (see above)")
     ev.set_defaults(handler=run_eval)
     return ev
 
@@ -183,34 +190,26 @@ def _warn(w):
         _note(f"warning: {message}")
 
 
-def run_eval(opts, out) -> int:
-    """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns 0."""
-    from .evaluate import evaluate, parse_measures, printed_per_topic
+def _selection(specs, extra):
+    """(trec_eval -m specs for evaluate(), extra lines to print, whether map's own lines are printed)."""
+    from .evaluate import parse_measures
 
-    specs = opts.m
-    extras = list(EXTRA_AVERAGES) if (opts.extra or specs is None) else [n for n in EXTRA_AVERAGES if n in specs]
+    extras = list(EXTRA_AVERAGES) if (extra or specs is None) else [n for n in EXTRA_AVERAGES if n in specs]
     trec_specs = None if specs is None else [s for s in specs if s not in EXTRA_AVERAGES]
     show_map = trec_specs is None or (bool(trec_specs) and "map" in parse_measures(trec_specs))
     wanted = trec_specs if (show_map or not extras) else (trec_specs or []) + ["map"]
     if wanted == []:
         raise IrmeansError("no measure selected")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ev = evaluate(
-            opts.qrels,
-            opts.run,
-            relevance_level=opts.l,
-            depth=opts.M,
-            complete=opts.c,
-            measures=wanted,
-            num_docs=opts.N,
-        )
-    for w in caught:
-        _warn(w)
-    selected_map = show_map
+    return wanted, extras, show_map
+
+
+def _lines(ev, opts, extras, show_map) -> list:
+    """trec_eval's output lines of one evaluation."""
+    from .evaluate import printed_per_topic
+
     lines = []
     if opts.q:
-        names = [n for n in printed_per_topic(ev) if n != "map" or selected_map]
+        names = [n for n in printed_per_topic(ev) if n != "map" or show_map]
         columns = [ev.per_topic[n] for n in names]
         kinds = [ev.kinds[n] for n in names]
         for i, qid in enumerate(ev.topics):
@@ -218,11 +217,54 @@ def run_eval(opts, out) -> int:
                 lines.append(_format(n, qid, col[i], kind, opts.digits))
     if not opts.n:
         for n, value in ev.aggregates.items():
-            if n == "map" and not selected_map:
+            if n == "map" and not show_map:
                 continue
             lines.append(_format(n, "all", value, ev.kinds[n], opts.digits))
         if extras:
             lines.extend(_extra_lines(ev.per_topic["map"], extras, opts.eps, opts.digits))
-    if lines:
-        out.write("\n".join(lines) + "\n")
-    return 0
+    return lines
+
+
+def run_eval(opts, out) -> int:
+    """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns the exit status.
+
+    The qrels are read once and each run evaluated in turn, its lines written as soon as it is
+    done.  With several runs each line starts with the run's name as given and a tab; a run
+    that cannot be evaluated gets its one-line error on standard error, the others are still
+    evaluated, and the status is then 1.
+    """
+    from .evaluate import evaluate
+    from .files import read_qrels
+
+    wanted, extras, show_map = _selection(opts.m, opts.extra)
+    runs = opts.runs
+    if [opts.qrels, *runs].count("-") > 1:
+        raise IrmeansError("'-' (standard input) may be given once: the qrels and the runs cannot share it")
+    qrels = read_qrels(opts.qrels)
+    failed = 0
+    for run in runs:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                ev = evaluate(
+                    qrels,
+                    run,
+                    relevance_level=opts.l,
+                    depth=opts.M,
+                    complete=opts.c,
+                    measures=wanted,
+                    num_docs=opts.N,
+                )
+        except IrmeansError as exc:
+            if len(runs) == 1:
+                raise
+            _note(f"error: {one_line(str(exc))}")
+            failed += 1
+            continue
+        for w in caught:
+            _warn(w)
+        lines = _lines(ev, opts, extras, show_map)
+        prefix = "" if len(runs) == 1 else one_line(run) + "\t"
+        if lines:
+            out.write("".join(prefix + line + "\n" for line in lines))
+    return 1 if failed else 0

@@ -1,0 +1,90 @@
+"""``irmeans eval QRELS RUN RUN ...``: each run's own lines, its name and a tab in front, the qrels read once."""
+
+import io
+import os
+import sys
+
+import irmeans.trec.files
+import pytest
+from irmeans.cli import main
+from irmeans.trec.numbers import c_float
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def run(argv, monkeypatch, stdin=b""):
+    out, err = io.BytesIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding="utf-8", errors="surrogateescape"))
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    status = main(argv)
+    sys.stdout.flush()
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def runs(tmp_path):
+    """Three runs against the robust fixture's qrels: the fixture's run and two rescorings of it."""
+    qrels = os.path.join(FIXTURES, "robust.qrels")
+    with open(os.path.join(FIXTURES, "robust.run"), encoding="utf-8") as fh:
+        rows = [f for f in (line.split() for line in fh if not line.startswith("#")) if len(f) >= 6 and c_float(f[4])]
+    paths = [os.path.join(FIXTURES, "robust.run")]
+    for k, step in enumerate((3, 7)):
+        p = tmp_path / f"run {k}.txt"  # a space in the name: it is printed as given
+        p.write_text(
+            "".join(
+                f"{t} Q0 {d} {r} {c_float(s) * ((i % step) + 1)!r} mine{k}\n"
+                for i, (t, _, d, r, s, *_) in enumerate(rows)
+            )
+        )
+        paths.append(str(p))
+    return qrels, paths
+
+
+@pytest.mark.parametrize(
+    "flags", [[], ["-q", "-m", "all_trec"], ["-c", "-M", "50", "-m", "official"], ["-q", "-n", "-m", "P.5"]]
+)
+def test_many_runs_print_each_run_s_own_lines_with_its_name_in_front(runs, monkeypatch, flags):
+    qrels, paths = runs
+    status, out, err = run(["eval", *flags, qrels, *paths], monkeypatch)
+    assert status == 0
+    expected, warnings = b"", ""
+    for path in paths:
+        one_status, one_out, one_err = run(["eval", *flags, qrels, path], monkeypatch)
+        assert one_status == 0 and one_out
+        expected += b"".join(path.encode() + b"\t" + line + b"\n" for line in one_out.splitlines())
+        warnings += one_err
+    assert out == expected
+    assert err == warnings
+
+
+def test_the_qrels_are_read_once(runs, monkeypatch):
+    qrels, paths = runs
+    calls = []
+    real = irmeans.trec.files.read_qrels
+    monkeypatch.setattr(irmeans.trec.files, "read_qrels", lambda p: calls.append(p) or real(p))
+    status, _, _ = run(["eval", "-m", "map", qrels, *paths], monkeypatch)
+    assert status == 0 and calls == [qrels]
+
+
+def test_a_run_that_cannot_be_read_is_reported_and_the_others_evaluated(runs, tmp_path, monkeypatch):
+    qrels, paths = runs
+    bad = tmp_path / "bad.txt"
+    bad.write_text("301 Q0 a 1 2.5 x\n301 Q0 b 2 nope x\n")
+    missing = str(tmp_path / "missing.txt")
+    status, out, err = run(["eval", "-m", "map", qrels, paths[0], str(bad), missing, paths[1]], monkeypatch)
+    assert status == 1
+    assert [line.split(b"\t")[0] for line in out.splitlines()] == [paths[0].encode(), paths[1].encode()]
+    assert [line for line in err.splitlines() if "error" in line] == [
+        f"irmeans eval: error: {bad}:2: score 'nope' is not a number",
+        f"irmeans eval: error: {missing}: no such file",
+    ]
+
+
+def test_standard_input_serves_one_run(runs, monkeypatch):
+    qrels, paths = runs
+    text = open(paths[0], "rb").read()
+    status, out, _ = run(["eval", "-m", "map", qrels, "-", paths[1]], monkeypatch, stdin=text)
+    assert status == 0 and out.splitlines()[0].startswith(b"-\tmap")
+    status, out, err = run(["eval", "-m", "map", qrels, "-", "-"], monkeypatch, stdin=text)
+    assert (status, out) == (1, b"") and "'-' (standard input) may be given once" in err
