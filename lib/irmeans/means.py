@@ -93,6 +93,8 @@ def geometric_mean(x: ArrayLike, eps: float = 0.0, method: str = "add", axis: in
         uses ε = 1e-5 (:data:`TREC_EVAL_GM_EPS`).
         ``"zeros"``: only scores of exactly 0 become ε, then the plain geometric
         mean: the TREC Robust track's GMAP. A score in (0, ε) stays as it is.
+        In both these forms the logs are added in order, as trec_eval adds them,
+        so the floor form's value is trec_eval's ``gm_map`` to the last bit.
     axis : int, optional
         Axis along which to average.
 
@@ -123,7 +125,10 @@ def geometric_mean(x: ArrayLike, eps: float = 0.0, method: str = "add", axis: in
         if eps == 0:
             raise IrmeansError(f"method={method!r} needs eps > 0 (trec_eval uses 1e-5)")
         lifted = np.maximum(a, eps) if method == "floor" else np.where(a == 0, eps, a)
-        m = np.exp(np.mean(np.log(lifted), axis=axis))
+        # trec_eval's own arithmetic: the logs added one topic after the other, then divided
+        total = np.cumsum(np.log(lifted), axis=axis)
+        total = total[-1] if axis is None else np.take(total, -1, axis=axis)
+        m = np.exp(total / (a.size if axis is None else a.shape[axis]))
     else:
         raise IrmeansError(f"method must be 'add', 'floor' or 'zeros', got {method!r}")
     return _scalar(m)

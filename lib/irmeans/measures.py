@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import safe_div
 from ._validation import float_array, whole_number
 from .errors import IrmeansError
 
@@ -73,14 +74,6 @@ def _num_relevant(num_relevant, rel):
     return np.broadcast_to(R, retrieved.shape) if R.ndim else R
 
 
-def _safe_div(num, den):
-    """num / den, and 0 where den is 0 (a topic with nothing relevant scores 0)."""
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
-    out = np.zeros(num.shape)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
-
-
 def _result(x):
     x = np.asarray(x)
     return float(x) if x.ndim == 0 else x
@@ -116,7 +109,7 @@ def average_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *,
     rel, hits = _hits(rels, level)
     R = _num_relevant(num_relevant, rel)
     ranks = np.arange(1, rel.shape[-1] + 1)
-    return _result(_safe_div(np.sum(np.where(rel, hits / ranks, 0.0), axis=-1), R))
+    return _result(safe_div(np.sum(np.where(rel, hits / ranks, 0.0), axis=-1), R))
 
 
 def reciprocal_rank(rels: ArrayLike, *, level: float = 1) -> Score:
@@ -169,7 +162,7 @@ def recall_at(rels: ArrayLike, k: int, num_relevant: ArrayLike | None = None, *,
     k = _check_k(k)
     rel = _relevance(rels) >= level
     R = _num_relevant(num_relevant, rel)
-    return _result(_safe_div(rel[..., :k].sum(axis=-1), R))
+    return _result(safe_div(rel[..., :k].sum(axis=-1), R))
 
 
 def r_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level: float = 1) -> Score:
@@ -190,7 +183,7 @@ def r_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level
         return _result(np.zeros(R.shape))
     at = np.clip(np.minimum(R, n) - 1, 0, None)[..., None]
     found = np.take_along_axis(hits, at, axis=-1)[..., 0]
-    return _result(_safe_div(np.where(R > 0, found, 0), R))
+    return _result(safe_div(np.where(R > 0, found, 0), R))
 
 
 def ndcg(rels: ArrayLike, judged: ArrayLike | None = None) -> Score:
@@ -218,7 +211,7 @@ def ndcg(rels: ArrayLike, judged: ArrayLike | None = None) -> Score:
     ideal = -np.sort(-ideal, axis=-1)
     dcg = np.sum(gains / np.log2(np.arange(2, gains.shape[-1] + 2)), axis=-1)
     idcg = np.sum(ideal / np.log2(np.arange(2, ideal.shape[-1] + 2)), axis=-1)
-    return _result(_safe_div(dcg, idcg))
+    return _result(safe_div(dcg, idcg))
 
 
 def precision_recall_points(
@@ -239,7 +232,7 @@ def precision_recall_points(
     rel, hits = _hits(rels, level)
     R = _num_relevant(num_relevant, rel)
     precision = hits / np.arange(1, rel.shape[-1] + 1)
-    recall = _safe_div(hits, np.asarray(R)[..., None])
+    recall = safe_div(hits, np.asarray(R)[..., None])
     return recall, precision
 
 
@@ -328,7 +321,7 @@ def ap_unretrieved_at_end(
     j = np.arange(1, int(np.max(m, initial=0)) + 1)
     m_, found_, N_ = (np.asarray(v)[..., None] for v in (m, found, N))
     tail = np.sum(np.where(j <= m_, (found_ + j) / (N_ - m_ + j), 0.0), axis=-1)
-    return _result(_safe_div(retrieved_sum + tail, R))
+    return _result(safe_div(retrieved_sum + tail, R))
 
 
 def expected_ap_random_order(
@@ -356,6 +349,6 @@ def expected_ap_random_order(
 
     S0 = digamma(N + 1.0) - digamma(n + 1.0)
     S1 = L - (n + 1) * S0
-    pairs = _safe_div((m - 1) * S1, L - 1)
-    tail = _safe_div(m * ((found + 1) * S0 + pairs), L)
-    return _result(_safe_div(retrieved_sum + tail, R))
+    pairs = safe_div((m - 1) * S1, L - 1)
+    tail = safe_div(m * ((found + 1) * S0 + pairs), L)
+    return _result(safe_div(retrieved_sum + tail, R))

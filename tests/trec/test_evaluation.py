@@ -5,7 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
-from irmeans.trec.evaluate import MEASURE_FAMILIES, evaluate, parse_measures
+from irmeans.trec.evaluate import evaluate
+from irmeans.trec.table import MEASURE_FAMILIES, parse_measures
 
 # Topic 1: relevant a, c; judged non-relevant b, e; d is not judged.
 # Topic 2: only non-relevant judgments.  Topic 3: judged but never retrieved.
@@ -255,23 +256,24 @@ def test_hash_collisions_fall_back_to_string_comparison(monkeypatch):
     assert calls
 
 
-def test_public_measure_functions_are_listed_and_documented():
+def test_every_kernel_is_listed_documented_and_has_one_contract():
     import inspect
 
     from irmeans.trec import command as cli
-    from irmeans.trec import measures as eval_measures
+    from irmeans.trec import kernels
 
     public = {
         n
-        for n, f in vars(eval_measures).items()
-        if inspect.isfunction(f) and f.__module__ == eval_measures.__name__ and not n.startswith("_")
+        for n, f in vars(kernels).items()
+        if inspect.isfunction(f) and f.__module__ == kernels.__name__ and not n.startswith("_")
     }
-    assert public <= set(eval_measures.__all__)
-    for name in eval_measures.__all__:
-        obj = getattr(eval_measures, name)
-        if callable(obj):
-            assert inspect.getdoc(obj), name
+    assert public <= set(kernels.__all__)
+    assert all(n.startswith("calc_") for n in public)
+    for name in public:
+        assert inspect.getdoc(getattr(kernels, name)), name
+        assert list(inspect.signature(getattr(kernels, name)).parameters) == ["c", "params"], name
     for fam in MEASURE_FAMILIES:
-        if fam.func is not None:
-            assert fam.name in fam.func.__doc__, fam.name  # the trec_eval measure it computes
+        if fam.kernel is not None:
+            assert fam.name in fam.kernel.__doc__, fam.name  # the trec_eval measure it computes
+            assert fam.kernel.__module__ == kernels.__name__
     assert inspect.getdoc(cli.add_parser) and inspect.getdoc(cli.run_eval)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from irmeans.trec import measures
+from irmeans.trec import gains
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.numbers import MAX_GRADE, c_grade
 
@@ -100,7 +100,7 @@ def test_c_grade_reads_a_token_only_to_the_value_atol_gives(token):
     pairs=st.lists(st.tuples(st.integers(-3, 45), st.floats(-5, 5, allow_nan=False)), max_size=6),
 )
 def test_gain_range_is_that_of_trec_eval_s_whole_gain_table(n_levels, pairs):
-    gains = measures.Gains([(str(level), gain) for level, gain in pairs])
-    named = set(gains.levels)
-    table = [gain for _, gain in gains.entries] + [float(i) for i in range(n_levels) if i not in named] + [0.0]
-    assert measures._gain_range(gains, n_levels) == (min(table), max(table))
+    given = gains.Gains([(str(level), gain) for level, gain in pairs])
+    named = set(given.levels)
+    table = [gain for _, gain in given.entries] + [float(i) for i in range(n_levels) if i not in named] + [0.0]
+    assert gains.gain_range(given, n_levels) == (min(table), max(table))

@@ -1,10 +1,16 @@
 """The trec_eval-compatible evaluator.
 
-Data flow one way: :mod:`.files` reads qrels and runs, :mod:`.join` ranks
-the run and joins it with the qrels, :mod:`.measures` computes trec_eval's
-measures for every topic at once (with :mod:`.segments`, the per-topic
-vectorised sums), :mod:`.evaluate` holds the table of measures and forms the
-``all`` averages, and :mod:`.command` is ``irmeans eval``.
+Data flow one way, stage after stage (:func:`.evaluate.evaluate` runs them in turn):
+
+- read: :mod:`.files` reads qrels and runs (with :mod:`.numbers`, trec_eval's number
+  syntax, and :mod:`.arrow`, pyarrow's tokeniser for big files);
+- code: :mod:`.strings` stores docnos end to end and hashes and orders them;
+- join: :mod:`.join` ranks the run and joins it with the qrels;
+- measure: :mod:`.kernels` computes trec_eval's measures for every topic at once, with
+  :mod:`.context` (what several measures share), :mod:`.gains` and :mod:`.segments`
+  (per-topic vectorised sums); :mod:`.table` is trec_eval's table of measures;
+- average: :mod:`.evaluate` forms the ``all`` values;
+- print: ``irmeans eval`` (:mod:`.command`).
 
 Import from the modules (``from irmeans.trec.evaluate import evaluate``) or
 from the top level (``irmeans.evaluate``); the package re-exports nothing, so

@@ -17,8 +17,8 @@ import numpy as np
 from .._arguments import EXIT_STATUS, digits, integer
 from ..averages import GM, HM, Logit, Median
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
-from .evaluate import MEASURE_FAMILIES, NICKNAMES
 from .numbers import INT64_MAX, c_float
+from .table import MEASURE_FAMILIES, NICKNAMES
 
 __all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES", "measures_help"]
 
@@ -192,7 +192,7 @@ def _warn(w):
 
 def _selection(specs, extra):
     """(trec_eval -m specs for evaluate(), extra lines to print, whether map's own lines are printed)."""
-    from .evaluate import parse_measures
+    from .table import parse_measures
 
     extras = list(EXTRA_AVERAGES) if (extra or specs is None) else [n for n in EXTRA_AVERAGES if n in specs]
     trec_specs = None if specs is None else [s for s in specs if s not in EXTRA_AVERAGES]

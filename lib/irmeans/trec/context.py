@@ -1,0 +1,202 @@
+"""What several of trec_eval's measures share, computed once per evaluation: the :class:`Context`.
+
+A :class:`Context` wraps the ranked lists of every evaluated topic (a
+:class:`~.join.Ranked`) and computes on demand, and keeps, what more than one measure
+needs: which rows are relevant and their running counts, the precision at each relevant
+document (AP's summands), interpolated precision, gains and the ideal ranking, and the
+running DCG of the ranking and of the ideal one.  The measures themselves are in
+:mod:`.kernels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .gains import Gains, gain_walk
+from .join import Ranked
+from .segments import seg_count, seg_cumsum, seg_suffix_max, value_at
+
+__all__ = ["Context"]
+
+
+class Context:
+    """Quantities shared by several measures, computed once on demand."""
+
+    def __init__(self, r: Ranked, num_docs: int = 0):
+        self.r = r
+        self.T = r.ntopics
+        self.num_docs = num_docs
+        # trec_eval tests rel >= level on the ranked list (so with a level <= -1,
+        # unjudged documents pass) but counts num_rel_ret on judged documents only
+        self.isrel = r.isrel
+        self.rel = _Sparse(r, np.flatnonzero(self.isrel))
+        judged_rel = (r.rel >= 0) & self.isrel
+        self.judged_rel = judged_rel
+        self.num_rel_ret = seg_count(judged_rel, r.seg, self.T)
+        self._cache = {}
+
+    @property
+    def cumrel(self):
+        """Running count of relevant documents at every row."""
+        if "cumrel" not in self._cache:
+            self._cache["cumrel"] = self.r.cum(self.isrel)
+        return self._cache["cumrel"]
+
+    def rel_at(self, k):
+        """Relevant documents among the first ``k`` retrieved, per topic."""
+        return self.rel.upto(k)
+
+    @property
+    def prec_at_rel(self):
+        """Precision at each relevant row (trec_eval's AP summands), and the rows."""
+        if "prec" not in self._cache:
+            rows = self.rel.rows
+            self._cache["prec"] = (rows, (self.rel.local + 1) / (self.r.pos[rows] + 1.0))
+        return self._cache["prec"]
+
+    # --- gains -------------------------------------------------------------
+
+    def gain(self, gains: Gains | None = None) -> np.ndarray:
+        """Gain of each ranked row (trec_eval's ``get_gain``)."""
+        key = ("gain", None if gains is None else gains.key())
+        if key not in self._cache:
+            rel = self.r.rel
+            g = np.where(rel > 0, rel, 0).astype(np.float64)
+            if gains is not None:
+                for level, value in reversed(list(gains.levels.items())):
+                    g[rel == level] = value
+            self._cache[key] = g
+        return self._cache[key]
+
+    def ideal(self, gains: Gains | None = None):
+        """The ideal ranking's gains: (gains, topic, position, start per topic, length per topic)."""
+        key = ("ideal", None if gains is None else gains.key())
+        if key in self._cache:
+            return self._cache[key]
+        r = self.r
+        if gains is None or not gains.entries:
+            out = (r.ideal.astype(np.float64), r.ideal_seg, r.ideal_pos, r.ideal_starts, r.num_pos)
+            self._cache[key] = out
+            return out
+        t, g, n = r.levels
+        n_levels = np.zeros(self.T, dtype=np.int64)
+        np.maximum.at(n_levels, t, g + 1)
+        rank = np.zeros(len(t), dtype=np.int64)
+        value = np.zeros(len(t))
+        for lv_count in np.unique(n_levels[t]).tolist():
+            sel = np.flatnonzero(n_levels[t] == lv_count)
+            walk = gain_walk(gains, lv_count, set(g[sel].tolist()))
+            first = {}
+            for k, lv, _ in sorted(walk):
+                first.setdefault(lv, k)  # the count of a grade goes to its first entry
+            place = {k: (i, gv) for i, (k, _, gv) in enumerate(walk)}
+            found = [place[first[lv]] for lv in g[sel].tolist()]
+            rank[sel] = [f[0] for f in found]
+            value[sel] = [f[1] for f in found]
+        # the walk stops at the first grade (with documents) whose gain is not positive
+        stop = np.full(self.T, np.iinfo(np.int64).max)
+        bad = value <= 0
+        np.minimum.at(stop, t[bad], rank[bad])
+        keep = rank < stop[t]
+        t, rank, value, n = t[keep], rank[keep], value[keep], n[keep]
+        o = np.lexsort((rank, t))
+        t, value, n = t[o], value[o], n[o]
+        gains_flat = np.repeat(value, n)
+        seg = np.repeat(t, n)
+        length = np.bincount(seg, minlength=self.T).astype(np.int64)
+        starts = np.cumsum(length) - length
+        pos = np.arange(len(seg), dtype=np.int64) - starts[seg]
+        out = (gains_flat, seg, pos, starts, length)
+        self._cache[key] = out
+        return out
+
+    def dcg_cum(self, gains: Gains | None = None):
+        """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
+        key = ("dcg", None if gains is None else gains.key())
+        if key not in self._cache:
+            r = self.r
+            g = self.gain(gains)
+            contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
+            self._cache[key] = seg_cumsum(contrib, r.seg, r.pos, r.num_ret)
+        return self._cache[key]
+
+    def idcg_cum(self, gains: Gains | None = None):
+        """Running DCG of the ideal ranking at every row of it."""
+        key = ("idcg", None if gains is None else gains.key())
+        if key not in self._cache:
+            ideal, seg, pos, _, length = self.ideal(gains)
+            self._cache[key] = seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length)
+        return self._cache[key]
+
+    def dcg_at(self, k, gains: Gains | None = None):
+        """DCG of the first ``k`` retrieved documents, per topic."""
+        r = self.r
+        return value_at(self.dcg_cum(gains), r.starts, r.num_ret, k).astype(np.float64)
+
+    def idcg_at(self, k, gains: Gains | None = None):
+        """DCG of the first ``k`` documents of the ideal ranking, per topic."""
+        _, _, _, starts, length = self.ideal(gains)
+        return value_at(self.idcg_cum(gains), starts, length, k).astype(np.float64)
+
+    def idcg_total(self, gains: Gains | None = None):
+        _, _, _, _, length = self.ideal(gains)
+        return self.idcg_at(length, gains)
+
+    @property
+    def surplus(self):
+        """Relevant rows beyond num_rel_ret per topic (non-zero only with -l below 0, where unjudged rows pass)."""
+        return self.rel.count - self.num_rel_ret
+
+    @property
+    def int_prec(self):
+        """Interpolated precision at every row: max precision at or below it.
+
+        trec_eval counts down from num_rel_ret at each relevant row from the bottom and stops
+        at 0; with a level below 0 more rows pass than num_rel_ret counts, so its running
+        count is the usual one minus the surplus, and rows above where it stops take no part.
+        """
+        if "iprec" not in self._cache:
+            r = self.r
+            eff = self.cumrel - self.surplus[r.seg]
+            prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
+            self._cache["iprec"] = seg_suffix_max(prec, r.seg, self.T)
+        return self._cache["iprec"]
+
+    def kth_rel_row(self, k):
+        """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
+        rows = self.rel.rows
+        first = self.rel.first
+        return (
+            rows[np.minimum(first + np.maximum(k, 1) - 1, max(len(rows) - 1, 0))]
+            if len(rows)
+            else np.zeros(self.T, np.int64)
+        )
+
+
+class _Sparse:
+    """Rows of interest of each topic (in rank order), for counts and sums up to a depth.
+
+    ``upto(k)`` gives, per topic, how many of these rows lie in the first
+    ``k`` ranks, by one binary search over (topic, rank) keys instead of a
+    pass over every retrieved row.
+    """
+
+    def __init__(self, r: Ranked, rows: np.ndarray):
+        self.rows = rows
+        self.seg = r.seg[rows]
+        self.count = np.bincount(self.seg, minlength=r.ntopics).astype(np.int64)
+        self.first = np.cumsum(self.count) - self.count
+        self.local = np.arange(len(rows), dtype=np.int64) - np.repeat(self.first, self.count)
+        self._span = int(r.num_ret.max()) + 1 if len(r.num_ret) else 1
+        self._keys = self.seg.astype(np.int64) * self._span + r.pos[rows]
+        self._num_ret = r.num_ret
+
+    def upto(self, k) -> np.ndarray:
+        T = len(self.count)
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (T,))
+        k = np.clip(k, 0, self._num_ret)
+        bound = np.arange(T, dtype=np.int64) * self._span + k
+        return np.searchsorted(self._keys, bound) - self.first
+
+
+# --- the measures ------------------------------------------------------------
