@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-from irmeans.trec import arrow, join
-from irmeans.trec import files as trec_files
+from irmeans.trec import arrow, join, tokens
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import read_qrels, read_run
 from irmeans.trec.segments import seg_cumsum
@@ -15,9 +14,15 @@ def write(tmp_path, name, data):
     return str(path)
 
 
+@pytest.fixture(autouse=True)
+def fast_for_every_file(monkeypatch):
+    """Every file here goes to pyarrow's tokeniser, however small (it takes only big ones otherwise)."""
+    monkeypatch.setattr(tokens, "ARROW_BYTES", 0)
+
+
 def exact(monkeypatch, reader, path, **kw):
     with monkeypatch.context() as m:
-        m.setattr(trec_files, "fast_reader", lambda *a: None)
+        m.setattr(tokens, "ARROW_BYTES", 1 << 62)
         return reader(path, **kw)
 
 
@@ -59,7 +64,7 @@ RUNS = [
 @pytest.mark.parametrize("text", RUNS)
 @pytest.mark.parametrize("chunk", [8, 1 << 21])
 def test_run_fast_path_reads_what_the_exact_reader_reads(tmp_path, monkeypatch, text, chunk):
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
     data = text.encode("latin-1") if "\xff" in text else text.encode()
     path = write(tmp_path, "r.txt", data)
     same_run(read_run(path), exact(monkeypatch, read_run, path))
@@ -120,11 +125,11 @@ def test_big_runs_rank_and_join_as_the_exact_path(tmp_path, monkeypatch, seed):
         judged[t, d] = rng.integers(0, 3)
     qrels = "".join(f"{t} 0 {d} {g}\n" for (t, d), g in judged.items())
     rpath, qpath = write(tmp_path, "r.txt", run_text), write(tmp_path, "q.txt", qrels)
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", 1 << 14)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 1 << 14)
     monkeypatch.setattr(join, "_BLOCK", 4096)  # several ranges sorted apart
     fast = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
     with monkeypatch.context() as m:
-        m.setattr(trec_files, "fast_reader", lambda *a: None)
+        m.setattr(tokens, "ARROW_BYTES", 1 << 62)
         m.setattr(join, "_ARROW_ROWS", 10**9)
         slow = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
     assert fast.topics == slow.topics

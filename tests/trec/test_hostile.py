@@ -138,9 +138,10 @@ def test_proc_pagemap_is_refused(files):
 
 def test_an_endless_line_is_refused(tmp_path, files, monkeypatch):
     import irmeans.trec.files as trec_files
+    import irmeans.trec.tokens as tokens
 
-    monkeypatch.setattr(trec_files, "MAX_LINE_BYTES", 1 << 16)
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", 1 << 12)
+    monkeypatch.setattr(tokens, "MAX_LINE_BYTES", 1 << 16)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 1 << 12)
     r = tmp_path / "long.txt"
     r.write_text("1 Q0 a 1 3 t\n" + "x" * (1 << 17) + "\n")
     with pytest.raises(ValueError, match=r"long\.txt:2: line longer than"):

@@ -141,7 +141,7 @@ def test_hash_depends_on_the_bytes_alone():
 
 import re  # noqa: E402
 
-import irmeans.trec.files as trec_files  # noqa: E402
+import irmeans.trec.tokens as tokens  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st
 
@@ -178,7 +178,7 @@ MESSY_RUN = (
 
 @pytest.mark.parametrize("chunk", [1, 7, 16, 33, 64, 1 << 21])
 def test_chunked_run_matches_reference(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
     r = read_run(write(tmp_path, "r.txt", MESSY_RUN))
     topics, docnos, scores, lines = reference_run(MESSY_RUN)
     assert r.topics.tolist() == topics
@@ -206,7 +206,7 @@ def test_chunk_boundaries_inside_lines(tmp_path, monkeypatch, crlf, final_newlin
     path = write(tmp_path, "r.txt", "")
     with open(path, "w", newline="") as fh:
         fh.write(text)
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
     r = read_run(path)
     topics, docnos, scores, lines = reference_run(text)
     assert r.topics.tolist() == topics
@@ -218,7 +218,7 @@ def test_chunk_boundaries_inside_lines(tmp_path, monkeypatch, crlf, final_newlin
 @pytest.mark.parametrize("chunk", [3, 20, 1 << 21])
 def test_chunked_qrels(tmp_path, monkeypatch, chunk):
     text = "# c\n1 0 d1 2\n\n1 0 doc#7_x -1\n  2 0 d3 0\n2\t0\td4\t+3\r\n2 0 d5 007"
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
     q = read_qrels(write(tmp_path, "q.txt", text))
     assert q.topics.tolist() == [b"1", b"1", b"2", b"2", b"2"]
     assert q.docnos.tolist() == [b"d1", b"doc#7_x", b"d3", b"d4", b"d5"]
@@ -230,7 +230,7 @@ def test_chunked_qrels(tmp_path, monkeypatch, chunk):
 def test_field_count_error_beats_earlier_value_error(tmp_path, monkeypatch, chunk):
     # as if the file were checked in one go: wrong field counts first
     text = "1 Q0 d1 1 abc t\n" + "1 Q0 d2 2 2 t\n" * 5 + "1 Q0 d9 3 2\n"
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
     with pytest.raises(ValueError) as err:
         read_run(write(tmp_path, "r.txt", text))
     assert str(err.value).endswith("r.txt:7: too few fields (5, a run line has at least 6)")
@@ -242,7 +242,7 @@ def test_field_count_error_beats_earlier_value_error(tmp_path, monkeypatch, chun
 
 @pytest.mark.parametrize("chunk", [6, 1 << 21])
 def test_errors_name_the_right_line_with_small_chunks(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(trec_files, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
     text = "1 Q0 d1 1 2 t\n" * 3 + "\n# c\n" + "1 Q0 d5 5 nan t\n"
     with pytest.raises(ValueError, match=r"r\.txt:6: score 'nan' is not a number \(NaN cannot be ranked\)$"):
         read_run(write(tmp_path, "r.txt", text))
@@ -274,7 +274,7 @@ def test_scores_parse_like_python_float(texts):
     for batch in (texts, [t for t in texts if len(t) <= 8]):
         if not batch:
             continue
-        values, ok = trec_files._decimal(*as_words(batch), fraction=True)
+        values, ok = tokens._decimal(*as_words(batch), fraction=True)
         want = np.array([float(t) for t in batch])
         assert np.array_equal(values[ok], want[ok])
         assert np.array_equal(np.signbit(values[ok]), np.signbit(want[ok]))
@@ -310,7 +310,7 @@ def test_grades_parse_like_python_int(texts):
     for batch in (texts, [t for t in texts if len(t.encode()) <= 8]):
         if not batch:
             continue
-        values, ok = trec_files._decimal(*as_words(batch), fraction=False)
+        values, ok = tokens._decimal(*as_words(batch), fraction=False)
         for v, good, t in zip(values.tolist(), ok.tolist(), batch):
             assert good == plain_decimal(t, "", 18)
             if good:
@@ -343,5 +343,5 @@ def test_reading_a_pipe_gives_what_the_file_gives_in_full_chunks(tmp_path):
     for field in ("topics", "docnos", "rels", "lines"):
         assert np.array_equal(getattr(from_pipe, field), getattr(from_file, field)), field
     # a pipe reports size 0: its pieces must still be chunk-sized, not a line each
-    newlines = _through_fifo(tmp_path, "n.fifo", run, lambda name: [piece[3] for piece in trec_files._chunks(name)])
+    newlines = _through_fifo(tmp_path, "n.fifo", run, lambda name: [piece[3] for piece in tokens.chunks(name)])
     assert newlines == [2000]
