@@ -63,4 +63,38 @@ class FileFormatError(IrmeansError):
 
 
 class TopicsLeftOutWarning(UserWarning):
-    """Topics were left out of an evaluation or an average (for example, judged but not in the run)."""
+    """Topics judged in the qrels but without results in the run, left out of every average.
+
+    Parameters
+    ----------
+    missing : list of str
+        The topics left out, in ``strcmp`` order.
+    qrels, run : str
+        The files (or sources) evaluated.
+    remedy : str
+        What would count them instead, for the message (``complete=True``, or ``-c``).
+
+    >>> str(TopicsLeftOutWarning(["402"], "q.txt", "r.txt"))
+    '1 topic in q.txt has no results in r.txt and is left out (complete=True counts them as empty rankings): 402'
+    """
+
+    #: How many of the missing topics the message names.
+    SHOWN = 10
+
+    def __init__(self, missing: list[str], qrels: str, run: str, remedy: str = "complete=True"):
+        self.missing = list(missing)
+        self.qrels = qrels
+        self.run = run
+        super().__init__(self.text(remedy))
+
+    def text(self, remedy: str = "complete=True") -> str:
+        """The one-line summary: how many topics, the first few, and the ``remedy``."""
+        count = len(self.missing)
+        names = ", ".join(self.missing[: self.SHOWN])
+        more = f" and {count - self.SHOWN} more" if count > self.SHOWN else ""
+        plural = count > 1
+        return (
+            f"{count} topic{'s' if plural else ''} in {shown_path(self.qrels)} {'have' if plural else 'has'} no "
+            f"results in {shown_path(self.run)} and {'are' if plural else 'is'} left out ({remedy} counts them as "
+            f"empty rankings): {names}{more}"
+        )

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from irmeans.trec import arrow, join, tokens
+from irmeans.trec import arrow, ranking, tokens
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import read_qrels, read_run
 from irmeans.trec.segments import seg_cumsum
@@ -115,7 +115,7 @@ def regular_run(rng, topics, docs):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_big_runs_rank_and_join_as_the_exact_path(tmp_path, monkeypatch, seed):
-    # more rows than join._ARROW_ROWS: ranked by pyarrow's sort
+    # blocks of more rows than ranking._ARROW_ROWS: ranked by pyarrow's sort
     rng = np.random.default_rng(seed)
     run_text = regular_run(rng, [str(100 + t) for t in range(60)], 500)
     judged = {(str(100 + t), f"doc-{n}"): rng.integers(-1, 3) for t in range(62) for n in rng.choice(10**6, 300)}
@@ -126,11 +126,11 @@ def test_big_runs_rank_and_join_as_the_exact_path(tmp_path, monkeypatch, seed):
     qrels = "".join(f"{t} 0 {d} {g}\n" for (t, d), g in judged.items())
     rpath, qpath = write(tmp_path, "r.txt", run_text), write(tmp_path, "q.txt", qrels)
     monkeypatch.setattr(tokens, "_CHUNK_BYTES", 1 << 14)
-    monkeypatch.setattr(join, "_BLOCK", 4096)  # several ranges sorted apart
+    monkeypatch.setattr(ranking, "_ARROW_ROWS", 1000)  # pieces of ~1,100 lines: blocks sorted by pyarrow
     fast = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
     with monkeypatch.context() as m:
         m.setattr(tokens, "ARROW_BYTES", 1 << 62)
-        m.setattr(join, "_ARROW_ROWS", 10**9)
+        m.setattr(ranking, "_ARROW_ROWS", 10**9)
         slow = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
     assert fast.topics == slow.topics
     for name in slow.per_topic:

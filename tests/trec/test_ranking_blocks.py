@@ -1,17 +1,20 @@
-"""Ranking a big run range by range (``join._blocks_order``): every layout around the range boundaries.
+"""Ranking a run block by block as it is read: every layout around the boundaries of the pieces.
 
-A run of more than ``join._ARROW_ROWS`` lines is sorted by pyarrow in ranges of about
-``join._BLOCK`` rows cut at topic boundaries.  The ranking must be trec_eval's whatever the
-run's size and layout: score descending, docno descending (``strcmp``) on ties, each topic on
-its own.  Each document is judged with a grade of its own, so the grades of the ranked rows
-spell out the ranking, which is compared with a plain Python sort.
+A run file is read in pieces of whole lines, and ranked and joined a block of whole topics
+at a time (``join._stream_blocks``): a topic may start in one piece and end several pieces
+later, a piece may hold one topic or many, and a file whose topics come back after others
+is read whole instead.  A big block is ordered by pyarrow's sort (``ranking._ARROW_ROWS``).
+The ranking must be trec_eval's whatever the run's size, the pieces' size and the layout:
+score descending, docno descending (``strcmp``) on ties, each topic on its own.  Each
+document is judged with a grade of its own, so the grades of the ranked rows spell out the
+ranking, which is compared with a plain Python sort.
 """
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from irmeans.trec import join
+from irmeans.trec import join, ranking, tokens
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import Qrels, Run
 
@@ -26,23 +29,32 @@ def expected_ranking(topics, docnos, scores, evaluated):
     return out
 
 
-def ranking(topics, docnos, scores, judged_topics):
-    """The ranking build_ranked makes, read back through grades that name the documents."""
+def grades(topics, docnos, judged_topics):
+    """Qrels judging every document of the judged topics with a grade of its own: (qrels, name of each grade)."""
     ids = {d: i + 1 for i, d in enumerate(sorted(set(docnos)))}
-    names = {i: d for d, i in ids.items()}
     qt, qd, qg = [], [], []
     for t in judged_topics:
         for d in sorted({d for tt, d in zip(topics, docnos) if tt == t}):
             qt.append(t)
             qd.append(d)
             qg.append(ids[d])
-    ranked = join.build_ranked(Qrels.from_arrays(qt, qd, qg), Run.from_arrays(topics, docnos, scores))
+    return Qrels.from_arrays(qt, qd, qg), {i: d for d, i in ids.items()}
+
+
+def ranking_of(ranked, names):
     out = []
     for k, t in enumerate(ranked.topics):
         rows = ranked.rel[ranked.seg == k]
         assert ranked.pos[ranked.seg == k].tolist() == list(range(len(rows)))
         out.append((t.decode(), [names[int(g)] for g in rows]))
     return out
+
+
+def write_run(path, topics, docnos, scores):
+    path.write_text(
+        "".join(f"{t} Q0 {d} {i} {float(s)!r} r\n" for i, (t, d, s) in enumerate(zip(topics, docnos, scores)))
+    )
+    return str(path)
 
 
 @st.composite
@@ -55,35 +67,49 @@ def runs(draw):
     for name, size in zip(names, sizes):
         scores = draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.5, -1.0]), min_size=size, max_size=size))
         rows += [(name, f"d{name}-{i % 97}-{i}", s) for i, s in enumerate(scores)]
-    if draw(st.booleans()):  # topics interleaved: not one block each
+    if draw(st.booleans()):  # topics interleaved: not one stretch each
         rows = draw(st.permutations(rows))
     judged = set(draw(st.lists(st.sampled_from(names), min_size=1, unique=True)))
     return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], judged
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=runs(), block=st.sampled_from([1, 7, 64, 100, 256, 257, 1000]))
-def test_any_run_is_ranked_as_trec_eval_ranks_it_whatever_the_ranges(monkeypatch, data, block):
+@given(data=runs(), piece=st.sampled_from([1, 24, 64, 100, 256, 257, 1000, 1 << 21]))
+def test_a_run_file_is_ranked_as_trec_eval_ranks_it_whatever_the_pieces(tmp_path_factory, monkeypatch, data, piece):
     topics, docnos, scores, judged = data
-    monkeypatch.setattr(join, "_ARROW_ROWS", 8)  # every run here goes to the range-by-range sort
-    monkeypatch.setattr(join, "_BLOCK", block)
-    assert ranking(topics, docnos, scores, judged) == expected_ranking(topics, docnos, scores, judged)
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", piece)  # pieces of a line or two up to the whole file
+    path = write_run(tmp_path_factory.mktemp("run") / "r.txt", topics, docnos, scores)
+    qrels, names = grades(topics, docnos, judged)
+    got = ranking_of(join.build_ranked(qrels, path), names)
+    assert got == expected_ranking(topics, docnos, scores, judged)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=runs(), rows=st.sampled_from([1, 7, 64, 257, 10**9]))
+def test_a_run_in_memory_is_ranked_as_trec_eval_ranks_it_by_either_sort(monkeypatch, data, rows):
+    pytest.importorskip("pyarrow")
+    import pyarrow  # noqa: F401 - loaded, so that big blocks go to its sort
+
+    topics, docnos, scores, judged = data
+    monkeypatch.setattr(ranking, "_ARROW_ROWS", rows)
+    qrels, names = grades(topics, docnos, judged)
+    got = ranking_of(join.build_ranked(qrels, Run.from_arrays(topics, docnos, scores)), names)
+    assert got == expected_ranking(topics, docnos, scores, judged)
 
 
 @pytest.mark.parametrize("n_topics", [25, 26])
-def test_26_topics_of_10100_documents(n_topics):
-    # the last topic's rows cross the multiple of join._BLOCK = 262,144 rows only with 26 topics
-    assert join._BLOCK == 1 << 18 and (n_topics - 1) * 10100 < join._BLOCK * (n_topics // 26 + 1)
+@pytest.mark.parametrize("source", ["file", "arrays"])
+def test_26_topics_of_10100_documents(tmp_path, n_topics, source):
+    # the shape that crashed the range-by-range sort: the last topic crossing 262,144 rows
     docs = 10100
     topics = np.repeat([str(t + 1) for t in range(n_topics)], docs)
     docnos = np.tile([f"d{d}" for d in range(docs)], n_topics)
     scores = np.tile(np.arange(docs, 0, -1, dtype=float), n_topics)
-    qrels = (
-        np.repeat([str(t + 1) for t in range(n_topics)], 67),
-        np.tile([f"d{d}" for d in range(0, 201, 3)], n_topics),
-    )
+    judged = [f"d{d}" for d in range(0, 201, 3)]
+    qrels = (np.repeat([str(t + 1) for t in range(n_topics)], len(judged)), np.tile(judged, n_topics))
     rels = np.ones(len(qrels[0]), dtype=int)
-    ev = evaluate((*qrels, rels), (topics, docnos, scores), measures=["map", "P.10", "num_ret"])
+    run = (topics, docnos, scores) if source == "arrays" else write_run(tmp_path / "r.txt", topics, docnos, scores)
+    ev = evaluate((*qrels, rels), run, measures=["map", "P.10", "num_ret"])
     assert ev.topics == sorted(str(t + 1) for t in range(n_topics))
     assert ev.aggregates["num_ret"] == n_topics * docs
     # every topic ranks d0, d1, ... : relevant at ranks 1, 4, 7, ..., 199 (67 of them)
@@ -92,9 +118,39 @@ def test_26_topics_of_10100_documents(n_topics):
     assert np.allclose(ev.per_topic["map"], expected_ap, rtol=0, atol=1e-15)
 
 
-def test_one_topic_longer_than_a_range():
-    # one topic of more rows than join._BLOCK, all tied: one range of the whole run
-    n = join._BLOCK + 5
+def test_one_tied_topic_across_many_pieces(tmp_path, monkeypatch):
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 1 << 12)
+    n = 20_000
     docnos = [f"doc{i:07d}" for i in range(n)]
-    ev = evaluate((["7"], [docnos[-1]], [1]), (["7"] * n, docnos, np.zeros(n)), measures=["recip_rank"])
+    path = write_run(tmp_path / "r.txt", ["7"] * n, docnos, [0.0] * n)
+    ev = evaluate((["7"], [docnos[-1]], [1]), path, measures=["recip_rank", "num_ret"])
     assert ev.per_topic["recip_rank"].tolist() == [1.0]  # the highest docno comes first on a tie
+    assert ev.aggregates["num_ret"] == n
+
+
+def test_a_topic_that_comes_back_is_read_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 64)
+    calls = []
+    whole = join.read_run
+    monkeypatch.setattr(join, "read_run", lambda *a, **k: calls.append(a) or whole(*a, **k))
+    topics = ["1"] * 40 + ["2"] * 40 + ["1"] * 5
+    docnos = [f"d{i}" for i in range(85)]
+    scores = [float(i % 7) for i in range(85)]
+    path = write_run(tmp_path / "r.txt", topics, docnos, scores)
+    qrels, names = grades(topics, docnos, {"1", "2"})
+    assert ranking_of(join.build_ranked(qrels, path), names) == expected_ranking(topics, docnos, scores, {"1", "2"})
+    assert calls == [(path,)]
+
+
+def test_a_duplicate_and_a_later_bad_line_report_the_bad_line_first(tmp_path, monkeypatch):
+    # as when the file is read whole: field counts and values are checked before duplicates
+    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 64)
+    lines = [f"1 Q0 d{i} {i} 1 r" for i in range(30)] + ["1 Q0 d3 31 0 r"] + [f"2 Q0 e{i} {i} 1 r" for i in range(30)]
+    lines[50] = "2 Q0 e19 19 r"
+    (tmp_path / "r.txt").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"r\.txt:51: too few fields"):
+        evaluate((["1"], ["d1"], [1]), str(tmp_path / "r.txt"), measures=["map"])
+    lines[50] = "2 Q0 e19 19 1 r"
+    (tmp_path / "r.txt").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"r\.txt:31: document 'd3' retrieved twice for topic '1' \(first on line 4\)"):
+        evaluate((["1"], ["d1"], [1]), str(tmp_path / "r.txt"), measures=["map"])

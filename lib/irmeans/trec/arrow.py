@@ -29,7 +29,7 @@ import numpy as np
 
 from .numbers import c_grade, grade_problem
 
-__all__ = ["fast_reader", "arrow_offsets", "primitive", "release_memory"]
+__all__ = ["fast_reader", "arrow_offsets", "column_strings", "primitive", "release_memory"]
 
 # pyarrow's block: a line longer than this is left to the exact reader
 _BLOCK_BYTES = 1 << 22
@@ -138,6 +138,25 @@ def arrow_offsets(chunk):
     """The int32 offsets of a binary array chunk (``len + 1`` of them)."""
     buf = chunk.buffers()[1]
     return np.frombuffer(buf, dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
+
+
+def column_strings(column):
+    """A pyarrow binary column as :class:`~.strings.Strings` (its bytes copied out once)."""
+    from .strings import _PAD, Strings
+
+    total = sum(int(arrow_offsets(c)[-1]) - int(arrow_offsets(c)[0]) for c in column.chunks)
+    n = sum(len(c) for c in column.chunks)
+    data = np.zeros(total + _PAD, dtype=np.uint8)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    at = row = 0
+    for chunk in column.chunks:
+        o = arrow_offsets(chunk)
+        first, size, m = int(o[0]), int(o[-1]) - int(o[0]), len(chunk)
+        raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=first + size)
+        data[at : at + size] = raw[first:]
+        offsets[row + 1 : row + m + 1] = o[1:] - (first - at)
+        at, row = at + size, row + m
+    return Strings(data, offsets)
 
 
 def _nonempty(column) -> bool:

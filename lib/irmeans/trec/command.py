@@ -181,11 +181,8 @@ def _extra_lines(ap, names, eps, digits):
 
 def _warn(w):
     message = w.message
-    if isinstance(message, TopicsLeftOutWarning) and hasattr(message, "missing"):
-        from .join import missing_text
-
-        text = missing_text(len(message.missing), message.shown, message.qrels, message.run, "-c")
-        _note(f"warning: {text}")
+    if isinstance(message, TopicsLeftOutWarning):
+        _note(f"warning: {message.text(remedy='-c')}")
     else:
         _note(f"warning: {message}")
 

@@ -159,7 +159,7 @@ class Context:
             r = self.r
             eff = self.cumrel - self.surplus[r.seg]
             prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
-            self._cache["iprec"] = seg_suffix_max(prec, r.seg, self.T)
+            self._cache["iprec"] = seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret)
         return self._cache["iprec"]
 
     def kth_rel_row(self, k):

@@ -10,6 +10,7 @@ Printing is the command line's (:mod:`irmeans.cli`).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +19,7 @@ from .._validation import whole_number
 from ..averages import TREC_EVAL_GM
 from ..errors import IrmeansError
 from .context import Context
-from .files import Qrels, Run, read_qrels, read_run
+from .files import Qrels, Run, read_qrels
 from .join import build_ranked
 from .numbers import INT64_MAX
 from .table import BY_NAME, line_names, parse_measures
@@ -77,12 +78,13 @@ def _as_qrels(qrels) -> Qrels:
     return read_qrels(qrels)
 
 
-def _as_run(run) -> Run:
+def _as_run(run) -> Run | str:
+    """A :class:`Run`, or a file to read as it is joined (see :func:`~.join.build_ranked`)."""
     if isinstance(run, Run):
         return run
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
         return Run.from_arrays(*run)
-    return read_run(run, check=False)  # duplicates are checked while joining
+    return os.fspath(run)
 
 
 def _is_stdin(source) -> bool:
@@ -140,12 +142,9 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     chosen = parse_measures(measures)
     if _is_stdin(qrels) and _is_stdin(run):
         raise IrmeansError("'-' (standard input) may be given once: the qrels and the run cannot both be read from it")
-    # a run read here is only evaluated: its arrays are released as the join is done with them
-    consume = not isinstance(run, Run)
     qrels, run = _as_qrels(qrels), _as_run(run)
-    ranked = build_ranked(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete, consume=consume)
-    del run
-    per_topic, kinds, aggs, printed = _measure(Context(ranked, num_docs), chosen)
+    ranked = build_ranked(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete)
+    per_topic, kinds, aggs, printed = _measure_by_parts(ranked, num_docs, chosen)
     aggregates = {}
     if "runid" in chosen:
         aggregates["runid"] = ranked.runid
@@ -159,6 +158,25 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
         aggregates["num_rel"] = ranked.judged_positive
     topics = [t.decode("utf-8", "surrogateescape") for t in ranked.topics.tolist()]
     return Evaluation(topics, per_topic, aggregates, kinds, ranked.missing, ranked.runid, printed)
+
+
+#: The measures are computed for about this many ranked rows at a time (whole topics): each
+#: topic's values are its own, and the temporaries stay small.
+_MEASURE_ROWS = 1 << 16
+
+
+def _measure_by_parts(ranked, num_docs: int, chosen: dict):
+    """:func:`_measure` over consecutive groups of topics of about :data:`_MEASURE_ROWS` rows, put together."""
+    ends = np.cumsum(ranked.num_ret)
+    cuts = [0]
+    while cuts[-1] < ranked.ntopics:
+        done = int(ends[cuts[-1] - 1]) if cuts[-1] else 0
+        cuts.append(max(cuts[-1] + 1, int(np.searchsorted(ends, done + _MEASURE_ROWS, side="right"))))
+    if len(cuts) == 2:
+        return _measure(Context(ranked, num_docs), chosen)
+    parts = [_measure(Context(ranked.topic_slice(a, b), num_docs), chosen) for a, b in zip(cuts[:-1], cuts[1:])]
+    per_topic = {name: np.concatenate([p[0][name] for p in parts]) for name in parts[0][0]}
+    return per_topic, *parts[0][1:]
 
 
 def _measure(context: Context, chosen: dict):

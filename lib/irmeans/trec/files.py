@@ -276,32 +276,20 @@ class _Collector:
         return self.codes.n
 
     def add(self, piece: Piece) -> None:
-        codes, docnos, values = piece.codes, piece.docnos, piece.values
         if piece.tag is not None:
             self.tag = piece.tag
-        self.codes.append(codes)
-        self.values.append(values)
-        if isinstance(docnos, Strings):
-            size = int(docnos.offsets[-1])
-            self._room(size)
-            at = self.data.n
-            self.data.append(docnos.data[:size])
-            self.offsets.append(docnos.offsets[1:] + at)
-        else:  # a binary column of pyarrow (see .arrow)
-            from .arrow import arrow_offsets
+        docnos = piece.docnos
+        if not isinstance(docnos, Strings):  # a binary column of pyarrow's reader (see .arrow)
+            from .arrow import column_strings
 
-            self._room(sum(chunk.buffers()[2].size for chunk in docnos.chunks))
-            at, row = self.data.n, self.offsets.n - 1
-            self.offsets.reserve(len(codes))
-            offsets = self.offsets.a
-            for chunk in docnos.chunks:
-                o = arrow_offsets(chunk)  # pyarrow is imported: the fast reader made this column
-                first, size, m = int(o[0]), int(o[-1]) - int(o[0]), len(chunk)
-                raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=first + size)
-                self.data.append(raw[first:])
-                out = offsets[row + 1 : row + m + 1]
-                np.subtract(o[1:], first - at, out=out, casting="unsafe")
-                at, row = at + size, row + m
+            docnos = column_strings(docnos)
+        self.codes.append(piece.codes)
+        self.values.append(piece.values)
+        first, size = int(docnos.offsets[0]), int(docnos.offsets[-1]) - int(docnos.offsets[0])
+        self._room(size)
+        at = self.data.n
+        self.data.append(docnos.data[first : first + size])
+        self.offsets.append(docnos.offsets[1:] - (first - at))
         self.lines.append(piece.lines)
 
     def strings(self) -> Strings:

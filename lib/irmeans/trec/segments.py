@@ -83,39 +83,54 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
     return out
 
 
-# at most this many stretches of equal-length segments are summed one by one
+# at most this many stretches of equal-length segments are handled one by one
 _STRETCHES = 64
+
+
+def _stretches(n, seg, pos, lengths):
+    """``(first row, segments, width)`` of each stretch of consecutive segments of one length, or None.
+
+    None unless the rows are in segment order (segments ascending, positions 0, 1, ... in
+    each) and the stretches are few: then a stretch is a segments-by-width matrix.
+    """
+    lengths = np.asarray(lengths)
+    ids = np.flatnonzero(lengths > 0)
+    used = lengths[ids]
+    change = np.flatnonzero(used[1:] != used[:-1])
+    if len(change) >= _STRETCHES or int(used.sum()) != n:
+        return None
+    if not np.array_equal(seg, np.repeat(ids, used)):
+        return None
+    if not np.array_equal(pos, np.arange(n) - np.repeat(np.cumsum(used) - used, used)):
+        return None
+    bounds = np.concatenate(([0], change + 1, [len(used)]))
+    out, row = [], 0
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        width = int(used[a])
+        out.append((row, b - a, width))
+        row += (b - a) * width
+    return out
 
 
 def _cumsum_in_order(values, seg, pos, lengths):
     """:func:`seg_cumsum` of float rows in segment order, stretch by stretch; None if the rows are not."""
-    ids = np.flatnonzero(lengths > 0)
-    used = lengths[ids]
-    change = np.flatnonzero(used[1:] != used[:-1])
-    if len(change) >= _STRETCHES or int(used.sum()) != len(values):
-        return None
-    # rows in segment order: segments ascending, positions 0, 1, ... in each
-    if not np.array_equal(seg, np.repeat(ids, used)):
-        return None
-    if not np.array_equal(pos, np.arange(len(values)) - np.repeat(np.cumsum(used) - used, used)):
+    parts = _stretches(len(values), seg, pos, lengths)
+    if parts is None:
         return None
     out = np.empty(len(values), dtype=np.float64)
-    bounds = np.concatenate(([0], change + 1, [len(used)]))
-    row = 0
-    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        width = int(used[a])
-        end = row + (b - a) * width
-        np.cumsum(values[row:end].reshape(b - a, width), axis=1, out=out[row:end].reshape(b - a, width))
-        row = end
+    for row, k, width in parts:
+        end = row + k * width
+        np.cumsum(values[row:end].reshape(k, width), axis=1, out=out[row:end].reshape(k, width))
     return out
 
 
-def seg_suffix_max(values: np.ndarray, seg: np.ndarray, nseg: int) -> np.ndarray:
+def seg_suffix_max(values: np.ndarray, seg: np.ndarray, nseg: int, pos=None, lengths=None) -> np.ndarray:
     """Maximum of ``values`` over each row and the rows after it in its segment.
 
-    Computed exactly: values are replaced by their ranks, offset per segment
-    so that one running maximum over the reversed array restarts at each
-    segment.
+    Exact: with ``pos`` and ``lengths`` of rows in segment order, each stretch of
+    segments of one length is a matrix whose rows are accumulated from the right;
+    otherwise values are replaced by their ranks, offset per segment so that one
+    running maximum over the reversed array restarts at each segment.
 
     Examples
     --------
@@ -125,6 +140,14 @@ def seg_suffix_max(values: np.ndarray, seg: np.ndarray, nseg: int) -> np.ndarray
     """
     if len(values) == 0:
         return values.copy()
+    parts = None if pos is None or lengths is None else _stretches(len(values), seg, pos, lengths)
+    if parts is not None:
+        out = np.empty(len(values), dtype=values.dtype)
+        for row, k, width in parts:
+            end = row + k * width
+            block = values[row:end].reshape(k, width)[:, ::-1]
+            out[row:end].reshape(k, width)[:, ::-1] = np.maximum.accumulate(block, axis=1)
+        return out
     uniq, rank = np.unique(values, return_inverse=True)
     span = len(uniq)
     key = (nseg - 1 - seg).astype(np.int64) * span + rank

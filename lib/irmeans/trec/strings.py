@@ -25,6 +25,7 @@ LONG = 512
 _HEAD = 4  # every string is hashed over at least this many (zero-padded) words, read at once
 _BLOCK = 1 << 18  # strings hashed at a time
 _PAD = 16  # zero bytes kept after the last string, so any 8-byte read stays inside the buffer
+_GATHER = 64  # strings up to this long are copied out of a buffer by one fixed-width read each
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # first k bytes, little-endian
 _HIGH = np.array([((1 << (8 * k)) - 1) << (64 - 8 * k) if k else 0 for k in range(9)], dtype=np.uint64)
 _PRIME = np.uint64(0x100000001B3)
@@ -274,13 +275,22 @@ class Strings:
 
     def tolist(self) -> list:
         """The strings as a list of bytes."""
-        blob = self.data.tobytes()
         o = self.offsets.tolist()
-        return [blob[a:b] for a, b in zip(o[:-1], o[1:])]
+        blob = self.data[o[0] : o[-1]].tobytes()
+        return [blob[a - o[0] : b - o[0]] for a, b in zip(o[:-1], o[1:])]
 
     def to_array(self) -> np.ndarray:
         """The strings as a numpy bytes array (``S`` dtype, padded to the longest)."""
         return np.array(self.tolist(), dtype="S") if len(self) else np.zeros(0, dtype="S1")
+
+    def slice(self, a: int, b: int) -> Strings:
+        """Strings ``a`` to ``b - 1``, sharing this column's bytes (no copy).
+
+        >>> Strings.from_sequence(["x", "yy", "zzz"]).slice(1, 3).tolist()
+        [b'yy', b'zzz']
+        """
+        hashes = None if self._hashes is None else self._hashes[a:b]
+        return Strings(self.data, self.offsets[a : b + 1], hashes)
 
     def take(self, rows: np.ndarray) -> Strings:
         """The strings at ``rows``, as a new column."""
@@ -298,13 +308,27 @@ class Strings:
 
     @classmethod
     def from_buffer(cls, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Strings:
-        """The strings ``buf[starts[i]:ends[i]]`` (non-overlapping, in increasing order), copied out."""
+        """The strings ``buf[starts[i]:ends[i]]`` (non-overlapping, in increasing order), copied out.
+
+        Strings of at most 64 bytes (docnos, almost always) are read in one fixed-width gather
+        each and compacted with a mask; otherwise the bytes between the marks are kept.  ``buf``
+        must hold 64 readable bytes after the last start (the chunks of :mod:`.tokens` do).
+
+        >>> buf = np.frombuffer(b"1 Q0 doc-7 1\\n2 Q0 d 1\\n" + bytes(64), dtype=np.uint8)
+        >>> Strings.from_buffer(buf, np.array([5, 18]), np.array([10, 19])).tolist()
+        [b'doc-7', b'd']
+        """
         lengths = ends - starts
         offsets = np.zeros(len(starts) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         total = int(offsets[-1])
         data = np.zeros(total + _PAD, dtype=np.uint8)
-        if total:
+        width = -(-int(lengths.max()) // 8) * 8 if len(lengths) else 0
+        if total and width <= _GATHER and int(starts[-1]) + width <= len(buf):
+            at = np.ndarray(shape=(len(buf) - width + 1,), dtype=f"S{width}", buffer=buf, strides=(1,))
+            padded = at[starts].view(np.uint8).reshape(len(starts), width)
+            data[:total] = padded[np.arange(width, dtype=np.int32) < lengths[:, None]]
+        elif total:
             marks = np.zeros(int(ends[-1]) + 1, dtype=np.int8)
             marks[starts] = 1
             marks[ends] -= 1
@@ -332,19 +356,23 @@ class Strings:
 
     @classmethod
     def concat(cls, parts: list) -> Strings:
-        """One column of the strings of ``parts`` in turn (the parts' buffers are released as it goes)."""
+        """One column of the strings of ``parts`` in turn (the parts' buffers are released as it goes).
+
+        >>> Strings.concat([Strings.from_sequence(["a", "bc"]), Strings.from_sequence(["d", "e"]).slice(1, 2)]).tolist()
+        [b'a', b'bc', b'e']
+        """
         if len(parts) == 1:
             return parts[0]
-        total = sum(int(p.offsets[-1]) for p in parts)
+        total = sum(int(p.offsets[-1]) - int(p.offsets[0]) for p in parts)
         n = sum(len(p) for p in parts)
         data = np.zeros(total + _PAD, dtype=np.uint8)
         offsets = np.zeros(n + 1, dtype=np.int64)
         hashes = np.zeros(n, dtype=np.uint64) if all(p._hashes is not None for p in parts) else None
         at, row = 0, 0
         for i, p in enumerate(parts):
-            size, m = int(p.offsets[-1]), len(p)
-            data[at : at + size] = p.data[:size]
-            offsets[row + 1 : row + m + 1] = p.offsets[1:] + at
+            first, size, m = int(p.offsets[0]), int(p.offsets[-1]) - int(p.offsets[0]), len(p)
+            data[at : at + size] = p.data[first : first + size]
+            offsets[row + 1 : row + m + 1] = p.offsets[1:] - (first - at)
             if hashes is not None:
                 hashes[row : row + m] = p._hashes
             at, row = at + size, row + m

@@ -1,0 +1,130 @@
+"""trec_eval's ranking of a run: within each topic, score descending, ties by docno descending.
+
+trec_eval sorts a topic's documents by score, highest first, and breaks ties by docno in
+``strcmp`` order, highest first (the rank column of the file is ignored).  :func:`rank`
+orders the rows of many topics at once: a numpy sort by topic and score, then the tied
+stretches by docno, eight bytes at a time (:func:`~.strings.order_descending`); a big set
+of rows, when pyarrow is already loaded, is ordered by pyarrow's multi-key sort instead.
+
+>>> from irmeans.trec.strings import Strings
+>>> docnos = Strings.from_sequence(["a", "b", "c", "d"])
+>>> rank(np.arange(4), np.array([0, 0, 0, 1]), np.array([1.0, 2.0, 2.0, 0.5]), docnos).tolist()
+[2, 1, 0, 3]
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .arrow import primitive, release_memory
+from .strings import Strings, order_descending
+
+__all__ = ["rank"]
+
+# A set of more rows than this is ordered by pyarrow's sort when pyarrow is already imported
+_ARROW_ROWS = 20000
+
+
+def rank(rows: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos: Strings) -> np.ndarray:
+    """``rows`` in trec_eval's order: by ``topic`` (ascending), score descending, docno descending.
+
+    ``topic``, ``scores`` and ``docnos`` are indexed by row; ``rows`` are the rows to order.
+    """
+    if len(rows) > _ARROW_ROWS and "pyarrow" in sys.modules:
+        order = _arrow_order(docnos, rows, topic, scores)
+        if order is not None:
+            return order
+    order = _score_order(rows, topic, scores)
+    return _tie_order(docnos, order, topic, scores)
+
+
+def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """``rows`` ordered by topic code, then score descending (ties in any order)."""
+    n = len(rows)
+    if n == 0:
+        return rows
+    everything = n == len(tcode)  # rows is then 0 .. n-1
+    t = tcode if everything else tcode[rows]
+    s = scores if everything else scores[rows]
+    change = t[1:] != t[:-1]
+    heads = np.flatnonzero(change) + 1
+    heads = np.concatenate((np.zeros(1, np.int64), heads))
+    codes = t[heads]
+    # The usual case: each topic in one block, scores never rising inside
+    # it; then only the blocks need to be put in topic order.
+    if len(np.unique(codes)) == len(codes) and not np.any((s[1:] > s[:-1]) & ~change):
+        if np.all(codes[1:] > codes[:-1]):
+            return rows
+        lengths = np.diff(np.append(heads, n))
+        bo = np.argsort(codes)
+        new_start = np.cumsum(lengths[bo]) - lengths[bo]
+        moved = np.repeat(heads[bo] - new_start, lengths[bo])
+        moved += np.arange(n)
+        return moved if everything else rows[moved]
+    by_score = np.argsort(-s)
+    small = t.max() < np.iinfo(np.int16).max
+    by_topic = np.argsort(t[by_score].astype(np.int16 if small else np.int64), kind="stable")
+    return rows[by_score[by_topic]]
+
+
+def _table(pa, tcode, scores, names):
+    """The sort's table, from the arrays' buffers (``pa.table`` of numpy arrays would import pandas)."""
+    t = pa.int32() if tcode.dtype == np.int32 else pa.int64()
+    columns = [
+        pa.Array.from_buffers(t, len(tcode), [None, pa.py_buffer(np.ascontiguousarray(tcode))]),
+        pa.Array.from_buffers(pa.float64(), len(scores), [None, pa.py_buffer(np.ascontiguousarray(scores))]),
+        names,
+    ]
+    return pa.Table.from_arrays(columns, names=["t", "s", "d"])
+
+
+def _arrow_order(docnos, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray):
+    """``rows`` ordered by topic code, score descending, docno descending (pyarrow's sort); None without pyarrow."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    subset = len(rows) != len(tcode)  # else rows are all the rows, in some order
+    if subset:
+        docnos, tcode, scores = docnos.take(rows), tcode[rows], scores[rows]
+    n = len(tcode)
+    kind = pa.binary() if docnos.offsets.dtype == np.int32 else pa.large_binary()
+    names = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(docnos.offsets), pa.py_buffer(docnos.data)])
+    table = _table(pa, tcode, scores, names)
+    keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
+    order = pc.sort_indices(table, sort_keys=keys, memory_pool=pa.system_memory_pool())
+    del table, names
+    out = primitive(order, np.int64).copy()
+    del order
+    release_memory()
+    return rows[out] if subset else out
+
+
+def _tie_order(docnos, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Within runs of equal (topic, score), put docnos in descending order."""
+    t = tcode[order]
+    same = t[1:] == t[:-1]
+    del t
+    s = scores[order]
+    same &= s[1:] == s[:-1]
+    del s
+    if not same.any():
+        return order
+    in_tie = np.zeros(len(order), dtype=bool)
+    in_tie[1:] |= same
+    in_tie[:-1] |= same
+    slots = np.flatnonzero(in_tie)
+    del in_tie
+    # a slot opens a new group unless it ties with the row before it
+    opens = np.ones(len(slots), dtype=bool)
+    inner = slots > 0
+    opens[inner] = ~same[slots[inner] - 1]
+    group = np.cumsum(opens)
+    members = order[slots]
+    sub = order_descending(docnos.data, docnos.starts[members], docnos.lengths[members], group)
+    order = order.copy()
+    order[slots] = members[sub]
+    return order
