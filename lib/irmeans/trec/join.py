@@ -386,13 +386,9 @@ def _assemble(judged: Judgments, blocks: list, run_ids: set, runid, complete: bo
     T = len(judged.topic_ids)
     retrieved = np.zeros(T, dtype=np.int64)
     kept = np.zeros(T, dtype=np.int64)
-    start = np.zeros(T, dtype=np.int64)  # of each topic's rows in the blocks' rel, end to end
-    at = 0
     for b in blocks:
         retrieved[b.topics] = b.retrieved
         kept[b.topics] = b.kept
-        start[b.topics] = at + np.cumsum(b.kept) - b.kept
-        at += len(b.rel)
     in_run = np.array([t in run_ids for t in judged.topic_ids], dtype=bool)
     missing_codes = np.flatnonzero(~in_run)
     missing = [judged.topic_ids[c].decode("utf-8", "surrogateescape") for c in missing_codes]
@@ -409,18 +405,17 @@ def _assemble(judged: Judgments, blocks: list, run_ids: set, runid, complete: bo
     num_ret = kept[ev] + stand_in
     total = int(num_ret.sum())
     starts = np.cumsum(num_ret) - num_ret
-    small = total < _INT32_MAX
-    rels = [b.rel for b in blocks]
-    all_rel = np.concatenate(rels) if len(rels) > 1 else (rels[0] if rels else np.zeros(0, np.int32))
-    rel = np.full(total, NONPOOL, dtype=all_rel.dtype)
-    real = kept[ev]  # each topic's rows in the blocks, moved to its place here
-    local = np.arange(int(real.sum())) - np.repeat(np.cumsum(real) - real, real)
-    rel[np.repeat(starts, real) + local] = all_rel[np.repeat(start[ev], real) + local]
-    seg = np.repeat(np.arange(len(ev), dtype=np.int32 if small else np.int64), num_ret)
-    pos = (np.arange(total) - np.repeat(starts, num_ret)).astype(np.int32 if small else np.int64)
-    # the qrels' numbers of the evaluated topics
+    index = np.int32 if total < _INT32_MAX else np.int64  # rows, ranks and topics: 32-bit while they fit
     new_index = np.full(T, -1, dtype=np.int64)
     new_index[ev] = np.arange(len(ev))
+    rel = np.full(total, NONPOOL, dtype=blocks[0].rel.dtype if blocks else np.int32)
+    while blocks:  # each block's topics moved to their places, and the block let go
+        b = blocks.pop(0)
+        local = np.arange(len(b.rel), dtype=index) - np.repeat((np.cumsum(b.kept) - b.kept).astype(index), b.kept)
+        rel[np.repeat(starts[new_index[b.topics]].astype(index), b.kept) + local] = b.rel
+    seg = np.repeat(np.arange(len(ev), dtype=index), num_ret)
+    pos = np.arange(total, dtype=index)
+    pos -= np.repeat(starts.astype(index), num_ret)
     keep_ideal = evaluated[judged.ideal_topic]
     ideal = judged.ideal[keep_ideal]
     ideal_seg = new_index[judged.ideal_topic[keep_ideal]]
