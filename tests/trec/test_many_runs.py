@@ -88,3 +88,57 @@ def test_standard_input_serves_one_run(runs, monkeypatch):
     assert status == 0 and out.splitlines()[0].startswith(b"-\tmap")
     status, out, err = run(["eval", "-m", "map", qrels, "-", "-"], monkeypatch, stdin=text)
     assert (status, out) == (1, b"") and "'-' (standard input) may be given once" in err
+
+
+# --- start-up: a small evaluation imports what it needs and nothing more ---------------
+
+#: The library's modules a plain evaluation of small files loads (a new one here is a decision).
+EVAL_MODULES = {
+    "irmeans",
+    "irmeans._arguments",
+    "irmeans._numeric",
+    "irmeans._validation",
+    "irmeans.averages",
+    "irmeans.cli",
+    "irmeans.consistency",
+    "irmeans.consistency_command",
+    "irmeans.errors",
+    "irmeans.means",
+    "irmeans.measures",
+    "irmeans.trec",
+    "irmeans.trec.arrow",
+    "irmeans.trec.command",
+    "irmeans.trec.context",
+    "irmeans.trec.evaluate",
+    "irmeans.trec.files",
+    "irmeans.trec.gains",
+    "irmeans.trec.join",
+    "irmeans.trec.kernels",
+    "irmeans.trec.numbers",
+    "irmeans.trec.ranking",
+    "irmeans.trec.segments",
+    "irmeans.trec.strings",
+    "irmeans.trec.table",
+    "irmeans.trec.tokens",
+}
+#: What only some inputs need: pyarrow for big files, gzip for gzip files, decimal for grades
+#: written as decimals; and what irmeans eval never needs.
+NOT_FOR_A_SMALL_RUN = {"pyarrow", "gzip", "decimal", "scipy", "pandas", "csv", "irmeans_book", "numpy.ma"}
+
+
+def test_a_small_evaluation_imports_only_what_it_needs(tmp_path):
+    import subprocess
+
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("".join(f"{t} 0 d{d} {d % 3}\n" for t in range(1, 6) for d in range(40)))
+    r.write_text("".join(f"{t} Q0 d{d} {d} {100 - d}.5 run\n" for t in range(1, 6) for d in range(60)))
+    code = (
+        "import sys, io, irmeans.cli; sys.stdout = io.StringIO(); "
+        f"status = irmeans.cli.main(['eval', '-c', '-m', 'map', '-m', 'P.10', {str(q)!r}, {str(r)!r}]); "
+        "sys.stdout = sys.__stdout__; print(status); print(' '.join(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "0"
+    loaded = set(out[1].split())
+    assert {m for m in loaded if m.startswith("irmeans")} == EVAL_MODULES
+    assert not {m for m in loaded if m in NOT_FOR_A_SMALL_RUN or m.split(".")[0] in NOT_FOR_A_SMALL_RUN}

@@ -83,7 +83,7 @@ class Context:
         np.maximum.at(n_levels, t, g + 1)
         rank = np.zeros(len(t), dtype=np.int64)
         value = np.zeros(len(t))
-        for lv_count in np.unique(n_levels[t]).tolist():
+        for lv_count in sorted(set(n_levels[t].tolist())):
             sel = np.flatnonzero(n_levels[t] == lv_count)
             walk = gain_walk(gains, lv_count, set(g[sel].tolist()))
             first = {}

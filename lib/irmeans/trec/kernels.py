@@ -412,7 +412,7 @@ def calc_rbp(c: Context, params: Params = ()) -> Values:
     n_levels = np.zeros(c.T, dtype=np.int64)
     np.maximum.at(n_levels, t, g + 1)
     lo, hi = np.zeros(c.T), np.zeros(c.T)
-    for lv_count in np.unique(n_levels).tolist():
+    for lv_count in sorted(set(n_levels.tolist())):
         lo[n_levels == lv_count], hi[n_levels == lv_count] = gain_range(gains, lv_count)
     in_table = (rel >= 0) | np.isin(rel, list(gains.levels))
     mn, mx = lo[r.seg], hi[r.seg]

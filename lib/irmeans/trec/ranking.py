@@ -54,7 +54,7 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     codes = t[heads]
     # The usual case: each topic in one block, scores never rising inside
     # it; then only the blocks need to be put in topic order.
-    if len(np.unique(codes)) == len(codes) and not np.any((s[1:] > s[:-1]) & ~change):
+    if len(set(codes.tolist())) == len(codes) and not np.any((s[1:] > s[:-1]) & ~change):
         if np.all(codes[1:] > codes[:-1]):
             return rows
         lengths = np.diff(np.append(heads, n))

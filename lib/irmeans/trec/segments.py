@@ -70,7 +70,7 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
     has = lengths > 0
     width_class[has] = np.ceil(np.log2(lengths[has])).astype(np.int64)
     row_class = width_class[seg]
-    for k in np.unique(width_class[has]).tolist():
+    for k in sorted(set(width_class[has].tolist())):
         members = np.flatnonzero(has & (width_class == k))
         slot = np.full(len(lengths), -1, dtype=np.int64)
         slot[members] = np.arange(len(members))
