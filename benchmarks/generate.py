@@ -126,3 +126,42 @@ def generate_real(outdir, topics=5000, docs=1000, seed=7):
     os.replace(qpath + ".part", qpath)
     os.replace(rpath + ".part", rpath)
     return qpath, rpath
+
+
+def generate_track(outdir, runs=100, topics=50, docs=1000, seed=11):
+    """Write a track's qrels and ``runs`` run files (unless present); return (qrels, [runs]).
+
+    The work a researcher does: every run submitted to a track evaluated against one qrels.
+    Each run ranks ``docs`` documents for each of ``topics`` topics (real-shaped docnos, as in
+    :func:`generate_real`), drawn from a per-topic pool shared by all runs, so that runs
+    overlap as real submissions do; scores with two decimals (ties); qrels of 300 judgments
+    per topic from the pool, graded 0-2.
+    """
+    folder = os.path.join(outdir, f"track_{runs}x{topics}x{docs}")
+    qpath = os.path.join(folder, "qrels.txt")
+    paths = [os.path.join(folder, f"run{k:03d}.txt") for k in range(runs)]
+    if os.path.exists(qpath) and all(os.path.exists(p) for p in paths):
+        return qpath, paths
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    pools = [_real_docnos(rng, 3 * docs) for _ in range(topics)]
+    qids = [str(401 + t) for t in range(topics)]
+    with open(qpath + ".part", "w") as fq:
+        for qid, pool in zip(qids, pools):
+            judged = rng.choice(len(pool), size=300, replace=False)
+            grades = rng.choice([0, 1, 2], size=300, p=[0.6, 0.3, 0.1])
+            fq.write("".join(f"{qid} 0 {pool[j]} {g}\n" for j, g in zip(judged.tolist(), grades.tolist())))
+    os.replace(qpath + ".part", qpath)
+    for k, path in enumerate(paths):
+        with open(path + ".part", "w") as fr:
+            for qid, pool in zip(qids, pools):
+                picked = rng.choice(len(pool), size=docs, replace=False)
+                scores = np.sort(np.round(rng.gamma(2.0, 3.0, size=docs), 2))[::-1]
+                fr.write(
+                    "".join(
+                        f"{qid} Q0 {pool[j]} {i} {s:.2f} sys{k}\n"
+                        for i, (j, s) in enumerate(zip(picked.tolist(), scores.tolist()), 1)
+                    )
+                )
+        os.replace(path + ".part", path)
+    return qpath, paths

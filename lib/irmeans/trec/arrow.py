@@ -29,7 +29,7 @@ import numpy as np
 
 from .numbers import c_grade, grade_problem
 
-__all__ = ["fast_reader", "arrow_offsets", "column_strings", "primitive", "release_memory"]
+__all__ = ["fast_reader", "load", "arrow_offsets", "column_strings", "primitive", "release_memory"]
 
 # pyarrow's block: a line longer than this is left to the exact reader
 _BLOCK_BYTES = 1 << 22
@@ -43,6 +43,11 @@ def _modules():
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
     return pa, csv
+
+
+def load() -> bool:
+    """Import pyarrow now (when many files are to be read, its import pays for itself); whether it is there."""
+    return _modules() is not None
 
 
 def fast_reader(kind, topics):

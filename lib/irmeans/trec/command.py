@@ -9,6 +9,7 @@ written back byte for byte (ids that are not UTF-8 included).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 
@@ -19,6 +20,7 @@ from ..averages import GM, HM, Logit, Median
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
 from .numbers import INT64_MAX, c_float
 from .table import MEASURE_FAMILIES, NICKNAMES
+from .tokens import ARROW_BYTES
 
 __all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES", "measures_help"]
 
@@ -222,6 +224,13 @@ def _lines(ev, opts, extras, show_map) -> list:
     return lines
 
 
+def _size(path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def run_eval(opts, out) -> int:
     """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns the exit status.
 
@@ -238,6 +247,10 @@ def run_eval(opts, out) -> int:
     if [opts.qrels, *runs].count("-") > 1:
         raise IrmeansError("'-' (standard input) may be given once: the qrels and the runs cannot share it")
     qrels = read_qrels(opts.qrels)
+    if len(runs) > 1 and sum(_size(r) for r in runs) >= ARROW_BYTES:
+        from .arrow import load
+
+        load()  # every run is then read by pyarrow's tokeniser: its import is paid once for all
     failed = 0
     for run in runs:
         try:

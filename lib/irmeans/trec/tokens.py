@@ -597,9 +597,9 @@ def _concat(parts, dtype):
 def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
     """The rows of ``source``, piece by piece, read as ``layout`` says; topics are coded into ``topics``.
 
-    A file of at least :data:`ARROW_BYTES` (or a stream once that much has been read) is
-    tokenised by pyarrow's reader where it takes a piece (:mod:`.arrow`), the exact reader
-    doing the rest.  Wrong field counts are reported first wherever they are, then bad
+    A file of at least :data:`ARROW_BYTES` (or a stream once that much has been read), or any
+    file once pyarrow is loaded, is tokenised by pyarrow's reader where it takes a piece
+    (:mod:`.arrow`), the exact reader doing the rest.  Wrong field counts are reported first wherever they are, then bad
     values, as if the file were checked in one go: after a bad value no more pieces are
     given, but the rest of the file is still read for field counts before the error.
     """
@@ -614,7 +614,8 @@ def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
     try:
         for buf, n, first_line, newlines, store in chunks(source, chunk):
             seen += n
-            if fast is None and pending is None and max(size, seen) >= ARROW_BYTES:
+            # pyarrow for a big file, or whenever it is loaded already (irmeans eval of many runs)
+            if fast is None and pending is None and (max(size, seen) >= ARROW_BYTES or "pyarrow" in sys.modules):
                 from .arrow import fast_reader
 
                 fast = fast_reader(layout.what, topics) or False
