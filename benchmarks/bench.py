@@ -17,6 +17,15 @@ Markdown tables (medians over N interleaved rounds, ratios, peak memory).
    documents with docnos like ``MARCO_12-345678-9``, heavy ties, graded qrels of 200
    judgments per topic): ``irmeans eval`` against pytrec_eval and, when a binary is given
    (``TREC_EVAL=path`` or ``trec_eval`` on PATH), trec_eval 10 with the same measures.
+6. The work researchers do, against trec_eval 10 (which needs a binary, as in 5):
+
+   - a track (``generate.generate_track``: 100 runs x 50 topics x 1,000 documents, real-shaped
+     docnos, one qrels), ``-c -m map -m P.10``: trec_eval in a shell loop, ``irmeans eval`` in a
+     shell loop, and ``irmeans eval QRELS RUN...`` in one call;
+   - start-up: a 16,000-line run beside ``python -c "import numpy"``;
+   - a real-sized single run: 473,000 real-shaped lines with ``-m all_trec``, time and memory.
+
+Each part prints its targets and whether they are met.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from generate import generate, generate_real  # noqa: E402
+from generate import generate, generate_real, generate_track  # noqa: E402
 
 MEASURES = ["map", "gm_map", "recip_rank", "P", "ndcg", "Rprec"]
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -310,20 +319,113 @@ def real_shaped(qrels, run, rounds):
         )
 
 
+def _table(res, base_name, title):
+    """Print a Markdown table of whole-process results against ``base_name``; return name -> (median wall, RSS)."""
+    base = statistics.median(w for w, _ in res[base_name])
+    base_rss = statistics.median(m for _, m in res[base_name])
+    print(f"\n### {title}\n")
+    print(f"| contender | median wall (s) | min–max (s) | it / {base_name} | peak RSS (MiB) | RSS / {base_name} |")
+    print("|---|---:|---:|---:|---:|---:|")
+    out = {}
+    for name, values in res.items():
+        walls = [w for w, _ in values]
+        rss = statistics.median(m for _, m in values)
+        med = statistics.median(walls)
+        out[name] = (med, rss)
+        spread = f"{min(walls):.3f}–{max(walls):.3f}"
+        print(f"| {name} | {med:.3f} | {spread} | {med / base:.2f} | {rss:.0f} | {rss / base_rss:.2f} |")
+    return out
+
+
+def _verdict(what, value, limit):
+    print(f"- {what}: {value:.2f} (target <= {limit}): {'met' if value <= limit else 'NOT met'}")
+
+
+def researchers(data, rounds):
+    """The track in one call and in loops, the start-up of a small run, a real-sized run with all_trec."""
+    binary = trec_eval_binary()
+    if not binary:
+        print("\n(no trec_eval binary: set TREC_EVAL=path/to/trec_eval for the track, start-up and single-run parts)")
+        return
+    irmeans = os.path.join(bindir(), "irmeans")
+    flags = ["-c", "-m", "map", "-m", "P.10"]
+    qrels, runs = generate_track(data)
+    # $0: the program, $1: the qrels, then the runs
+    loop = 'q="$1"; shift; for r in "$@"; do "$0" {sub}{flags} "$q" "$r" || exit 1; done'.replace(
+        "{flags}", " ".join(flags)
+    )
+    lines = sum(1 for _ in open(runs[0], "rb")) * len(runs)
+    res = interleaved(
+        {
+            "trec_eval 10 loop": lambda: run_child(["sh", "-c", loop.replace("{sub}", ""), binary, qrels, *runs]),
+            "irmeans eval loop": lambda: run_child(["sh", "-c", loop.replace("{sub}", "eval "), irmeans, qrels, *runs]),
+            "irmeans eval, one call": lambda: run_child([irmeans, "eval", *flags, qrels, *runs]),
+        },
+        rounds,
+    )
+    track = _table(
+        res,
+        "trec_eval 10 loop",
+        f"A track: {len(runs)} runs x 50 topics x 1,000 documents ({lines:,} lines), `-c -m map -m P.10` "
+        f"({rounds} interleaved rounds)",
+    )
+    small_q, small_r = generate_real(data, 16, 1000)
+    res = interleaved(
+        {
+            'python -c "import numpy"': lambda: run_child([sys.executable, "-c", "import numpy"]),
+            "irmeans eval, 16k lines": lambda: run_child([irmeans, "eval", *flags, small_q, small_r]),
+            "trec_eval 10, 16k lines": lambda: run_child([binary, *flags, small_q, small_r]),
+        },
+        max(rounds, 10),
+    )
+    start = _table(
+        res, 'python -c "import numpy"', f"Start-up: a 16,000-line run ({max(rounds, 10)} interleaved rounds)"
+    )
+    one_q, one_r = generate_real(data, 473, 1000)
+    res = interleaved(
+        {
+            "trec_eval 10": lambda: run_child([binary, "-m", "all_trec", one_q, one_r]),
+            "irmeans eval": lambda: run_child([irmeans, "eval", "-m", "all_trec", one_q, one_r]),
+        },
+        rounds,
+    )
+    single = _table(
+        res, "trec_eval 10", f"A real-sized run: 473,000 real-shaped lines, `-m all_trec` ({rounds} rounds)"
+    )
+    print("\nTargets:\n")
+    _verdict(
+        "track in one call / trec_eval's loop (time)",
+        track["irmeans eval, one call"][0] / track["trec_eval 10 loop"][0],
+        0.5,
+    )
+    _verdict(
+        'a 16k-line run / python -c "import numpy" (time)',
+        start["irmeans eval, 16k lines"][0] / start['python -c "import numpy"'][0],
+        2.0,
+    )
+    _verdict("473k lines, all_trec / trec_eval (time)", single["irmeans eval"][0] / single["trec_eval 10"][0], 1.0)
+    _verdict(
+        "473k lines, all_trec / trec_eval (peak memory)", single["irmeans eval"][1] / single["trec_eval 10"][1], 1.5
+    )
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--data", default=os.path.join(HERE, "data"))
     parser.add_argument("--skip-big", action="store_true", help="leave out the 10M-line run")
-    parser.add_argument("--only", choices=["process", "memory", "consistency", "big", "real"], action="append")
+    parts_known = ["researchers", "process", "memory", "consistency", "big", "real"]
+    parser.add_argument("--only", choices=parts_known, action="append")
     opts = parser.parse_args(argv)
-    parts = set(opts.only or ["process", "memory", "consistency", "big", "real"])
+    parts = set(opts.only or parts_known)
     if opts.skip_big:
         parts.discard("big")
     flags = " ".join(f"-m {m}" for m in MEASURES)
     print("## irmeans benchmarks\n")
     print(f"Machine: {machine()}.  Load average at start: {load()}.")
     print(f"irmeans eval command: `irmeans eval {flags} QRELS RUN > /dev/null`.")
+    if "researchers" in parts:
+        researchers(opts.data, opts.rounds)
     qrels, run = generate(opts.data, 1000, 1000)
     if "process" in parts:
         whole_process(qrels, run, opts.rounds)

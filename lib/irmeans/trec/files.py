@@ -430,11 +430,19 @@ def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None 
     >>> find_duplicate(np.array([0, 0, 1, 0]), Strings.from_sequence(["a", "b", "a", "a"]))
     (0, 3)
     """
-    rows = np.arange(len(codes)) if rows is None else np.asarray(rows)
+    if rows is None:  # every row: the hashes are kept, the lookup of the join uses them too
+        rows = np.arange(len(codes))
+        hashes = strings.hashes() if len(rows) > 1 else None
+    else:
+        rows = np.asarray(rows)
+        hashes = strings.hashes_at(rows) if len(rows) > 1 else None
     if len(rows) < 2:
         return None
     key = codes[rows].astype(np.uint64) * _MIX
-    key ^= strings.hashes_at(rows)
+    key ^= hashes
+    in_order = np.sort(key)  # the usual answer, no pair, costs a sort; only a pair needs the rows
+    if not (in_order[1:] == in_order[:-1]).any():
+        return None
     order = np.argsort(key, kind="stable")
     k = key[order]
     same = np.flatnonzero(k[1:] == k[:-1])

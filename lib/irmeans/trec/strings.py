@@ -161,6 +161,19 @@ def equal_at(a_data, a_starts, a_lengths, b_data, b_starts, b_lengths) -> np.nda
     return same
 
 
+def _by_group_descending(key: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Permutation sorting by ``group`` ascending, then ``key`` descending (equal keys in any order).
+
+    One sort of the keys gives each its rank; one sort of group * n + rank, all different,
+    orders both at once (faster than a lexsort's two stable sorts).
+    """
+    n = len(key)
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.argsort(~key)] = np.arange(n)
+    rank += group.astype(np.int64) * n
+    return np.argsort(rank)
+
+
 def order_descending(data, starts, lengths, group) -> np.ndarray:
     """Permutation sorting strings by ``group`` (ascending), then by the strings descending (``strcmp``).
 
@@ -182,7 +195,7 @@ def order_descending(data, starts, lengths, group) -> np.ndarray:
     view = _view(data, ">u8")
     limit = len(data) - 8
     key = _word(view, limit, starts, lengths, 0, big=True)
-    out = np.lexsort((~key, group))
+    out = _by_group_descending(key, np.asarray(group))
     rows, grp, key = out, np.asarray(group)[out], key[out]
     slots = np.arange(n)
     j = 0
@@ -203,7 +216,7 @@ def order_descending(data, starts, lengths, group) -> np.ndarray:
             out[slots] = rows[local]
             break
         key = _word(view, limit, starts[rows], lengths[rows], j, big=True)
-        local = np.lexsort((~key, grp))
+        local = _by_group_descending(key, grp)
         rows, grp, key = rows[local], grp[local], key[local]
         out[slots] = rows
     return out
