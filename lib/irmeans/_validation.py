@@ -12,14 +12,26 @@ import numpy as np
 
 from .errors import IrmeansError
 
-__all__ = ["whole_number", "finite_number", "eps_value", "check_axis", "float_array", "first_index"]
+__all__ = [
+    "whole_number",
+    "finite_number",
+    "eps_value",
+    "check_axis",
+    "float_array",
+    "first_index",
+    "scores_array",
+    "integer_array",
+]
 
 
 def whole_number(value, name: str, *, minimum: int | None = None) -> int:
-    """``value`` as an int if it is a whole number (``3`` or ``3.0``, not ``True``, ``2.5`` or ``"3"``)."""
+    """``value`` as an int if it is a whole number (``3`` or ``3.0``, not ``True``, ``2.5`` or ``"3"``).
+
+    A Python int is taken as it is, however large (a float could not hold it exactly).
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise IrmeansError(f"{name} must be a whole number, got {value!r}")
-    if not np.isfinite(float(value)) or float(value) != int(value):
+    if not isinstance(value, (int, np.integer)) and (not np.isfinite(float(value)) or float(value) != int(value)):
         raise IrmeansError(f"{name} must be a whole number, got {value!r}")
     out = int(value)
     if minimum is not None and out < minimum:
@@ -75,3 +87,56 @@ def float_array(x, name: str, *, infinite: bool = False) -> np.ndarray:
         what = "numbers (not NaN)" if infinite else "finite numbers"
         raise IrmeansError(f"{name} at index {where} is {float(a[where])!r}: values must be {what}")
     return a
+
+
+def scores_array(x, axis) -> tuple[np.ndarray, int | None]:
+    """Scores to average and their ``axis``: a float64 array (a scalar becomes one score) and a checked axis.
+
+    Refuses what :func:`float_array` refuses, an axis out of range, and an empty set of scores.
+    """
+    a = float_array(x, "score")
+    if a.ndim == 0:
+        a = a.reshape(1)
+    axis = check_axis(axis, a.ndim)
+    if axis is not None and a.shape[axis] == 0:
+        raise IrmeansError(f"cannot average an empty set of scores along axis {axis}")
+    if a.size == 0:
+        raise IrmeansError("cannot average an empty set of scores")
+    return a, axis
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def integer_array(x, name: str, source: str = "<arrays>") -> np.ndarray:
+    """``x`` as a 1-d int64 array of whole numbers (``2`` or ``2.0``), refusing masked arrays and anything else.
+
+    The message names ``source``, the row (counted from 0) and the value: not an integer,
+    or out of the range of 64-bit integers.
+    """
+    if isinstance(x, np.ma.MaskedArray):
+        raise IrmeansError(f"{source}: {name} is a masked array: fill or drop the masked values first")
+    a = np.asarray(x)
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a) | (a != np.round(a))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IrmeansError(f"{source}: row {i}: {name} {float(a[i])!r} is not an integer")
+        big = np.abs(a) >= 2.0**63
+        if big.any():
+            i = int(np.flatnonzero(big)[0])
+            raise IrmeansError(f"{source}: row {i}: {name} {float(a[i])!r} is out of range (64-bit integers)")
+    elif a.dtype.kind == "u":
+        big = a > _INT64_MAX
+        if big.any():
+            i = int(np.flatnonzero(big)[0])
+            raise IrmeansError(f"{source}: row {i}: {name} {int(a[i])} is out of range (64-bit integers)")
+    elif a.dtype.kind == "O":
+        for i, v in enumerate(a.tolist()):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)):
+                raise IrmeansError(f"{source}: row {i}: {name} {v!r} is not an integer")
+            if not -_INT64_MAX - 1 <= v <= _INT64_MAX:
+                raise IrmeansError(f"{source}: row {i}: {name} {v} is out of range (64-bit integers)")
+    elif a.dtype.kind not in "ib":
+        raise IrmeansError(f"{source}: {name} values must be integers")
+    return a.astype(np.int64).reshape(-1)

@@ -1,11 +1,13 @@
-"""Averages as values: an average across topics together with its parameters.
+"""Averages as values: each average across topics owns its formula, its parameters and its names.
 
-Each average is a small immutable object, callable like the function it
-wraps: ``GM(eps=0.01)(scores, axis=1)`` is
-``geometric_mean(scores, eps=0.01, axis=1)``. It has a readable
-:attr:`~Average.label` for tables and figures and a short :attr:`~Average.spec`
-that :func:`parse_average` reads back, so the same average can be named on
-the command line, in a figure and in a chapter.
+An average is a small immutable object, callable like a numpy reduction:
+``GM(eps=0.01)(scores, axis=1)`` is the εGM of each system. Each one keeps, in one place,
+its formula (:meth:`Average.__call__`), the transform g of the scores of which it is an
+increasing function of the mean (:meth:`Average.transform`: the log for the geometric means,
+what :mod:`irmeans.consistency` sums to order systems quickly), the scores it takes
+(:meth:`Average.refuses`), a readable :attr:`~Average.label`, a short :attr:`~Average.spec`
+that :func:`parse_average` reads back, and the extra line it gives ``irmeans eval``.
+:data:`REGISTRY` lists them, and everything that names averages is built from it.
 
 =================  ==========================  ====================================
 spec               object                      what
@@ -13,9 +15,9 @@ spec               object                      what
 ``am``             ``AM()``                    arithmetic mean (MAP over AP)
 ``gm:0.01``        ``GM(eps=0.01)``            εGM, exp(mean(log(x + ε))) − ε
 ``gm-floor:1e-5``  ``GM(1e-5, form="floor")``  trec_eval's gm_map: exp(mean(log(max(x, ε))))
+``gm-zeros:1e-5``  ``GM(1e-5, form="zeros")``  the Robust track's GMAP: zeros alone set to ε
 ``hm:0.01``        ``HM(eps=0.01)``            εHM, 1 / mean(1 / (x + ε)) − ε
 ``median``         ``Median()``                median
-``gm-zeros:1e-5``  ``GM(1e-5, form="zeros")``  the Robust track's GMAP: zeros alone set to ε
 ``logit:0.01``     ``Logit(eps=0.01)``         mean in log-odds space, mapped back
 =================  ==========================  ====================================
 
@@ -29,46 +31,109 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from . import means
-from ._validation import eps_value
+from ._validation import eps_value, first_index, scores_array
 from .errors import IrmeansError
 
-__all__ = ["Average", "AM", "GM", "HM", "Median", "Logit", "parse_average", "TREC_EVAL_GM"]
+__all__ = [
+    "Average",
+    "AM",
+    "GM",
+    "HM",
+    "Median",
+    "Logit",
+    "parse_average",
+    "REGISTRY",
+    "eval_lines",
+    "TREC_EVAL_GM_EPS",
+    "TREC_EVAL_GM",
+]
+
+#: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
+TREC_EVAL_GM_EPS = 1e-5
+
+#: The averages by spec kind (``"gm-floor"``), each with the class and the fixed arguments it stands for.
+REGISTRY: dict[str, tuple[type[Average], dict[str, Any]]] = {}
 
 
 def _eps_text(eps: float) -> str:
     return f"{eps:g}"
 
 
+def _scalar(m):
+    """A Python float for a 0-d result, the array otherwise."""
+    m = np.asarray(m)
+    return float(m) if m.ndim == 0 else m
+
+
 @dataclass(frozen=True)
 class Average:
-    """Base class: an average across topics. Subclasses set :attr:`name` and :meth:`__call__`."""
+    """Base class: an average across topics.
 
-    name: ClassVar[str] = ""
+    A subclass sets :attr:`kinds` (its specs and what each fixes), :meth:`_value` (the
+    formula) and :meth:`transform`, and may refuse scores (:meth:`refuses`).
+    """
 
-    def __call__(self, x, axis: int | None = None):  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    @property
-    def spec(self) -> str:
-        """The short text :func:`parse_average` reads back into this average."""
-        return self.name
-
+    #: Spec kinds -> the arguments each fixes (``{"gm-floor": {"form": "floor"}}``).
+    kinds: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: Whether the spec takes ``:ε``.
+    takes_eps: ClassVar[bool] = False
+    #: ``irmeans eval``'s extra ``all`` lines this average gives: line name -> (fixed arguments, help text).
+    eval_lines: ClassVar[dict[str, tuple[dict[str, Any], str]]] = {}
     #: The scores the average takes, in words (for messages).
     requirement: ClassVar[str] = "finite scores"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for kind, fixed in cls.kinds.items():
+            REGISTRY[kind] = (cls, fixed)
+
+    def __call__(self, x: ArrayLike, axis: int | None = None) -> float | np.ndarray:
+        """The average of ``x`` (along ``axis``, as in numpy: ``axis=1`` of a systems × topics array)."""
+        a, axis = scores_array(x, axis)
+        for bad in self._checks(a):  # the first kind of refusal found wins, as the formula reads them
+            if bad.any():
+                where = first_index(bad)
+                raise IrmeansError(self._refusal(where, float(a[where])))
+        return _scalar(self._value(a, axis))
+
+    def _checks(self, a: np.ndarray):
+        """Masks of refused scores, the first that has one decides the message (see :meth:`refuses`)."""
+        return [self.refuses(a)]
+
+    def _value(self, a: np.ndarray, axis: int | None):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _refusal(self, where, value: float) -> str:
+        return f"score at index {where} is {value!r}: this mean needs {self.requirement}"
 
     def refuses(self, x) -> np.ndarray:
         """A mask of the (finite) scores this average cannot take: those outside :attr:`requirement`."""
         return np.zeros(np.shape(x), dtype=bool)
 
+    def transform(self, x: np.ndarray) -> np.ndarray | None:
+        """g(x), elementwise, such that the average is a strictly increasing function of mean(g(x)).
+
+        Two sets of scores are then ordered by the average as by the sum of g over them (one
+        matrix product orders systems on many subsets of topics). None for an average without
+        such a form (the median).
+        """
+        return None
+
+    @property
+    def spec(self) -> str:
+        """The short text :func:`parse_average` reads back into this average."""
+        kind = next(k for k, fixed in self.kinds.items() if all(getattr(self, f) == v for f, v in fixed.items()))
+        return f"{kind}:{_eps_text(self.eps)}" if self.takes_eps else kind  # type: ignore[attr-defined]
+
     @property
     def label(self) -> str:
         """A readable name for tables and legends."""
-        return self.name.upper()
+        return self.spec.upper()
 
     def __str__(self) -> str:
         return self.label
@@ -82,24 +147,30 @@ class AM(Average):
     0.28
     """
 
-    name: ClassVar[str] = "am"
+    kinds: ClassVar = {"am": {}}
 
-    def __call__(self, x, axis: int | None = None):
-        return means.arithmetic_mean(x, axis=axis)
+    def _value(self, a, axis):
+        return np.mean(a, axis=axis)
+
+    def transform(self, x):
+        return np.asarray(x, dtype=np.float64)
 
 
 @dataclass(frozen=True)
 class GM(Average):
-    """The geometric mean with ε: additive (εGM, GMAP) or trec_eval's floor form.
+    """The geometric mean with ε: additive (εGM, GMAP), trec_eval's floor, or zeros alone lifted.
 
     Parameters
     ----------
     eps : float, default 0
-        The ε; finite and >= 0 (> 0 for the floor form).
+        The ε; finite and >= 0 (> 0 for the floor and zeros forms).
     form : {"add", "floor", "zeros"}
-        ``"add"``: exp(mean(log(x + ε))) − ε. ``"floor"``: exp(mean(log(max(x, ε)))),
-        trec_eval's ``gm_map`` with ε = 1e-5. ``"zeros"``: zeros alone become ε,
-        the TREC Robust track's GMAP.
+        ``"add"``: exp(mean(log(x + ε))) − ε, the form of Robertson (2006) and Ravana &
+        Moffat's εGM; as ε grows it tends to the arithmetic mean. ``"floor"``:
+        exp(mean(log(max(x, ε)))), trec_eval's ``gm_map`` with ε = 1e-5. ``"zeros"``: only
+        scores of exactly 0 become ε, then the plain geometric mean: the TREC Robust
+        track's GMAP. In these two the logs are added in order, as trec_eval adds them, so
+        the floor form's value is trec_eval's ``gm_map`` to the last bit.
 
     >>> GM(eps=1e-5, form="floor").label
     'GM, trec_eval floor (ε = 1e-05)'
@@ -109,26 +180,47 @@ class GM(Average):
 
     eps: float = 0.0
     form: str = "add"
-    name: ClassVar[str] = "gm"
+    kinds: ClassVar = {"gm": {"form": "add"}, "gm-floor": {"form": "floor"}, "gm-zeros": {"form": "zeros"}}
+    takes_eps: ClassVar = True
+    eval_lines: ClassVar = {
+        "gm_map_add": ({"form": "add"}, "additive epsilon geometric mean: exp(mean(log(AP + eps))) - eps")
+    }
+    requirement: ClassVar = "scores >= 0"
 
     def __post_init__(self):
         object.__setattr__(self, "eps", eps_value(self.eps))
         if self.form not in ("add", "floor", "zeros"):
             raise IrmeansError(f"form must be 'add', 'floor' or 'zeros', got {self.form!r}")
         if self.form != "add" and self.eps == 0:
-            raise IrmeansError(f"the {self.form} form needs eps > 0 (trec_eval uses 1e-5)")
+            raise IrmeansError(f"form={self.form!r} needs eps > 0 (trec_eval uses 1e-5)")
 
-    def __call__(self, x, axis: int | None = None):
-        return means.geometric_mean(x, eps=self.eps, method=self.form, axis=axis)
-
-    requirement: ClassVar[str] = "scores >= 0"
-
-    def refuses(self, x) -> np.ndarray:
+    def refuses(self, x):
         return np.asarray(x) < 0
 
-    @property
-    def spec(self) -> str:
-        return f"gm{'' if self.form == 'add' else '-' + self.form}:{_eps_text(self.eps)}"
+    def transform(self, x):
+        x = np.asarray(x, dtype=np.float64)
+        with np.errstate(divide="ignore"):  # log(0) = -inf: a zero without ε
+            if self.form == "floor":
+                return np.log(np.maximum(x, self.eps))
+            if self.form == "zeros":
+                return np.log(np.where(x == 0, self.eps, x))
+            return np.log1p(x / self.eps) if self.eps > 1 else np.log(x + self.eps)
+
+    def _value(self, a, axis):
+        eps = self.eps
+        if self.form == "add":
+            if eps > 1:
+                # Written as ε·(exp(mean(log1p(x/ε))) − 1) so that a large ε does not
+                # swamp the scores in x + ε: the mean then tends to the arithmetic mean.
+                m = eps * np.expm1(np.mean(self.transform(a), axis=axis))
+            else:  # log(0) = -inf gives exp(-inf) = 0, as it should
+                m = np.exp(np.mean(self.transform(a), axis=axis)) - eps
+            # exp(log(y)) may come back a hair below y; a mean of scores >= 0 is never below 0.
+            return np.maximum(m, 0.0)
+        # trec_eval's own arithmetic: the logs added one topic after the other, then divided
+        total = np.cumsum(self.transform(a), axis=axis)
+        total = total[-1] if axis is None else np.take(total, -1, axis=axis)
+        return np.exp(total / (a.size if axis is None else a.shape[axis]))
 
     @property
     def label(self) -> str:
@@ -143,30 +235,55 @@ class GM(Average):
 class HM(Average):
     """The harmonic mean with ε: 1 / mean(1 / (x + ε)) − ε.
 
+    With ε = 0 a zero score has no reciprocal, and is refused.
+
     >>> round(HM(eps=0.01)([0.0, 0.4, 0.2, 0.4, 0.3]), 3)
     0.034
     """
 
     eps: float = 0.0
-    name: ClassVar[str] = "hm"
+    kinds: ClassVar = {"hm": {}}
+    takes_eps: ClassVar = True
+    eval_lines: ClassVar = {"hm_map": ({}, "epsilon harmonic mean: 1 / mean(1 / (AP + eps)) - eps")}
 
     def __post_init__(self):
         object.__setattr__(self, "eps", eps_value(self.eps))
-
-    def __call__(self, x, axis: int | None = None):
-        return means.harmonic_mean(x, eps=self.eps, axis=axis)
 
     @property
     def requirement(self) -> str:  # type: ignore[override]
         return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
 
-    def refuses(self, x) -> np.ndarray:
+    def refuses(self, x):
         x = np.asarray(x)
         return x < 0 if self.eps else x <= 0
 
-    @property
-    def spec(self) -> str:
-        return f"hm:{_eps_text(self.eps)}"
+    def _checks(self, a):
+        return [a < 0, self.refuses(a)]  # a negative score first, then a zero without ε
+
+    def _refusal(self, where, value):
+        if value == 0:
+            return (
+                f"score at index {where} is 0: the harmonic mean of a set with a zero is undefined; "
+                "pass eps > 0 (for example eps=0.01) to use the ε-harmonic mean"
+            )
+        return f"score at index {where} is {value!r}: this mean needs scores >= 0"
+
+    def transform(self, x):
+        x = np.asarray(x, dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            return -1.0 / (x + self.eps)
+
+    def _value(self, a, axis):
+        eps = self.eps
+        if eps > 1:
+            # The same mean written with u = x/ε, so that a large ε does not swamp the
+            # scores: ε·mean(u/(1+u)) / mean(1/(1+u)), which tends to the arithmetic mean.
+            u = a / eps
+            m = eps * np.mean(u / (1 + u), axis=axis) / np.mean(1 / (1 + u), axis=axis)
+        else:
+            t = a.size if axis is None else a.shape[axis]
+            m = t / np.sum(1.0 / (a + eps), axis=axis) - eps
+        return np.maximum(m, 0.0)
 
     @property
     def label(self) -> str:
@@ -175,50 +292,78 @@ class HM(Average):
 
 @dataclass(frozen=True)
 class Median(Average):
-    """The median.
+    """The median (for an even number of scores, the mean of the two middle ones).
 
     >>> Median()([0.0, 0.4, 0.2, 0.4, 0.3])
     0.3
     """
 
-    name: ClassVar[str] = "median"
+    kinds: ClassVar = {"median": {}}
+    eval_lines: ClassVar = {"median_map": ({}, "median AP")}
 
-    def __call__(self, x, axis: int | None = None):
-        return means.median(x, axis=axis)
+    def _value(self, a, axis):
+        return np.median(a, axis=axis)
 
     @property
     def label(self) -> str:
         return "median"
 
 
+def log_odds_of(a: np.ndarray, eps: float) -> np.ndarray:
+    """log((a + ε) / (1 − a + ε)), elementwise, without checks (see :func:`irmeans.means.log_odds`)."""
+    return np.log(a + eps) - np.log1p(-a + eps)
+
+
 @dataclass(frozen=True)
 class Logit(Average):
     """The mean in log-odds space with ε, mapped back to a score.
+
+    Each score becomes log((x + ε) / (1 − x + ε)); the mean of those, y, maps back through
+    x = ((1 + ε)·e^y − ε) / (1 + e^y), so that equal scores give that score back. ε > 0
+    keeps scores of 0 and 1 finite (Robertson 2006, §4.2).
 
     >>> round(Logit()([0.9, 0.99]), 4)
     0.9676
     """
 
     eps: float = 0.0
-    name: ClassVar[str] = "logit"
+    kinds: ClassVar = {"logit": {}}
+    takes_eps: ClassVar = True
+    eval_lines: ClassVar = {"logit_map": ({}, "logit mean of AP with epsilon")}
 
     def __post_init__(self):
         object.__setattr__(self, "eps", eps_value(self.eps))
-
-    def __call__(self, x, axis: int | None = None):
-        return means.logit_mean(x, eps=self.eps, axis=axis)
 
     @property
     def requirement(self) -> str:  # type: ignore[override]
         return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
 
-    def refuses(self, x) -> np.ndarray:
+    def refuses(self, x):
         x = np.asarray(x)
         return ((x < 0) | (x > 1)) if self.eps else ((x <= 0) | (x >= 1))
 
-    @property
-    def spec(self) -> str:
-        return f"logit:{_eps_text(self.eps)}"
+    def _checks(self, a):
+        return [(a < 0) | (a > 1), self.refuses(a)]  # outside [0, 1] first, then 0 or 1 without ε
+
+    def _refusal(self, where, value):
+        if 0 <= value <= 1:
+            return (
+                f"score at index {where} is {value!r}: its log-odds are infinite; pass eps > 0 (for example eps=0.01)"
+            )
+        return f"score at index {where} is {value!r}: the logit needs scores in [0, 1]"
+
+    def transform(self, x):
+        x = np.asarray(x, dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            return log_odds_of(x, self.eps)
+
+    def _value(self, a, axis):
+        eps = self.eps
+        y = np.mean(log_odds_of(a, eps), axis=axis)
+        # Written with exp(-|y|) so that large |y| neither overflows nor loses the answer.
+        e = np.exp(-np.abs(y))
+        m = np.where(y >= 0, ((1 + eps) - eps * e) / (1 + e), ((1 + eps) * e - eps) / (1 + e))
+        return np.clip(m, 0.0, 1.0)
 
     @property
     def label(self) -> str:
@@ -226,11 +371,9 @@ class Logit(Average):
 
 
 #: trec_eval's ``gm_map``: the floor form with ε = 1e-5.
-TREC_EVAL_GM = GM(eps=means.TREC_EVAL_GM_EPS, form="floor")
+TREC_EVAL_GM = GM(eps=TREC_EVAL_GM_EPS, form="floor")
 
 _NUMBER = re.compile(r"[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_KINDS = {"am": AM, "gm": GM, "gm-floor": GM, "gm-zeros": GM, "hm": HM, "median": Median, "logit": Logit}
-_TAKES_EPS = {"gm", "gm-floor", "gm-zeros", "hm", "logit"}
 
 
 def parse_average(spec: str | Average) -> Average:
@@ -252,16 +395,31 @@ def parse_average(spec: str | Average) -> Average:
     if not isinstance(spec, str):
         raise IrmeansError(f"an average is a spec such as 'gm:0.01' or an Average, got {spec!r}")
     kind, sep, eps_text = spec.strip().lower().partition(":")
-    if kind not in _KINDS:
-        known = ", ".join(sorted(_KINDS))
-        raise IrmeansError(f"unknown average {spec!r}: expected one of {known}, with ':eps' for gm, hm and logit")
-    if sep and kind not in _TAKES_EPS:
-        raise IrmeansError(f"average {spec!r}: {kind} takes no ε")
-    eps = means.TREC_EVAL_GM_EPS if kind in ("gm-floor", "gm-zeros") else 0.0
+    if kind not in REGISTRY:
+        known = ", ".join(sorted(REGISTRY))
+        eps_kinds = ", ".join(sorted({k.partition("-")[0] for k, (cls, _) in REGISTRY.items() if cls.takes_eps}))
+        raise IrmeansError(f"unknown average {spec!r}: expected one of {known}, with ':eps' for {eps_kinds}")
+    cls, fixed = REGISTRY[kind]
+    if not cls.takes_eps:
+        if sep:
+            raise IrmeansError(f"average {spec!r}: {kind} takes no ε")
+        return cls(**fixed)
+    eps = TREC_EVAL_GM_EPS if fixed.get("form", "add") != "add" else 0.0
     if sep:
         if not _NUMBER.fullmatch(eps_text):
             raise IrmeansError(f"average {spec!r}: ε {eps_text!r} is not a plain number such as 0.01 or 1e-5")
         eps = float(eps_text)
-    if kind in ("gm-floor", "gm-zeros"):
-        return GM(eps=eps, form=kind.partition("-")[2])
-    return _KINDS[kind](eps=eps) if kind in _TAKES_EPS else _KINDS[kind]()
+    return cls(eps=eps, **fixed)
+
+
+def eval_lines(eps: float) -> dict[str, tuple[Average, str]]:
+    """``irmeans eval``'s extra ``all`` lines: line name -> (the average, with ``eps`` where it takes one; help text).
+
+    >>> {name: avg.spec for name, (avg, _) in eval_lines(0.01).items()}
+    {'gm_map_add': 'gm:0.01', 'hm_map': 'hm:0.01', 'median_map': 'median', 'logit_map': 'logit:0.01'}
+    """
+    out = {}
+    for cls in dict.fromkeys(cls for cls, _ in REGISTRY.values()):
+        for line, (fixed, text) in cls.eval_lines.items():
+            out[line] = (cls(eps=eps, **fixed) if cls.takes_eps else cls(**fixed), text)
+    return out

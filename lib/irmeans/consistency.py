@@ -16,9 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import float_array, whole_number
-from .averages import AM, GM, HM, Average, Logit, Median, parse_average
+from .averages import Average, Logit, Median, parse_average
 from .errors import IrmeansError
-from .means import _log_odds
 
 __all__ = [
     "kendall_tau",
@@ -245,32 +244,17 @@ def _system_scores(scores):
 def _monotone_form(average, s):
     """The elementwise transform g for which ``average`` is a strictly increasing function of mean(g(x)).
 
-    So the order of the systems by ``average`` on a half is their order by
-    the sum of g over the half, which one matrix product gives for every
-    split at once. ``None`` for an average without such a form (the median),
-    or where g would not be finite on these scores.
+    So the order of the systems by ``average`` on a half is their order by the sum of g
+    over the half, which one matrix product gives for every split at once (see
+    :meth:`irmeans.averages.Average.transform`). ``None`` for an average without such a
+    form (the median), or where g would not be finite on these scores.
     """
-    eps = getattr(average, "eps", 0.0)
-    with np.errstate(divide="ignore"):
-        if isinstance(average, AM):
-            g = s
-        elif isinstance(average, GM):
-            if average.form == "floor":
-                g = np.log(np.maximum(s, eps))
-            elif average.form == "zeros":
-                g = np.log(np.where(s == 0, eps, s))
-            else:
-                g = np.log1p(s / eps) if eps > 1 else np.log(s + eps)
-        elif isinstance(average, HM):
-            g = -1.0 / (s + eps)
-        elif isinstance(average, Logit):
-            g = _log_odds(s, eps)
-            # Far out in the log-odds the map back to a score saturates at 0 or 1.
-            if np.abs(g).max() > 30:
-                return None
-        else:
-            return None
-    return g if np.isfinite(g).all() else None
+    g = average.transform(s)
+    if g is None or not np.isfinite(g).all():
+        return None
+    if isinstance(average, Logit) and np.abs(g).max() > 30:
+        return None  # far out in the log-odds the map back to a score saturates at 0 or 1
+    return g
 
 
 def _half_averages(by_topic, average, halves):

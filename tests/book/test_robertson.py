@@ -125,7 +125,7 @@ def test_boosted_means_use_the_library_means():
     x = [0.0, 0.1, 0.3, 0.6]
     m, g = boosted_means(x, 0.1, "highest", eps=1e-3)
     assert m == pytest.approx(arithmetic_mean([0.0, 0.1, 0.4, 0.7]))
-    assert g == pytest.approx(geometric_mean([0.0, 0.1, 0.4, 0.7], eps=1e-3, method="add"))
+    assert g == pytest.approx(geometric_mean([0.0, 0.1, 0.4, 0.7], eps=1e-3, form="add"))
 
 
 def test_other_boost_sizes(ap):

@@ -11,8 +11,8 @@ SCORES = np.array([[0.0, 0.4, 0.2, 0.4, 0.3], [0.1, 0.1, 0.3, 0.8, 0.1]])
 CASES = [
     (AM(), lambda x, axis: means.arithmetic_mean(x, axis=axis)),
     (GM(eps=0.01), lambda x, axis: means.geometric_mean(x, eps=0.01, axis=axis)),
-    (GM(eps=1e-5, form="floor"), lambda x, axis: means.geometric_mean(x, eps=1e-5, method="floor", axis=axis)),
-    (GM(eps=1e-5, form="zeros"), lambda x, axis: means.geometric_mean(x, eps=1e-5, method="zeros", axis=axis)),
+    (GM(eps=1e-5, form="floor"), lambda x, axis: means.geometric_mean(x, eps=1e-5, form="floor", axis=axis)),
+    (GM(eps=1e-5, form="zeros"), lambda x, axis: means.geometric_mean(x, eps=1e-5, form="zeros", axis=axis)),
     (HM(eps=0.01), lambda x, axis: means.harmonic_mean(x, eps=0.01, axis=axis)),
     (Median(), lambda x, axis: means.median(x, axis=axis)),
     (Logit(eps=0.01), lambda x, axis: means.logit_mean(x, eps=0.01, axis=axis)),

@@ -53,13 +53,13 @@ def test_table_1_along_an_axis():
 @pytest.mark.parametrize("eps, published", [(1e-5, 0.039), (0.01, 0.157)])
 def test_trec_eval_floor_form_on_s2(eps, published):
     s2 = RAVANA_MOFFAT_TABLE_1[1][1]
-    assert round(geometric_mean(s2, eps=eps, method="floor"), 3) == published
+    assert round(geometric_mean(s2, eps=eps, form="floor"), 3) == published
 
 
 def test_floor_form_is_trec_eval_gm_map():
     ap = [0.0, 0.5, 1e-7, 0.2]
     expected = math.exp(sum(math.log(max(v, 1e-5)) for v in ap) / 4)
-    assert geometric_mean(ap, eps=TREC_EVAL_GM_EPS, method="floor") == pytest.approx(expected, rel=1e-15)
+    assert geometric_mean(ap, eps=TREC_EVAL_GM_EPS, form="floor") == pytest.approx(expected, rel=1e-15)
 
 
 def test_zero_sends_plain_geometric_mean_to_zero():
@@ -140,13 +140,19 @@ def test_harmonic_zero_message_suggests_eps():
         harmonic_mean([0.0, 0.5])
 
 
-def test_bad_eps_and_method():
+def test_bad_eps_and_form():
     with pytest.raises(ValueError, match="eps"):
         geometric_mean([0.5], eps=-1)
-    with pytest.raises(ValueError, match="method"):
-        geometric_mean([0.5], method="multiply")
-    with pytest.raises(ValueError, match="floor"):
-        geometric_mean([0.5], method="floor")
+    with pytest.raises(ValueError, match="form must be 'add', 'floor' or 'zeros', got 'multiply'"):
+        geometric_mean([0.5], form="multiply")
+    with pytest.raises(ValueError, match=r"form='floor' needs eps > 0"):
+        geometric_mean([0.5], form="floor")
+
+
+def test_method_is_the_deprecated_name_of_form():
+    with pytest.warns(DeprecationWarning, match="form"):
+        old = geometric_mean([0.0, 0.5], eps=0.01, method="floor")
+    assert old == geometric_mean([0.0, 0.5], eps=0.01, form="floor")
 
 
 def test_empty_axis_is_an_error():
@@ -208,7 +214,7 @@ def test_each_mean_is_monotone_in_every_input(x, i, delta, eps):
     i = i % x.size
     y = x.copy()
     y[i] = min(1.0, y[i] + delta)
-    for mean, kw in every_mean(eps) + [(geometric_mean, {"eps": eps, "method": "floor"})]:
+    for mean, kw in every_mean(eps) + [(geometric_mean, {"eps": eps, "form": "floor"})]:
         assert mean(y, **kw) >= mean(x, **kw) - 1e-12, mean.__name__
 
 

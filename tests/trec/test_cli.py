@@ -126,7 +126,7 @@ def test_extra_lines_are_the_means_of_the_per_topic_ap(tmp_path, capsys):
         rows = {row[0].strip(): row[2] for row in lines(captured.out)}
         assert list(rows) == ["map", "gm_map_add", "hm_map", "median_map", "logit_map"]
         assert rows["map"] == "%6.6f" % (sum(ap) / 3)
-        assert rows["gm_map_add"] == "%6.6f" % means.geometric_mean(ap, eps=eps, method="add")
+        assert rows["gm_map_add"] == "%6.6f" % means.geometric_mean(ap, eps=eps, form="add")
         assert rows["hm_map"] == "%6.6f" % means.harmonic_mean(ap, eps=eps)
         assert rows["hm_map"] == "%6.6f" % (3 / sum(1 / (a + eps) for a in ap) - eps)
         assert rows["median_map"] == "%6.6f" % means.median(ap) == "0.833333"

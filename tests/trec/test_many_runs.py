@@ -103,7 +103,6 @@ EVAL_MODULES = {
     "irmeans.consistency",
     "irmeans.consistency_command",
     "irmeans.errors",
-    "irmeans.means",
     "irmeans.measures",
     "irmeans.trec",
     "irmeans.trec.arrow",

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from .._arguments import EXIT_STATUS, digits, integer
-from ..averages import GM, HM, Logit, Median
+from ..averages import eval_lines
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
 from .numbers import INT64_MAX, c_float
 from .table import MEASURE_FAMILIES, NICKNAMES
@@ -52,6 +52,10 @@ def measures_help() -> str:
     return "\n".join(out)
 
 
+def _extra_help() -> str:
+    return "\n".join(f"  {name:<12} {text}" for name, (_, text) in eval_lines(0.0).items())
+
+
 EVAL_DESCRIPTION = f"""\
 Evaluate RUN against QRELS as trec_eval 10 does and print trec_eval's lines
 (measure, topic, value).  Anything printed under a trec_eval name means what
@@ -71,22 +75,14 @@ measures (-m NAME or NAME.PARAMETERS):
 {measures_help()}
 
 extra 'all' lines, averages of the per-topic AP that trec_eval lacks:
-  gm_map_add   additive epsilon geometric mean: exp(mean(log(AP + eps))) - eps
-  hm_map       epsilon harmonic mean: 1 / mean(1 / (AP + eps)) - eps
-  median_map   median AP
-  logit_map    logit mean of AP with epsilon
+{_extra_help()}
 with eps given by --eps (default 1e-5).  They are printed without -m, when
 named (-m hm_map), or with --extra; never otherwise, so that output under
 trec_eval's -m arguments has exactly trec_eval's lines.
 """
 
-#: The extra ``all`` lines: each an average of the per-topic AP values, made with --eps.
-EXTRA_AVERAGES = {
-    "gm_map_add": lambda eps: GM(eps=eps),
-    "hm_map": lambda eps: HM(eps=eps),
-    "median_map": lambda eps: Median(),
-    "logit_map": lambda eps: Logit(eps=eps),
-}
+#: The extra ``all`` lines' names (see :func:`irmeans.averages.eval_lines`).
+EXTRA_AVERAGES = list(eval_lines(0.0))
 
 
 _int = integer
@@ -170,9 +166,10 @@ def _note(text):
 
 def _extra_lines(ap, names, eps, digits):
     lines = []
+    averages = eval_lines(eps)
     for name in names:
         try:
-            value = float(EXTRA_AVERAGES[name](eps)(ap))
+            value = float(averages[name][0](ap))
         except IrmeansError as exc:  # e.g. eps = 0 with an AP of 0: the mean is undefined
             reason = str(exc).splitlines()[0] if str(exc) else "undefined"
             _note(f"note: {name} line left out, undefined with --eps {eps:g}: {reason}")

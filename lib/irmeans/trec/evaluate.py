@@ -91,15 +91,6 @@ def _is_stdin(source) -> bool:
     return isinstance(source, str) and source == "-"
 
 
-def _whole(value, name, minimum=None):
-    """:func:`whole_number`, also for Python ints beyond a double's exact range."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        if minimum is not None and value < minimum:
-            raise IrmeansError(f"{name} must be a whole number >= {minimum}, got {value!r}")
-        return value
-    return whole_number(value, name, minimum=minimum)
-
-
 def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measures=None, num_docs=0) -> Evaluation:
     """Evaluate a run against qrels as trec_eval 10 does.
 
@@ -135,10 +126,10 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     (['1', '2'], [1.0, 0.5], 0.5)
     """
     if depth is not None:
-        depth = min(_whole(depth, "depth", minimum=0), INT64_MAX)
-    relevance_level = _whole(relevance_level, "relevance_level")
+        depth = min(whole_number(depth, "depth", minimum=0), INT64_MAX)
+    relevance_level = whole_number(relevance_level, "relevance_level")
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
-    num_docs = _whole(num_docs, "num_docs", minimum=0)
+    num_docs = whole_number(num_docs, "num_docs", minimum=0)
     chosen = parse_measures(measures)
     if _is_stdin(qrels) and _is_stdin(run):
         raise IrmeansError("'-' (standard input) may be given once: the qrels and the run cannot both be read from it")

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import float_array
+from .._validation import float_array, integer_array
 from ..errors import FileFormatError, IrmeansError
-from .numbers import INT64_MAX, MAX_GRADE, grade_problem
+from .numbers import MAX_GRADE, grade_problem
 from .strings import _PAD, Strings, equal_at
 from .tokens import (
     _SLACK,
@@ -103,32 +103,7 @@ class Qrels(_Rows):
         >>> Qrels.from_arrays(["7"], ["d"], [2.0]).rels.tolist()
         [2]
         """
-        if isinstance(rels, np.ma.MaskedArray):
-            raise IrmeansError(f"{source}: rels is a masked array: fill or drop the masked values first")
-        rels = np.asarray(rels)
-        if rels.dtype.kind == "f":
-            bad = ~np.isfinite(rels) | (rels != np.round(rels))
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise IrmeansError(f"{source}: row {i}: relevance {float(rels[i])!r} is not an integer")
-            big = np.abs(rels) >= 2.0**63
-            if big.any():
-                i = int(np.flatnonzero(big)[0])
-                raise IrmeansError(f"{source}: row {i}: relevance {float(rels[i])!r} is out of range (64-bit integers)")
-        elif rels.dtype.kind == "u":
-            big = rels > INT64_MAX
-            if big.any():
-                i = int(np.flatnonzero(big)[0])
-                raise IrmeansError(f"{source}: row {i}: relevance {int(rels[i])} is out of range (64-bit integers)")
-        elif rels.dtype.kind == "O":
-            for i, v in enumerate(rels.tolist()):
-                if not isinstance(v, int) or isinstance(v, bool):
-                    raise IrmeansError(f"{source}: row {i}: relevance {v!r} is not an integer")
-                if grade_problem(v):
-                    raise IrmeansError(f"{source}: row {i}: relevance {v} {grade_problem(v)}")
-        elif rels.dtype.kind not in "ib":
-            raise IrmeansError(f"{source}: relevance values must be integers")
-        rels = rels.astype(np.int64)
+        rels = integer_array(rels, "relevance", source)
         high = rels > MAX_GRADE
         if high.any():
             i = int(np.flatnonzero(high)[0])
