@@ -12,7 +12,7 @@ command line catches nothing else, so a bug still shows its traceback).
 
 from __future__ import annotations
 
-__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path", "one_line"]
+__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path", "shown_token", "one_line"]
 
 
 def shown_path(path) -> str:
@@ -24,6 +24,11 @@ def shown_path(path) -> str:
     """
     text = str(path)
     return text if text.isprintable() else repr(text)
+
+
+def shown_token(value: bytes) -> str:
+    """A topic or docno for a message (undecodable bytes as \\x escapes)."""
+    return value.decode("utf-8", "backslashreplace")
 
 
 def one_line(text: str) -> str:

@@ -141,6 +141,7 @@ def test_hash_depends_on_the_bytes_alone():
 
 import re  # noqa: E402
 
+import irmeans.trec.numbers as numbers  # noqa: E402
 import irmeans.trec.tokens as tokens  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st
@@ -274,7 +275,7 @@ def test_scores_parse_like_python_float(texts):
     for batch in (texts, [t for t in texts if len(t) <= 8]):
         if not batch:
             continue
-        values, ok = tokens._decimal(*as_words(batch), fraction=True)
+        values, ok = numbers._decimal(*as_words(batch), fraction=True)
         want = np.array([float(t) for t in batch])
         assert np.array_equal(values[ok], want[ok])
         assert np.array_equal(np.signbit(values[ok]), np.signbit(want[ok]))
@@ -310,7 +311,7 @@ def test_grades_parse_like_python_int(texts):
     for batch in (texts, [t for t in texts if len(t.encode()) <= 8]):
         if not batch:
             continue
-        values, ok = tokens._decimal(*as_words(batch), fraction=False)
+        values, ok = numbers._decimal(*as_words(batch), fraction=False)
         for v, good, t in zip(values.tolist(), ok.tolist(), batch):
             assert good == plain_decimal(t, "", 18)
             if good:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import float_array, integer_array
-from ..errors import FileFormatError, IrmeansError
+from ..errors import FileFormatError, IrmeansError, shown_token
 from .numbers import MAX_GRADE, grade_problem
 from .strings import _PAD, Strings, equal_at
 from .tokens import (
@@ -32,7 +32,6 @@ from .tokens import (
     line_error,
     line_numbers,
     pieces,
-    shown_token,
 )
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "check_unique", "find_duplicate", "MAX_LINE_BYTES"]

@@ -19,7 +19,21 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["c_float", "c_int", "c_grade", "grade_problem", "FLOAT_CHARS", "INT64_MAX", "MAX_GRADE"]
+import numpy as np
+
+from ..errors import IrmeansError, shown_token
+
+__all__ = [
+    "c_float",
+    "c_int",
+    "c_grade",
+    "grade_problem",
+    "number_field",
+    "BadNumber",
+    "FLOAT_CHARS",
+    "INT64_MAX",
+    "MAX_GRADE",
+]
 
 INT64_MAX = (1 << 63) - 1
 #: The highest grade irmeans counts with: trec_eval sizes its table of grades by the highest
@@ -131,3 +145,171 @@ def grade_problem(value: int) -> str | None:
     if value > MAX_GRADE:
         return f"is too large (the highest grade irmeans and trec_eval count with is {MAX_GRADE})"
     return None
+
+
+# Score and grade tokens longer than this are read one by one.
+_SHORT_NUMBER = 40
+_POW10 = 10.0 ** np.arange(16)
+# _LOW_BYTES[k] keeps the first k bytes of a little-endian 64-bit word
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+
+class BadNumber(IrmeansError):
+    """A score or grade that is not read (see :func:`number_field`), with its line."""
+
+    def __init__(self, message, line):
+        super().__init__(message)
+        self.message, self.line = message, line
+
+
+_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _gather(buf, s, e):
+    """Tokens ``buf[s:e]`` as a zero-padded ``S{8k}`` array, its (n, k) words and lengths.
+
+    Each token is one unaligned read of 8k bytes at its offset, cleared past
+    its end with 64-bit masks: no per-byte indexing.  ``buf`` must hold 8k
+    readable bytes after the last token start (the chunk's slack).
+    """
+    n = len(s)
+    lengths = e - s
+    if n == 0:
+        return np.zeros(0, "S8"), np.zeros((0, 1), "<u8"), lengths
+    short, width = int(lengths.min()), int(lengths.max())
+    k = -(-width // 8)
+    if int(s[-1]) + 8 * k > len(buf):  # pragma: no cover - a token longer than the slack
+        buf = np.concatenate((buf, np.zeros(8 * k, np.uint8)))
+    at = np.ndarray(shape=(len(buf) - 8 * k + 1,), dtype=f"S{8 * k}", buffer=buf, strides=(1,))
+    text = at[s]
+    words = text.view("<u8").reshape(n, k)
+    for j in range(k):
+        lo, hi = short - 8 * j, width - 8 * j
+        if lo >= 8:
+            continue
+        if lo == hi:
+            words[:, j] &= _ALL_BITS >> np.uint64(64 - 8 * lo)
+        else:
+            # the mask of word j for each possible token length
+            table = _LOW_BYTES[np.clip(np.arange(width + 1) - 8 * j, 0, 8)]
+            words[:, j] &= table[lengths]
+    return text, words, lengths
+
+
+def _decimal(words, lengths, fraction):
+    """Parse ``[+-]digits`` (and a ``.`` among them if ``fraction``) from token words.
+
+    Returns the values (float64 if ``fraction``, else int64) and a mask of
+    the tokens parsed; the others (exponents, ``inf``, too many digits, junk)
+    are left to Python's parser.  With at most 15 digits the mantissa and the
+    power of ten are exact doubles, so one division gives the correctly
+    rounded value, as ``float()`` does.
+    """
+    n = len(lengths)
+    chars = words.view(np.uint8).reshape(n, -1)
+    width = int(lengths.max()) if n else 0
+    c0 = chars[:, 0]
+    neg = c0 == 45
+    signed = neg | (c0 == 43)
+    mantissa = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.uint8)
+    dots = np.zeros(n, dtype=np.uint8)
+    after_dot = np.zeros(n, dtype=np.uint8)
+    ten = np.uint8(10)
+    for j in range(min(width, 40)):
+        c = chars[:, j]
+        d = c - np.uint8(48)
+        is_digit = d < ten
+        if j == 0:
+            is_digit &= ~signed
+        # a digit shifts the mantissa; anything else leaves it alone
+        mantissa *= np.where(is_digit, ten, np.uint8(1))
+        mantissa += d * is_digit
+        digits += is_digit
+        if fraction:
+            after_dot += is_digit & (dots > 0)
+            dots += c == 46
+    limit = 15 if fraction else 18
+    ok = (digits > 0) & (digits <= limit) & (dots <= 1)
+    ok &= (digits.astype(np.int64) + dots + signed) == lengths
+    if fraction:
+        values = mantissa.astype(np.float64)
+        values /= _POW10[np.minimum(after_dot, 15)]
+        np.negative(values, out=values, where=neg)
+    else:
+        values = np.where(neg, -mantissa, mantissa)
+    return values, ok
+
+
+_FLOAT_TABLE = np.zeros(256, dtype=bool)
+_FLOAT_TABLE[np.frombuffer(FLOAT_CHARS, dtype=np.uint8)] = True
+_FLOAT_TABLE[0] = True  # the zero padding after a token
+
+
+def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers, fraction: bool) -> np.ndarray:
+    """The tokens ``buf[s:e]`` as scores (float64, ``fraction``) or grades (int64), read strictly.
+
+    Plain decimals are read in numpy, many at a time (:func:`_decimal`); any other token
+    by :func:`c_float` or :func:`c_grade`.  A token C would read differently, or not at
+    all, raises :class:`BadNumber` with its line (from ``line_numbers``).
+    """
+    lengths = e - s
+    short = lengths <= _SHORT_NUMBER
+    values = np.zeros(len(s), dtype=np.float64 if fraction else np.int64)
+    rows = None if short.all() else np.flatnonzero(short)
+    ss, ee = (s, e) if rows is None else (s[rows], e[rows])
+    text, words, toklen = _gather(buf, ss, ee)
+    got, ok = _decimal(words, toklen, fraction)
+    if rows is None:
+        values[:] = got
+    else:
+        values[rows] = got
+    if ok.all() and rows is None:
+        return values
+    bad = np.flatnonzero(~ok) if rows is None else rows[~ok]
+    if fraction:
+        chars = words[~ok].view(np.uint8).reshape(int((~ok).sum()), -1)
+        plain = _FLOAT_TABLE[chars].all(axis=1)
+        if plain.all() and len(bad):
+            try:
+                vals = text[~ok].astype(np.float64)
+                if not np.isnan(vals).any():
+                    values[bad] = vals
+                    bad = bad[:0]
+            except ValueError:
+                pass
+    if rows is not None:
+        bad = np.union1d(bad, np.flatnonzero(~short))
+    slow = _slow_scores if fraction else _slow_grades
+    if len(bad):
+        values[bad] = slow(buf, s[bad], e[bad], line_numbers[bad])
+    return values
+
+
+def _slow_scores(buf, s, e, line_numbers):
+    out = np.empty(len(s))
+    for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
+        token = buf[a:b].tobytes()
+        value = c_float(token)
+        shown = shown_token(token[:60]) + ("..." if len(token) > 60 else "")
+        if value is None:
+            raise BadNumber(f"score {shown!r} is not a number", line_numbers[i])
+        if value != value:  # trec_eval's sort has no order for NaN: its ranking would be arbitrary
+            raise BadNumber(f"score {shown!r} is not a number (NaN cannot be ranked)", line_numbers[i])
+        out[i] = value
+    return out
+
+
+def _slow_grades(buf, s, e, line_numbers):
+    out = np.empty(len(s), dtype=np.int64)
+    for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
+        token = buf[a:b].tobytes()
+        value = c_grade(token)
+        shown = shown_token(token[:60]) + ("..." if len(token) > 60 else "")
+        if value is None:
+            raise BadNumber(f"relevance {shown!r} is not an integer", line_numbers[i])
+        problem = grade_problem(value)
+        if problem:
+            raise BadNumber(f"relevance {shown!r} {problem}", line_numbers[i])
+        out[i] = value
+    return out
