@@ -19,6 +19,8 @@ It also makes the pages right for a reader with no Jupyter:
 - the menu and "Contents" buttons work (:func:`_no_navbar_header`);
 - a search for "epsilon" finds the pages that write ε (:data:`SEARCH_SYNONYMS`),
   and search results show text, not LaTeX or code (``irmeans-search.js``);
+- every page gets ``irmeans-page.js``: a box that scrolls sideways says so, a wide
+  table of text is stacked on a narrow screen, long code may break across printed pages;
 - the bibliography is labelled author–year, like the citations in the text
   (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``).
 """
@@ -43,6 +45,8 @@ VEGA_JS = "vega/vega-bundle.js"
 FIGURES_JS = "irmeans-figures.js"
 #: Search results as text: no LaTeX, no code (book/static).
 SEARCH_JS = "irmeans-search.js"
+#: On every page: scroll cues, stacked tables, long code marked for print (book/static).
+PAGE_JS = "irmeans-page.js"
 #: Words a reader searches for that the book writes as symbols: a page with the symbol gets the word as a keyword.
 SEARCH_SYNONYMS = {"ε": "epsilon", "τ": "tau"}
 THEBE_FILES = ("sphinx-thebe.js", "sphinx-thebe.css")
@@ -196,6 +200,7 @@ def setup(app):
     plugins = render.load_mime_renders()
     if VegaLiteSiteRenderer not in plugins:
         plugins.append(VegaLiteSiteRenderer)
+    app.add_js_file(PAGE_JS)  # every page
     app.connect("config-inited", _no_navbar_header)
     app.connect("doctree-resolved", _search_synonyms)
     app.connect("html-page-context", _add_vega_script)

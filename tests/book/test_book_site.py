@@ -44,8 +44,11 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
 def test_setup_registers_the_renderer_first_for_html():
     from myst_nb.core.render import get_mime_priority, load_mime_renders
 
-    hooks = []
-    irmeans_site.setup(SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event)))
+    hooks, scripts = [], []
+    irmeans_site.setup(
+        SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event), add_js_file=scripts.append)
+    )
+    assert scripts == [irmeans_site.PAGE_JS]  # on every page
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
@@ -70,7 +73,7 @@ def test_the_vega_script_is_added_only_to_pages_with_a_figure():
 
 def test_the_site_scripts_are_served_from_book_static():
     static = ROOT / "book" / "static"
-    for name in (irmeans_site.FIGURES_JS, irmeans_site.SEARCH_JS):
+    for name in (irmeans_site.FIGURES_JS, irmeans_site.SEARCH_JS, irmeans_site.PAGE_JS):
         assert (static / name).is_file(), name
 
 
