@@ -214,10 +214,12 @@ def _write_front_door(app, exception):
         return
     target = html.escape(app.builder.get_target_uri(app.config.root_doc), quote=True)
     title = html.escape(app.config.html_title or app.config.project or "")
-    # No icon link: the page is left at once, and the icon's request would be cut off.
+    # An empty icon of its own: the page is left at once, and a request for the site's icon (or for
+    # /favicon.ico, which a browser asks for when a page names none) would be cut off, or fail.
     index.write_text(
         f'<!DOCTYPE html>\n<html lang="{app.config.language or "en"}"><head><meta charset="utf-8">'
-        f'<title>{title}</title><meta http-equiv="Refresh" content="0; url={target}"></head>\n'
+        f'<title>{title}</title><link rel="icon" href="data:,">'
+        f'<meta http-equiv="Refresh" content="0; url={target}"></head>\n'
         f'<body><main><p><a href="{target}">{title}</a></p></main></body></html>\n',
         encoding="utf-8",
     )

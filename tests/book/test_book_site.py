@@ -191,6 +191,8 @@ def test_the_front_door_sends_readers_to_the_root_page(tmp_path):
     page = (tmp_path / "index.html").read_text()
     assert 'url=chapters/index.html"' in page and '<a href="chapters/index.html">A &lt;book&gt;</a>' in page
     assert '<html lang="en">' in page and "<title>A &lt;book&gt;</title>" in page
+    # An icon of its own, fetched from nowhere: no request for /favicon.ico, cut off or failing.
+    assert '<link rel="icon" href="data:,">' in page
 
 
 def test_the_front_door_leaves_an_existing_index_and_failed_builds_alone(tmp_path):
