@@ -303,7 +303,10 @@ def _without_readouts(node):
 def _plain_title(title):
     """A title without a leading figure reference; None if nothing else is left."""
     if isinstance(title, str):
-        return FIGURE_REFERENCE.sub("", title) or None
+        plain = FIGURE_REFERENCE.sub("", title)
+        if plain != title and plain[:1].isascii() and plain[:1].islower():  # not "εGM" into "ΕGM"
+            plain = plain[0].upper() + plain[1:]
+        return plain or None
     if isinstance(title, list):
         lines = [_plain_title(line) if i == 0 else line for i, line in enumerate(title)]
         return [line for line in lines if line] or None
@@ -339,7 +342,7 @@ def slide_spec(spec: dict) -> dict:
     >>> s = slide_spec({"mark": "point", "width": "container", "config": {"axis": {"grid": False}}})
     >>> s["width"], s["config"]["axis"]["grid"], s["config"]["axis"]["labelFontSize"]
     (760, False, 15)
-    >>> s = slide_spec({"vconcat": [{"mark": "text", "height": 18}, {"mark": "point", "title": "Figure 9: Gains"}]})
+    >>> s = slide_spec({"vconcat": [{"mark": "text", "height": 18}, {"mark": "point", "title": "Figure 9: gains"}]})
     >>> s["vconcat"]
     [{'mark': 'point', 'title': 'Gains'}]
     """
