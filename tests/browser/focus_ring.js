@@ -1,6 +1,6 @@
 // What the keyboard's focus looks like now: the focused element, whether it shows a focus ring (an outline
 // of 2 px or more, or the browser's own, or a box shadow spread 2 px or more, in a colour that is not
-// transparent), and the ring's contrast with the page's background. Read by test_site_surfaces.py.
+// transparent), and the ring's contrast with the background behind it. Read by test_site_keyboard.py.
 () => {
   const e = document.activeElement;
   const s = getComputedStyle(e);
@@ -15,7 +15,13 @@
       if (c && c[3] > 0 && nums.length >= 4 && nums[3] >= 2) { colour = c; break; }
     }
   }
-  const bg = rgba(getComputedStyle(document.body).backgroundColor);
+  // What lies behind the ring: the nearest box around the element with a background of its own.
+  let bg = null;
+  for (let a = e.parentElement; a && !bg; a = a.parentElement) {
+    const c = rgba(getComputedStyle(a).backgroundColor);
+    if (c && c[3] > 0.5) bg = c;
+  }
+  bg = bg || rgba(getComputedStyle(document.body).backgroundColor);
   const contrast = colour && bg ? (Math.max(lum(colour), lum(bg)) + 0.05) / (Math.min(lum(colour), lum(bg)) + 0.05) : 0;
   return { tag: e.tagName, label: (e.getAttribute("aria-label") || e.getAttribute("title") || e.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40), ring: Boolean(colour), contrast: Math.round(contrast * 100) / 100, visible: e.matches(":focus-visible") };
 }
