@@ -9,12 +9,14 @@ STAMP := $(VENV)/.installed
 venv: $(STAMP)
 
 # What the site and its tests need from the system: Node.js with npm (the site's
-# JavaScript comes from npm) and Debian's chromium (the book's PDF and the browser
-# tests). Installed with apt-get when missing (as root, on Debian).
+# JavaScript comes from npm), Debian's chromium (the book's PDF and the browser
+# tests) and poppler-utils (the tests read the PDF with pdftotext, pdftohtml and
+# pdftoppm). Installed with apt-get when missing (as root, on Debian).
 .PHONY: system
 system:
 	@missing=""; command -v npm >/dev/null || missing="nodejs npm"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing with apt-get"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

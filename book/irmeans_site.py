@@ -18,7 +18,11 @@ It also makes the pages right for a reader with no Jupyter:
   at a CDN, and the book has no live code cells;
 - the menu and "Contents" buttons work (:func:`_no_navbar_header`);
 - a search for "epsilon" finds the pages that write ε (:data:`SEARCH_SYNONYMS`),
-  and search results show text, not LaTeX or code (``irmeans-search.js``);
+  a search for a command-line option (``-c``, ``trec_eval -c``, ``--eps``) finds
+  the pages that name it in their text (:func:`page_options`), and search results
+  show the page's text, not LaTeX, code or the page's buttons (``irmeans-search.js``);
+- every page gets ``irmeans-page.js``: a box that scrolls sideways says so, a wide
+  table of text is stacked on a narrow screen, long code may break across printed pages;
 - the bibliography is labelled author–year, like the citations in the text
   (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``).
 """
@@ -43,8 +47,13 @@ VEGA_JS = "vega/vega-bundle.js"
 FIGURES_JS = "irmeans-figures.js"
 #: Search results as text: no LaTeX, no code (book/static).
 SEARCH_JS = "irmeans-search.js"
+#: On every page: scroll cues, stacked tables, long code marked for print (book/static).
+PAGE_JS = "irmeans-page.js"
 #: Words a reader searches for that the book writes as symbols: a page with the symbol gets the word as a keyword.
 SEARCH_SYNONYMS = {"ε": "epsilon", "τ": "tau"}
+#: A command-line option as the text names it: ``-c``, ``-M``, ``--eps``, ``--extra`` (not ``-1`` or ``x-y``).
+#: irmeans-search.js reads a query's options the same way.
+OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][A-Za-z0-9_-]*)")
 THEBE_FILES = ("sphinx-thebe.js", "sphinx-thebe.css")
 # An entry of a citation list as docutils writes it, e.g. <div class="citation" id="x" role="doc-biblioentry">.
 CITATION_ROLE = re.compile(r'(<div class="citation"[^>]*\brole=")doc-biblioentry(")')
@@ -89,13 +98,37 @@ def _no_navbar_header(app, config):
     config.html_theme_options = options
 
 
-def _search_synonyms(app, doctree, docname):
-    """A ``keywords`` meta for the words of :data:`SEARCH_SYNONYMS` whose symbol the page uses.
+def page_options(doctree) -> list[str]:
+    """The command-line options the page names in its text's inline code, in order, each once.
 
-    Sphinx's search index takes a page's keywords as words of the page.
+    Only inline code (``irmeans eval -q --eps 0.01``, ``-c``): a code cell's
+    ``x -y`` or a shell block's ``python -c`` is not the book explaining an option.
+
+    Examples
+    --------
+    >>> from docutils import nodes
+    >>> p = nodes.paragraph()
+    >>> p += [nodes.literal(text="irmeans eval -q --eps 0.01"), nodes.Text(" and "), nodes.literal(text="-c")]
+    >>> p += nodes.literal(text="x[-1] - y, gm_map")
+    >>> page_options(p)
+    ['-q', '--eps', '-c']
+    """
+    found = {}
+    for node in doctree.findall(nodes.literal):
+        for option in OPTION.findall(node.astext()):
+            found.setdefault(option, None)
+    return list(found)
+
+
+def _search_keywords(app, doctree, docname):
+    """A ``keywords`` meta: the words of :data:`SEARCH_SYNONYMS` whose symbol the page uses, and its options.
+
+    Sphinx's search index takes each of a page's keywords as one word of the
+    page, as it is (``-c`` stays ``-c``, where the text's words are split at
+    the hyphen), so a search for an option finds the pages that name it.
     """
     text = doctree.astext()
-    words = [word for symbol, word in SEARCH_SYNONYMS.items() if symbol in text]
+    words = [word for symbol, word in SEARCH_SYNONYMS.items() if symbol in text] + page_options(doctree)
     if words:
         doctree += nodes.meta(name="keywords", content=", ".join(words))
 
@@ -181,10 +214,12 @@ def _write_front_door(app, exception):
         return
     target = html.escape(app.builder.get_target_uri(app.config.root_doc), quote=True)
     title = html.escape(app.config.html_title or app.config.project or "")
-    # No icon link: the page is left at once, and the icon's request would be cut off.
+    # An empty icon of its own: the page is left at once, and a request for the site's icon (or for
+    # /favicon.ico, which a browser asks for when a page names none) would be cut off, or fail.
     index.write_text(
         f'<!DOCTYPE html>\n<html lang="{app.config.language or "en"}"><head><meta charset="utf-8">'
-        f'<title>{title}</title><meta http-equiv="Refresh" content="0; url={target}"></head>\n'
+        f'<title>{title}</title><link rel="icon" href="data:,">'
+        f'<meta http-equiv="Refresh" content="0; url={target}"></head>\n'
         f'<body><main><p><a href="{target}">{title}</a></p></main></body></html>\n',
         encoding="utf-8",
     )
@@ -196,8 +231,9 @@ def setup(app):
     plugins = render.load_mime_renders()
     if VegaLiteSiteRenderer not in plugins:
         plugins.append(VegaLiteSiteRenderer)
+    app.add_js_file(PAGE_JS)  # every page
     app.connect("config-inited", _no_navbar_header)
-    app.connect("doctree-resolved", _search_synonyms)
+    app.connect("doctree-resolved", _search_keywords)
     app.connect("html-page-context", _add_vega_script)
     # Late: after sphinx-thebe has added its assets and its config node.
     app.connect("html-page-context", _drop_thebe_assets, priority=900)

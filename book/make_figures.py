@@ -10,7 +10,10 @@ at their starting values. The chapter and the figure's number come from the
 chapters themselves (:func:`numbered_figures`), so the files are named as the
 book numbers them: ``fig-04-1-eps.svg`` is Figure 4.1, labelled
 ``fig-ch4-eps``. Text is set larger than on the site (:data:`SLIDE_CONFIG`),
-and the PNG is slide-sized, :data:`SLIDE_WIDTH` pixels wide. Vega-Lite is
+and the PNG is slide-sized, :data:`SLIDE_WIDTH` pixels wide. A slide shows
+the chart alone: no read-out line of the controls' values (with no controls,
+it would be a leftover), and no panel title naming another work's figure
+("Figure 9: ..."), which would clash with the book's own number. Vega-Lite is
 rendered by vl-convert, offline.
 """
 
@@ -44,6 +47,10 @@ SLIDE_CONFIG = {
 #: Vega-Lite's "container" width has no container here: the figure gets this one.
 FIXED_WIDTH = 760
 LABEL = re.compile(r"^fig-ch(\d+)-(.+)$")
+#: A title's leading reference to a figure ("Figure 9: ", "Fig. 2 - "): the slide's own number is the book's.
+FIGURE_REFERENCE = re.compile(r"^\s*(?:Figure|Fig\.)\s*\d+[a-z]?\s*[:.\u2013\u2014-]\s*")
+#: A read-out: a view of one line of text (the figures' read-outs are 16 to 20 px high).
+READOUT_HEIGHT = 30
 
 
 # ---------------------------------------------------------------------------
@@ -258,16 +265,88 @@ def _fixed_widths(node):
     return node
 
 
+def is_readout(view) -> bool:
+    """Whether ``view`` is a read-out: a unit view whose only mark is text, one line high.
+
+    Examples
+    --------
+    >>> is_readout({"mark": {"type": "text"}, "height": 18}), is_readout({"mark": "text", "height": 200})
+    (True, False)
+    """
+    if not isinstance(view, dict) or "layer" in view:
+        return False
+    mark = view.get("mark")
+    kind = mark.get("type") if isinstance(mark, dict) else mark
+    height = view.get("height")
+    return kind == "text" and isinstance(height, int | float) and height <= READOUT_HEIGHT
+
+
+def _without_readouts(node):
+    """``node`` without its read-out views, and without the panels left empty by their removal."""
+    if isinstance(node, list):
+        kept = [_without_readouts(item) for item in node if not is_readout(item)]
+        return [item for item in kept if item is not None]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in ("vconcat", "hconcat", "concat") and isinstance(value, list):
+            value = _without_readouts(value)
+            if not value:
+                return None
+        elif key not in ("data", "datasets"):
+            value = _without_readouts(value)
+        out[key] = value
+    return out
+
+
+def _plain_title(title):
+    """A title without a leading figure reference; None if nothing else is left."""
+    if isinstance(title, str):
+        plain = FIGURE_REFERENCE.sub("", title)
+        if plain != title and plain[:1].isascii() and plain[:1].islower():  # not "εGM" into "ΕGM"
+            plain = plain[0].upper() + plain[1:]
+        return plain or None
+    if isinstance(title, list):
+        lines = [_plain_title(line) if i == 0 else line for i, line in enumerate(title)]
+        return [line for line in lines if line] or None
+    if isinstance(title, dict) and "text" in title:
+        text = _plain_title(title["text"])
+        return {**title, "text": text} if text else None
+    return title
+
+
+def _without_figure_references(node):
+    if isinstance(node, list):
+        return [_without_figure_references(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "title":
+            value = _plain_title(value)
+            if value is None:
+                continue
+        elif key not in ("data", "datasets"):
+            value = _without_figure_references(value)
+        out[key] = value
+    return out
+
+
 def slide_spec(spec: dict) -> dict:
-    """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background.
+    """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background,
+    no read-out views and no figure references in its titles.
 
     Examples
     --------
     >>> s = slide_spec({"mark": "point", "width": "container", "config": {"axis": {"grid": False}}})
     >>> s["width"], s["config"]["axis"]["grid"], s["config"]["axis"]["labelFontSize"]
     (760, False, 15)
+    >>> s = slide_spec({"vconcat": [{"mark": "text", "height": 18}, {"mark": "point", "title": "Figure 9: gains"}]})
+    >>> s["vconcat"]
+    [{'mark': 'point', 'title': 'Gains'}]
     """
-    out = _fixed_widths(copy.deepcopy(spec))
+    out = _fixed_widths(_without_figure_references(_without_readouts(copy.deepcopy(spec))))
     config = out.setdefault("config", {})
     for group, values in SLIDE_CONFIG.items():
         config.setdefault(group, {}).update(values)

@@ -7,10 +7,13 @@ Usage: ``python book/make_pdf.py [--site _build/html]`` (``make pdf``; ``make si
    again: their stored outputs are used, which ``make test`` checks are what
    the code computes.
 2. Chromium (Debian's, driven by Playwright; no browser is downloaded) opens
-   that page from a local server, waits until every figure is drawn and the
-   maths typeset, and prints it with the print style sheet
-   (``book/static/irmeans-print.css``): no navigation, no controls (each
-   figure stays at its starting setting), a new page for every chapter.
+   that page from a local server in a window as wide as the paper's column,
+   waits until every figure is drawn and the maths typeset, lays the page out
+   for paper, fits every figure to the paper's column (text at 13 px, 9.75 pt,
+   as on screen: a figure is never scaled down to fit), and prints it with the
+   print style sheet (``book/static/irmeans-print.css``): no navigation, no
+   controls (each figure stays at its starting setting), a new page for every
+   chapter, headings kept with what follows them.
 3. The PDF is written to ``_build/pdf/irmeans-book.pdf`` and copied into the
    site (``--site``), where the front page and "Get the code" link to it.
 """
@@ -50,6 +53,13 @@ FIGURES_DRAWN = (
 )
 #: MathJax has typeset the page (its startup promise settles then).
 MATHS_TYPESET = "async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }"
+#: A4, and the margins the book is printed with (mm).
+PAPER = {"format": "A4", "width_mm": 210.0}
+MARGINS_MM = {"top": 16, "bottom": 18, "left": 14, "right": 14}
+#: The width of the paper's column in CSS px (96 to the inch): the window the page is laid out in.
+COLUMN_PX = int((PAPER["width_mm"] - MARGINS_MM["left"] - MARGINS_MM["right"]) * 96 / 25.4)
+#: Every figure fitted again to the page as laid out for paper (irmeans-figures.js).
+FIGURES_REFITTED = "async () => { if (window.irmeansRefit) await window.irmeansRefit(); }"
 FOOTER = (
     '<div style="width:100%; font-size:9px; color:#555; text-align:center;">'
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
@@ -130,7 +140,7 @@ def print_pdf(folder: Path, page: str, pdf: Path, timeout_ms: int = 180_000) -> 
     with _serve(folder) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": 1100, "height": 1400})
+            context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
             tab = context.new_page()
             tab.on(
                 "request",
@@ -142,13 +152,14 @@ def print_pdf(folder: Path, page: str, pdf: Path, timeout_ms: int = 180_000) -> 
             tab.wait_for_function(FIGURES_DRAWN, timeout=timeout_ms, polling=500)
             tab.evaluate(MATHS_TYPESET)
             tab.emulate_media(media="print")
+            tab.evaluate(FIGURES_REFITTED)
             tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
             pdf.parent.mkdir(parents=True, exist_ok=True)
             tab.pdf(
                 path=str(pdf),
-                format="A4",
+                format=PAPER["format"],
                 print_background=True,
-                margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
+                margin={side: f"{mm}mm" for side, mm in MARGINS_MM.items()},
                 display_header_footer=True,
                 header_template="<span></span>",
                 footer_template=FOOTER,

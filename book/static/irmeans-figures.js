@@ -12,7 +12,13 @@
 //   keeps the parameter R at least the value of the parameter floor (so a slider never
 //   reads less than what the figure uses), and "irmeans_click_toggles"
 //   {"field": "rank", "param": "rank"} makes a click on a mark whose datum has
-//   rank = k toggle the checkbox parameter rank<k>.
+//   rank = k toggle the checkbox parameter rank<k>;
+// - a read-out (a view holding one line of text, made from the controls' values) has no
+//   frame: broken into lines on a narrow screen, it would outgrow a frame made for one;
+// - a slider's value is shown in a box as wide as its longest value, so the slider does not
+//   move when the value gains a digit;
+// - printed (make pdf emulates print, then calls window.irmeansRefit), a figure is fitted to
+//   the paper's column and widened to it when its panels are stacked.
 // Once drawn, a figure's vega-embed result is window.irmeansFigures[id].
 (function () {
   "use strict";
@@ -76,6 +82,23 @@
     merge("text", { color: INK, fontSize: MIN_FONT });
     var noFrame = config.view && config.view.stroke === null;
     merge("view", { stroke: noFrame ? null : INK, strokeOpacity: 0.2 });
+  }
+
+  // A read-out: a unit view whose only mark is text, one line high (the figures' read-outs are 16-20 px).
+  function isReadout(node) {
+    var mark = node.mark;
+    var type = isObject(mark) ? mark.type : mark;
+    return type === "text" && !node.layer && typeof node.height === "number" && node.height <= 30;
+  }
+
+  // Read-outs lose their frame: their text may be broken into more lines than the frame holds.
+  function unframeReadouts(node) {
+    if (Array.isArray(node)) return node.forEach(unframeReadouts);
+    if (!isObject(node)) return;
+    if (isReadout(node)) node.view = Object.assign({}, node.view || {}, { stroke: null });
+    Object.keys(node).forEach(function (key) {
+      if (key !== "data" && key !== "datasets") unframeReadouts(node[key]);
+    });
   }
 
   // Panels side by side are put one below the other; facets by column become facets by row.
@@ -154,6 +177,42 @@
     });
     // A long line of text (the figures' read-outs separate their parts by two spaces) breaks into lines.
     config.text = Object.assign({}, config.text || {}, { lineBreak: "  " });
+  }
+
+  // A copy of ``spec`` whose sized views are ``factor`` times as wide.
+  function widened(spec, factor) {
+    var out = clone(spec);
+    sizedViews(out, []).forEach(function (v) {
+      var w = viewWidth(v, null);
+      if (w !== null) v.width = Math.floor(w * factor);
+      else if (isObject(v.width) && typeof v.width.step === "number") v.width = { step: v.width.step * factor };
+    });
+    return out;
+  }
+
+  // How far the figure's legends reach from its left edge, in px as drawn.
+  function legendReach(el) {
+    var svg = el.querySelector("svg");
+    if (!svg) return 0;
+    var left = svg.getBoundingClientRect().left;
+    var scale = svg.getBoundingClientRect().width / (svgWidth(el) || 1);
+    var reach = 0;
+    svg.querySelectorAll(".role-legend").forEach(function (g) {
+      reach = Math.max(reach, (g.getBoundingClientRect().right - left) / scale);
+    });
+    return reach;
+  }
+
+  // Every legend of the figure in at most ``cols`` columns.
+  function legendColumns(node, cols) {
+    if (Array.isArray(node)) return node.forEach(function (n) { legendColumns(n, cols); });
+    if (!isObject(node)) return;
+    Object.keys(node).forEach(function (key) {
+      if (key === "legend" && isObject(node[key])) node[key].columns = Math.min(node[key].columns || cols, cols);
+      else if (key === "config" && isObject(node[key])) {
+        node[key].legend = Object.assign({}, node[key].legend || {}, { columns: cols });
+      } else if (key !== "data" && key !== "datasets") legendColumns(node[key], cols);
+    });
   }
 
   // The views whose width can be set: units and layers, not inside a facet.
@@ -243,8 +302,8 @@
           // The input shows the value the figure uses (and its read-out, for a slider).
           view.container().querySelectorAll(".vega-bindings [name='" + name + "']").forEach(function (input) {
             input.value = least;
-            var shown = input.parentElement.querySelector(".vega-bind-value");
-            if (shown) shown.textContent = least;
+            var shown = input.nextElementSibling;
+            if (shown && shown.tagName === "SPAN") shown.textContent = least;
           });
         }
       };
@@ -280,6 +339,7 @@
     keepSettings(base, previous);
     siteConfig(base);
     siteStyle(base);
+    unframeReadouts(base);
     var steps = width < NARROW ? [2] : [0, 1, 2];
     var result, candidate;
     for (var s = 0; s < steps.length; s++) {
@@ -295,6 +355,11 @@
       result = await draw(el, candidate, result || previous);
       if (svgWidth(el) <= width + 0.5) break;
     }
+    // Still too wide because of a legend: fewer columns of legend entries (4, then 2, then 1).
+    for (var cols = 2; cols >= 1 && legendReach(el) > width + 0.5; cols--) {
+      legendColumns(candidate, cols);
+      result = await draw(el, candidate, result);
+    }
     // Still too wide: narrow the panels that reach past the column, and draw again.
     var before = Infinity;
     for (var round = 0; round < 3 && svgWidth(el) > width + 0.5 && svgWidth(el) < before - 0.5; round++) {
@@ -307,15 +372,55 @@
       }
       result = await draw(el, candidate, result);
     }
+    // On paper, a figure narrower than the column is widened to it: its plots, not its text, by the
+    // largest factor that still fits (found in a few halvings).
+    if (printing() && svgWidth(el) < width - 40 && sizedViews(candidate, []).length) {
+      var fits = 1, tooWide = (2 * width) / svgWidth(el), drawnAt = 1;
+      for (var half = 0; half < 6; half++) {
+        var f = (fits + tooWide) / 2;
+        result = await draw(el, widened(candidate, f), result);
+        drawnAt = f;
+        if (svgWidth(el) <= width + 0.5) fits = f;
+        else tooWide = f;
+      }
+      if (drawnAt !== fits) result = await draw(el, widened(candidate, fits), result);
+    }
     drawn[id] = { spec: spec, width: width, result: result };
     el.dataset.fitted = "true";
     return result;
+  }
+
+  // Whether the page is being laid out for paper.
+  function printing() {
+    return window.matchMedia && window.matchMedia("print").matches;
+  }
+
+  // Each slider's value gets the width of its longest value (the span vega-embed puts after it).
+  function steadyValues(el) {
+    el.querySelectorAll(".vega-bindings input[type=range]").forEach(function (input) {
+      var shown = input.nextElementSibling;
+      if (!shown || shown.tagName !== "SPAN") return;
+      var min = +input.min, max = +input.max, step = +input.step || 1;
+      var probe = document.createElement("input");
+      probe.type = "range";
+      probe.min = input.min;
+      probe.max = input.max;
+      probe.step = input.step;
+      var longest = Math.max(String(min).length, String(max).length);
+      var count = Math.floor((max - min) / step);
+      for (var i = 0; i <= count && i <= 2000; i++) {
+        probe.value = String(min + i * step);
+        longest = Math.max(longest, probe.value.length);
+      }
+      shown.style.minWidth = longest + "ch";
+    });
   }
 
   async function draw(el, spec, previous) {
     if (previous) previous.finalize();
     var result = await vegaEmbed(el, spec, { renderer: "svg", actions: false });
     figures[el.id] = result;
+    steadyValues(el);
     behaviours(result, spec);
     await result.view.runAsync();
     return result;
@@ -326,6 +431,16 @@
     return fit(id, spec).catch(function (e) {
       console.error(e);
     });
+  };
+
+  // Draw every figure again, fitted to its column as it is now (make pdf calls it once the page is laid out
+  // for paper); resolves when all are drawn.
+  window.irmeansRefit = function () {
+    return Promise.all(
+      Object.keys(drawn).map(function (id) {
+        return window.irmeansDraw(id, drawn[id].spec);
+      })
+    );
   };
 
   // Draw each figure again when its column's width changes (a phone turned, a window resized).

@@ -1,5 +1,11 @@
-// Search results of the book's site as text: each result's summary leaves out code,
-// displayed equations and figures, and writes inline maths without its LaTeX.
+// The search page of the book's site, as a reader expects it:
+// - each result's summary is the page's own text, around the words searched for: the chapter's
+//   article only (not its download buttons or its list of contents), without code, displayed
+//   equations or figures, inline maths written without its LaTeX, its white space collapsed;
+// - a word the book writes as a symbol ("epsilon" for ε) is looked for, and highlighted, as the symbol;
+// - a command-line option ("-c", "trec_eval -c", "--eps") is searched for as the option: the site's
+//   build lists the options each page names as keywords (irmeans_site.page_options), and a page is
+//   found only if it names every option of the query; its summary shows the option, highlighted.
 (function () {
   "use strict";
   // LaTeX commands the book uses, as the characters a reader sees.
@@ -8,11 +14,18 @@
     le: "≤", leq: "≤", ge: "≥", geq: "≥", ne: "≠", approx: "≈", cdot: "·", times: "×", to: "→",
     dots: "…", ldots: "…", cdots: "…", sum: "Σ", prod: "Π", infty: "∞", pm: "±", in: "∈",
   };
+  // Words a reader types for the symbols the book writes (irmeans_site.SEARCH_SYNONYMS).
+  var SYNONYMS = { epsilon: "ε", tau: "τ" };
+  // A command-line option in a query, as irmeans_site.OPTION finds them in the pages.
+  var OPTION = /(^|[^\w-])(--?[A-Za-z][A-Za-z0-9_-]*)/g;
+  var SUMMARY_LENGTH = 240;
 
   function texToText(tex) {
     return tex
       .replace(/^\\\(|\\\)$/g, "")
-      .replace(/\\frac\{([^{}]*)\}\{([^{}]*)\}/g, "($1)/($2)")
+      .replace(/\\(?:[Bb]igg?[lrm]?|textstyle|displaystyle|scriptstyle)(?![A-Za-z])/g, "")
+      .replace(/\\[dt]?frac\s*\{([^{}]*)\}\{([^{}]*)\}/g, "($1)/($2)")
+      .replace(/\\[dt]?frac\s*([A-Za-z0-9])\s*([A-Za-z0-9])/g, "$1/$2")
       .replace(/\\(?:text|mathrm|mathit|operatorname|mathbf)\{([^{}]*)\}/g, "$1")
       .replace(/\\(left|right|,|;|!|quad|qquad)/g, " ")
       .replace(/\\([A-Za-z]+)/g, function (all, name) {
@@ -23,25 +36,120 @@
       .trim();
   }
 
+  // The page's article as the only [role=main] content: no header buttons, no code, no figures.
   function plain(htmlString) {
     var doc = new DOMParser().parseFromString(htmlString, "text/html");
-    var drop = ".cell_input, .cell_output, div.highlight, pre, div.math, .math-wrapper, .irmeans-figure, script, style";
-    doc.querySelectorAll(drop).forEach(function (el) {
+    var drop = ".cell_input, .cell_output, div.highlight, pre, div.math, .math-wrapper, .irmeans-figure, script, style, .headerlink, .selfcheck-form";
+    var article = doc.querySelector("article.bd-article") || doc.querySelector('[role="main"]') || doc.body;
+    article.querySelectorAll(drop).forEach(function (el) {
       el.remove();
     });
-    doc.querySelectorAll("span.math").forEach(function (el) {
+    article.querySelectorAll("span.math").forEach(function (el) {
       el.replaceWith(doc.createTextNode(texToText(el.textContent)));
     });
-    return doc.documentElement.outerHTML;
+    // Block elements end with a space, so that "Learning goals" and the text after it stay two words.
+    article.querySelectorAll("p, li, h1, h2, h3, h4, h5, h6, td, th, dt, dd, div").forEach(function (el) {
+      el.appendChild(doc.createTextNode(" "));
+    });
+    return '<html><body><div role="main">' + article.innerHTML + "</div></body></html>";
   }
 
-  window.irmeansSearchText = { texToText: texToText, plain: plain };
+  function options(query) {
+    var found = [];
+    var match;
+    OPTION.lastIndex = 0;
+    while ((match = OPTION.exec(query)) !== null) if (found.indexOf(match[2]) < 0) found.push(match[2]);
+    return found;
+  }
+
+  function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+
+  // Where the summary starts: at the first option of the query the text names, else at a searched
+  // word's symbol, else at the first searched word; -1 if none is in the text.
+  function firstHit(text, words) {
+    var lower = text.toLowerCase();
+    var opts = (Search.irmeansOptions || []).map(function (o) {
+      var m = new RegExp("(^|[^\\w-])" + escapeRegExp(o) + "(?![\\w-])").exec(text);
+      return m ? m.index + m[1].length : -1;
+    });
+    var symbols = words
+      .filter(function (w) { return SYNONYMS[w] !== undefined; })
+      .map(function (w) { return text.indexOf(SYNONYMS[w]); });
+    var plainWords = words.map(function (w) { return lower.indexOf(w.toLowerCase()); });
+    var groups = [opts, symbols, plainWords];
+    for (var g = 0; g < groups.length; g++) {
+      var hits = groups[g].filter(function (i) { return i > -1; });
+      if (hits.length) return Math.min.apply(null, hits);
+    }
+    return -1;
+  }
+
+  function summary(htmlText, keywords, anchor) {
+    var text = Search.htmlToText(htmlText, anchor);
+    if (!text) return null;
+    var words = Array.from(keywords).concat(Array.from(Search.irmeansHighlight || []));
+    var hit = firstHit(text, words);
+    var start = hit > 60 ? text.lastIndexOf(" ", hit - 60) + 1 : 0;
+    var end = Math.min(text.length, start + SUMMARY_LENGTH);
+    if (end < text.length && text.lastIndexOf(" ", end) > start + SUMMARY_LENGTH / 2) end = text.lastIndexOf(" ", end);
+    var node = document.createElement("p");
+    node.classList.add("context");
+    node.textContent = (start > 0 ? "… " : "") + text.slice(start, end).trim() + (end < text.length ? " …" : "");
+    return node;
+  }
+
+  window.irmeansSearchText = { texToText: texToText, plain: plain, options: options, firstHit: firstHit };
 
   function patch() {
     if (typeof Search === "undefined" || Search.irmeansPatched) return;
     var original = Search.htmlToText;
     Search.htmlToText = function (htmlString, anchor) {
-      return original(plain(htmlString), anchor);
+      return original(plain(htmlString), anchor).replace(/\s+/g, " ").trim();
+    };
+    Search.makeSearchSummary = summary;
+
+    var parse = Search._parseQuery;
+    Search._parseQuery = function (query) {
+      var opts = options(query);
+      var rest = query.replace(OPTION, "$1 ");
+      var parsed = parse(rest.trim() ? rest : query);
+      var searchTerms = parsed[1];
+      var highlightTerms = parsed[3];
+      if (!rest.trim()) {
+        searchTerms.clear();
+        highlightTerms.clear();
+      }
+      var stemmer = new Stemmer();
+      opts.forEach(function (o) {
+        searchTerms.add(stemmer.stemWord(o.toLowerCase()));
+        highlightTerms.add(o);
+      });
+      Array.from(highlightTerms).forEach(function (w) {
+        if (SYNONYMS[w] !== undefined) highlightTerms.add(SYNONYMS[w]);
+      });
+      Search.irmeansOptions = opts;
+      Search.irmeansOptionTerms = opts.map(function (o) { return stemmer.stemWord(o.toLowerCase()); });
+      Search.irmeansHighlight = highlightTerms;
+      parsed[0] = query;
+      return parsed;
+    };
+
+    // A page is found for a query with options only if it names every one of them (as a keyword).
+    var perform = Search._performSearch;
+    Search._performSearch = function (query, searchTerms, excludedTerms, highlightTerms, objectTerms) {
+      var results = perform(query, searchTerms, excludedTerms, highlightTerms, objectTerms);
+      var wanted = Search.irmeansOptionTerms || [];
+      if (!wanted.length) return results;
+      var index = Search._index;
+      return results.filter(function (result) {
+        var file = index.docnames.indexOf(result[0]);
+        return wanted.every(function (term) {
+          var files = index.terms[term];
+          return files !== undefined && (files === file || (files.length !== undefined && files.indexOf(file) > -1));
+        });
+      });
     };
     Search.irmeansPatched = true;
   }

@@ -44,8 +44,11 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
 def test_setup_registers_the_renderer_first_for_html():
     from myst_nb.core.render import get_mime_priority, load_mime_renders
 
-    hooks = []
-    irmeans_site.setup(SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event)))
+    hooks, scripts = [], []
+    irmeans_site.setup(
+        SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event), add_js_file=scripts.append)
+    )
+    assert scripts == [irmeans_site.PAGE_JS]  # on every page
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
@@ -70,7 +73,7 @@ def test_the_vega_script_is_added_only_to_pages_with_a_figure():
 
 def test_the_site_scripts_are_served_from_book_static():
     static = ROOT / "book" / "static"
-    for name in (irmeans_site.FIGURES_JS, irmeans_site.SEARCH_JS):
+    for name in (irmeans_site.FIGURES_JS, irmeans_site.SEARCH_JS, irmeans_site.PAGE_JS):
         assert (static / name).is_file(), name
 
 
@@ -88,13 +91,48 @@ def test_no_navbar_header_above_the_book_theme_header():
 def test_pages_writing_epsilon_as_a_symbol_get_it_as_a_search_keyword():
     doc = nodes.document(None, None)
     doc += nodes.paragraph(text="Add ε to every score.")
-    irmeans_site._search_synonyms(None, doc, "a")
+    irmeans_site._search_keywords(None, doc, "a")
     [meta] = list(doc.findall(nodes.meta))
     assert meta["name"] == "keywords" and "epsilon" in meta["content"].split(", ")
     plain = nodes.document(None, None)
     plain += nodes.paragraph(text="No symbol here.")
-    irmeans_site._search_synonyms(None, plain, "b")
+    irmeans_site._search_keywords(None, plain, "b")
     assert not list(plain.findall(nodes.meta))
+
+
+def _paragraph(*parts):
+    p = nodes.paragraph()
+    p += [nodes.literal(text=part[1:-1]) if part.startswith("`") else nodes.Text(part) for part in parts]
+    return p
+
+
+def test_the_options_a_page_names_in_inline_code_are_its_search_keywords():
+    doc = nodes.document(None, None)
+    doc += _paragraph("Give ", "`irmeans eval -q --eps 0.01 QRELS RUN`", "; with ", "`-c`", " topics count.")
+    doc += _paragraph("Not options: ", "`x[-1] - y`", ", ", "`gm_map-add`", ", -z in plain text, ", "`-5`", ".")
+    block = nodes.literal_block(text='python -c "import irmeans"')  # a shell line, not the book naming -c
+    doc += block
+    assert irmeans_site.page_options(doc) == ["-q", "--eps", "-c"]
+    irmeans_site._search_keywords(None, doc, "a")
+    [meta] = list(doc.findall(nodes.meta))
+    assert meta["content"].split(", ") == ["-q", "--eps", "-c"]
+
+
+def test_the_options_pattern_is_the_search_pages():
+    """irmeans-search.js finds a query's options with the same pattern as the build finds the pages'."""
+    script = (ROOT / "book" / "static" / irmeans_site.SEARCH_JS).read_text(encoding="utf-8")
+    assert "--?[A-Za-z][A-Za-z0-9_-]*" in irmeans_site.OPTION.pattern
+    assert "(--?[A-Za-z][A-Za-z0-9_-]*)" in script
+
+
+def test_the_book_scripts_examples_run():
+    import doctest
+
+    import make_figures
+
+    for module in (irmeans_site, make_figures):
+        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_the_bibliography_is_labelled_author_year_as_the_text_cites():
@@ -153,6 +191,8 @@ def test_the_front_door_sends_readers_to_the_root_page(tmp_path):
     page = (tmp_path / "index.html").read_text()
     assert 'url=chapters/index.html"' in page and '<a href="chapters/index.html">A &lt;book&gt;</a>' in page
     assert '<html lang="en">' in page and "<title>A &lt;book&gt;</title>" in page
+    # An icon of its own, fetched from nowhere: no request for /favicon.ico, cut off or failing.
+    assert '<link rel="icon" href="data:,">' in page
 
 
 def test_the_front_door_leaves_an_existing_index_and_failed_builds_alone(tmp_path):

@@ -137,3 +137,41 @@ def test_one_figure_is_written_in_the_three_formats(tmp_path):
 def test_an_unknown_label_is_refused(tmp_path, capsys):
     assert make_figures.main(["--out", str(tmp_path), "--only", "fig-ch4-nothing"]) == 1
     assert "not a numbered figure" in capsys.readouterr().err
+
+
+def _svg_texts(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    return ["".join(t.itertext()).strip() for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def _views(node):
+    if isinstance(node, dict):
+        if "mark" in node:
+            yield node
+        for key, value in node.items():
+            if key not in ("data", "datasets"):
+                yield from _views(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _views(item)
+
+
+def test_a_slide_is_the_chart_alone_no_readout_and_no_figure_number_of_another_work():
+    """Fig. 9.4's slide once carried "Figure 9:"/"Figure 10:" panel titles and a leftover read-out line."""
+    import vl_convert as vlc
+
+    stored = _stored_specs()
+    assert "fig-ch9-replication" in stored
+    readouts = 0
+    for label, spec in stored.items():
+        readouts += sum(make_figures.is_readout(v) for v in _views(spec))
+        slide = make_figures.slide_spec(spec)
+        assert not any(make_figures.is_readout(v) for v in _views(slide)), label
+        assert not re.search(r'"title": \[?"(Figure|Fig\.) ?\d', json.dumps(slide, ensure_ascii=False)), label
+    assert readouts >= 5  # the chapters' figures have read-outs, which the slides leave out
+    texts = _svg_texts(vlc.vegalite_to_svg(make_figures.slide_spec(stored["fig-ch9-replication"])))
+    assert "εGM against trec_eval's GM" in texts  # the panels keep their own titles
+    assert "Does εGM help when many scores are low?" in texts
+    figure_titles = [t for t in texts if re.match(r"(Figure|Fig\.) ?\d", t)]
+    readout_lines = [t for t in texts if t.startswith("log10 ε =")]
+    assert not figure_titles and not readout_lines, (figure_titles, readout_lines)

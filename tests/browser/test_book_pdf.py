@@ -1,12 +1,32 @@
-"""The whole book as one PDF (made with the site by book/make_pdf.py), and the print style it is made with."""
+"""The whole book as one PDF (made with the site by book/make_pdf.py), and the print style it is made with.
+
+The PDF is read with poppler (pdf_pages.py): where its words are printed, the sizes of its fonts, and
+each page as a picture. The single page it is printed from is also opened in Chromium laid out for
+paper, as make_pdf lays it out, and measured like the site's pages (surface_checks.js): on paper
+nothing scrolls or is clipped (irmeans-print.css), so what is too wide reaches past the column.
+"""
 
 from __future__ import annotations
 
+import html
 import re
+import sys
 
+import pdf_pages
+import pytest
+import sitetools
 from visit import open_page
 
+sys.path.insert(0, str(sitetools.ROOT / "book"))
+import make_pdf  # noqa: E402 - a script of the book's, not an installed module
+
 PDF = "irmeans-book.pdf"
+#: The single page the PDF is printed from (book/make_pdf.py).
+SINGLE_PAGE = sitetools.ROOT / "_build" / "pdf" / "_build" / "singlehtml"
+#: The smallest text the book prints, in points.
+MIN_PT = 9
+#: The page number at the foot of each page ("27 / 116"), the one text printed smaller.
+PAGE_NUMBER = re.compile(r"^\d+ / \d+$")
 
 
 def _pages(pdf: bytes) -> int:
@@ -33,4 +53,189 @@ def test_printing_hides_every_control_and_answer_form(browser, base_url):
     page.emulate_media(media="print")
     assert all(not controls.nth(i).is_visible() for i in range(controls.count()))
     assert page.locator(".irmeans-figure svg").first.is_visible()  # the figures stay, at their starting setting
+    page.context.close()
+
+
+# ----------------------------------------------------------------------------- the PDF's pages
+
+
+@pytest.fixture(scope="module")
+def pages(site):
+    return pdf_pages.read_pages(site / PDF)
+
+
+def _margins_pt():
+    return {side: mm * pdf_pages.PT_PER_MM for side, mm in make_pdf.MARGINS_MM.items()}
+
+
+def test_no_word_is_printed_past_the_margins(pages):
+    m = _margins_pt()
+    found = []
+    for page in pages:
+        for w in page.words:
+            if w.width > page.width - m["left"] - m["right"]:
+                continue  # a stretched glyph (a formula's overline), which pdftotext measures unscaled
+            footer = PAGE_NUMBER.match(w.text) or re.fullmatch(r"[\d/]+", w.text)
+            if (
+                w.x0 < m["left"] - 2
+                or w.x1 > page.width - m["right"] + 2
+                or w.y0 < m["top"] - 2
+                or (w.y1 > page.height - m["bottom"] + 2 and not footer)
+            ):
+                found.append(f"page {page.number}: {w.text!r} at x {w.x0:.0f}..{w.x1:.0f}, y {w.y0:.0f}..{w.y1:.0f}")
+    assert len(pages) > 30
+    assert not found, "\n".join(found[:20])
+
+
+def test_the_side_margins_are_blank(site):
+    """Nothing is drawn past the column: no part of a formula, table or figure in the side margins."""
+    dpi = 36
+    strip = int((make_pdf.MARGINS_MM["left"] - 4) / 25.4 * dpi)  # the margin less 4 mm
+    inked = []
+    for picture in pdf_pages.pictures(site / PDF, dpi=dpi):
+        columns = list(range(strip)) + list(range(picture.width - strip, picture.width))
+        if any(min(picture.column(x)) < 200 for x in columns):
+            inked.append(picture.number)
+    assert not inked, f"pages with ink in a side margin: {inked}"
+
+
+def _headings():
+    """The text of every heading of the single page the PDF is printed from, numbers included."""
+    page = (SINGLE_PAGE / "book.html").read_text(encoding="utf-8")
+    found = []
+    for match in re.finditer(r"<h([1-4])[^>]*>(.*?)</h\1>", page, re.S):
+        text = re.sub(r'<a class="headerlink".*?</a>', "", match.group(2), flags=re.S)
+        text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", text))).strip()
+        if text and text != "Contents":
+            found.append(text)
+    return found
+
+
+def test_no_heading_is_alone_at_the_foot_of_a_page(pages):
+    """The last lines of a page are never a heading, whole or its first line (10.1's was split over two pages)."""
+    headings = _headings()
+    bottom = _margins_pt()["bottom"]
+    assert len(headings) > 40, headings
+    found = []
+    for page in pages:
+        body = [line for line in page.lines if line.y1 <= page.height - bottom + 2]
+        for k in (1, 2):
+            tail = re.sub(r"\s+", " ", " ".join(line.text for line in body[-k:])).strip()
+            if len(tail) >= 6 and any(h.startswith(tail) for h in headings):
+                found.append(f"page {page.number}: {tail!r}")
+                break
+    assert not found, found
+
+
+def test_every_chapter_heading_is_printed_with_its_number(pages):
+    chapters = [h for h in _headings() if re.match(r"^\d+\. \S", h)]
+    assert len(chapters) >= 10, chapters
+    text = " ".join(re.sub(r"\s+", " ", line.text) for page in pages for line in page.lines)
+    missing = [h for h in chapters if h not in text]
+    assert not missing, missing
+
+
+def test_no_text_is_printed_smaller_than_9_pt(site):
+    """Figures included (Fig. 7.1's labels were about 7 pt); the page numbers and a formula's italic
+    one-letter subscripts aside."""
+    small = []
+    for t in pdf_pages.texts(site / PDF):
+        plain = re.sub(r"<[^>]+>", "", t.text).strip()
+        if not plain or PAGE_NUMBER.match(plain) or re.fullmatch(r"<i>.</i>", t.text.strip()):
+            continue
+        if t.size < MIN_PT - 0.25:
+            small.append(f"page {t.page}: {plain!r} at {t.size} pt ({t.family})")
+    assert not small, "\n".join(small[:20])
+
+
+def test_no_empty_frame_is_left_on_a_page(site):
+    """A code cell's frame on one page and its code on the next left a tinted, empty box: no long run of
+    rows across the column is a light tint with no ink in it."""
+    found = []
+    for picture in pdf_pages.pictures(site / PDF, dpi=36):
+        x0, x1 = int(picture.width * 0.2), int(picture.width * 0.8)
+        run = longest = 0
+        for y in range(picture.height):
+            row = picture.row(y)[x0:x1]
+            tinted = sum(1 for v in row if 225 <= v <= 251) > 0.9 * len(row)
+            run = run + 1 if tinted and min(row) >= 200 else 0
+            longest = max(longest, run)
+        if longest > 0.12 * picture.height:
+            found.append(f"page {picture.number}: {longest} empty tinted rows of {picture.height}")
+    assert not found, found
+
+
+# ----------------------------------------------------------------------------- the page the PDF is printed from
+
+PRINT_LAYOUT = """() => {
+  const column = document.querySelector(".bd-article").getBoundingClientRect();
+  const beyond = [];
+  for (const el of document.querySelectorAll(".bd-article *")) {
+    if (el.closest("mjx-assistive-mml") || !el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width && r.height && (r.right > column.right + 1 || r.left < column.left - 1))
+      beyond.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(r.left)}..${Math.round(r.right)} in ${Math.round(column.left)}..${Math.round(column.right)}`);
+  }
+  const figures = Array.from(document.querySelectorAll(".irmeans-figure")).map((fig) => {
+    const svg = fig.querySelector("svg");
+    const drawn = svg.getBoundingClientRect().width;
+    const scale = drawn / (parseFloat(svg.getAttribute("width")) || drawn);
+    const sizes = Array.from(svg.querySelectorAll("text")).map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+    return { id: fig.id, width: Math.round(drawn), column: fig.parentElement.clientWidth, smallest: Math.min(...sizes) };
+  });
+  return { beyond: beyond.slice(0, 20), figures: figures };
+}"""
+
+
+@pytest.fixture(scope="module")
+def printed(browser, site):
+    """The single page laid out for paper as make_pdf lays it out, measured."""
+    with sitetools.serve(SINGLE_PAGE) as base:
+        context = browser.new_context(viewport={"width": make_pdf.COLUMN_PX, "height": 1400})
+        page = context.new_page()
+        page.goto(base + "book.html", wait_until="load")
+        page.wait_for_function(make_pdf.FIGURES_DRAWN, timeout=180_000, polling=500)
+        page.evaluate(make_pdf.MATHS_TYPESET)
+        page.emulate_media(media="print")
+        page.evaluate(make_pdf.FIGURES_REFITTED)
+        page.add_script_tag(path=str(sitetools.HELPERS.with_name("surface_checks.js")))
+        measured = {
+            **page.evaluate(PRINT_LAYOUT),
+            "equations": page.evaluate("() => irmeansSurface.equations()"),
+            "boxes": page.evaluate("() => irmeansSurface.boxes()"),
+        }
+        context.close()
+    return measured
+
+
+def test_on_paper_every_displayed_equation_fits_the_column(printed):
+    assert len(printed["equations"]) >= 8
+    wide = [e for e in printed["equations"] if not e["inside"]]
+    assert not wide, wide
+
+
+def test_on_paper_nothing_reaches_past_the_column_or_is_cut_or_scrolls(printed):
+    assert not printed["beyond"], printed["beyond"]
+    assert not printed["boxes"]["cut"], printed["boxes"]["cut"]
+    assert not printed["boxes"]["scrollers"], printed["boxes"]["scrollers"]
+
+
+def test_on_paper_figures_take_the_columns_width_with_text_of_9_pt_or_more(printed):
+    figures = printed["figures"]
+    assert len(figures) >= 10
+    narrow = [f for f in figures if f["width"] < f["column"] - 50 or f["width"] > f["column"] + 1]
+    small = [f for f in figures if f["smallest"] < MIN_PT * 96 / 72 - 0.05]  # 9 pt is 12 px
+    assert not narrow, narrow
+    assert not small, small
+
+
+def test_a_chapter_printed_from_its_page_keeps_its_number(browser, base_url):
+    page, _ = open_page(browser, base_url, "chapters/04-averaging.html")
+    page.emulate_media(media="print")
+    headings = page.locator("h1:visible, h2:visible")
+    assert headings.count() > 3
+    first = headings.first.inner_text().strip()
+    assert first.startswith("4. Averaging across topics"), first
+    sections = [t.strip() for t in page.locator(".bd-article h2:visible").all_inner_texts()]
+    assert sections[0].startswith("4.1. "), sections
     page.context.close()

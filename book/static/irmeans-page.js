@@ -1,0 +1,148 @@
+// On every page of the book's site: wide formulas, tables and code, as a reader meets them.
+//
+// - A box that scrolls sideways (a code block, a table of numbers) shows that it does: it fades out
+//   at the side where more is hidden (classes irmeans-more-left and irmeans-more-right, see
+//   irmeans.css), and it takes the keyboard's focus, so the arrow keys scroll it.
+// - A table of text (a table of the chapters' prose, not a table of numbers) that is wider than its
+//   column is stacked on screen: each row a block, each cell under its column's name (class
+//   irmeans-stacked, data-label). A table of numbers scrolls instead, and shows it.
+// - A long word of inline code (a file name, a call) may break after a dot, a slash, an underscore,
+//   a parenthesis or a comma (a <wbr> there), so it stays inside its box on a phone.
+// - A code block too long to be moved whole to the next printed page is marked irmeans-long, which
+//   lets print break it between lines (irmeans-print.css); a shorter one is kept whole, frame and all.
+(function () {
+  "use strict";
+
+  // The elements that may scroll sideways: code, displayed maths (its container), tables, outputs.
+  var SCROLLERS = "pre, div.math mjx-container, .pst-scrollable-table-container, .cell_output .output, .cell_output .output table";
+  // Tables of text: the chapters' Markdown tables (a table of numbers from a code cell is a .dataframe).
+  var TEXT_TABLES = ".pst-scrollable-table-container > table:not(.dataframe)";
+  // Code longer than this many lines may be broken across printed pages.
+  var LONG_CODE_LINES = 30;
+  var watched = new WeakSet();
+
+  function article() {
+    return document.querySelector(".bd-article") || document.querySelector("main") || document.body;
+  }
+
+  function scrollsSideways(el) {
+    var x = getComputedStyle(el).overflowX;
+    return (x === "auto" || x === "scroll") && el.scrollWidth > el.clientWidth + 1;
+  }
+
+  // The fade on each side where the box hides content.
+  function cue(el) {
+    var scrolls = scrollsSideways(el);
+    el.classList.toggle("irmeans-scrolls", scrolls);
+    el.classList.toggle("irmeans-more-left", scrolls && el.scrollLeft > 1);
+    el.classList.toggle("irmeans-more-right", scrolls && el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+    if (scrolls && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  }
+
+  function cues(root) {
+    root.querySelectorAll(SCROLLERS).forEach(function (el) {
+      cue(el);
+      if (!watched.has(el)) {
+        watched.add(el);
+        el.addEventListener("scroll", function () { cue(el); }, { passive: true });
+      }
+    });
+  }
+
+  // Each cell of a text table learns its column's name; the table keeps its roles when stacked.
+  function label(table) {
+    if (table.dataset.labelled) return;
+    var names = Array.from(table.querySelectorAll("thead th")).map(function (th) {
+      return th.textContent.replace(/\s+/g, " ").trim();
+    });
+    table.setAttribute("role", "table");
+    table.querySelectorAll("thead, tbody").forEach(function (g) { g.setAttribute("role", "rowgroup"); });
+    table.querySelectorAll("tr").forEach(function (tr) {
+      tr.setAttribute("role", "row");
+      Array.from(tr.children).forEach(function (cell, i) {
+        if (cell.tagName === "TH") cell.setAttribute("role", "columnheader");
+        else {
+          cell.setAttribute("role", "cell");
+          if (names[i]) cell.dataset.label = names[i];
+        }
+      });
+    });
+    table.dataset.labelled = "true";
+  }
+
+  // Stack the text tables that do not fit their column (on screen; paper has its own width).
+  function stack(root) {
+    root.querySelectorAll(TEXT_TABLES).forEach(function (table) {
+      label(table);
+      table.classList.remove("irmeans-stacked");
+      var box = table.parentElement;
+      if (box.clientWidth > 0 && table.scrollWidth > box.clientWidth + 1) table.classList.add("irmeans-stacked");
+    });
+  }
+
+  // Long code (and the frames around it) may break across printed pages; shorter code stays whole.
+  function markLongCode(root) {
+    root.querySelectorAll("pre").forEach(function (pre) {
+      if (pre.textContent.split("\n").length <= LONG_CODE_LINES) return;
+      for (var el = pre; el && el !== root; el = el.parentElement) {
+        el.classList.add("irmeans-long");
+        if (el.classList.contains("cell_input") || el.classList.contains("cell_output")) break;
+      }
+    });
+  }
+
+  // Places a long word of inline code may break: after . / _ ( , =
+  var BREAK_AFTER = /([./_(,=])(?=[^\s])/g;
+  var LONG_WORD = 16;
+
+  function breakableCode(root) {
+    root.querySelectorAll("code.literal").forEach(function (code) {
+      if (code.dataset.breakable) return;
+      code.dataset.breakable = "true";
+      var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      var texts = [];
+      while (walker.nextNode()) texts.push(walker.currentNode);
+      texts.forEach(function (node) {
+        if (node.nodeValue.length < LONG_WORD) return;
+        var parts = node.nodeValue.split(BREAK_AFTER);
+        if (parts.length < 2) return;
+        var frag = document.createDocumentFragment();
+        // split() with a capturing group: text, separator, text, separator, ...
+        for (var i = 0; i < parts.length; i++) {
+          if (!parts[i]) continue;
+          frag.appendChild(document.createTextNode(parts[i]));
+          if (i % 2 === 1) frag.appendChild(document.createElement("wbr"));
+        }
+        node.parentNode.replaceChild(frag, node);
+      });
+    });
+  }
+
+  function update() {
+    var root = article();
+    stack(root);
+    cues(root);
+  }
+
+  var timer = null;
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(update, 100);
+  }
+
+  function start() {
+    markLongCode(article());
+    breakableCode(article());
+    update();
+    // Maths is typeset after the page loads; a dropdown or a figure changes the page's height.
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(update);
+    window.addEventListener("load", update);
+    window.addEventListener("resize", later);
+    if (window.ResizeObserver) new ResizeObserver(later).observe(article());
+  }
+
+  window.irmeansPage = { update: update };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,160 @@
+"""The pages of a PDF as the book's tests read them: its words and lines where they are printed
+(poppler's ``pdftotext -bbox-layout``), its pieces of text with their font sizes (``pdftohtml
+-xml``), and each page as a grey-scale picture (``pdftoppm -gray``).
+
+poppler-utils is Debian's package (``make system`` installs it); a missing tool is a failure.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Points per millimetre.
+PT_PER_MM = 72 / 25.4
+
+_PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+_LINE = re.compile(r"<line ([^>]*)>(.*?)</line>", re.S)
+_WORD = re.compile(r"<word ([^>]*)>(.*?)</word>", re.S)
+_BOX = re.compile(r'(xMin|yMin|xMax|yMax)="(-?[\d.]+)"')
+
+
+@dataclass
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+@dataclass
+class Page:
+    number: int
+    width: float
+    height: float
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[Word]:
+        return [w for line in self.lines for w in line.words]
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise RuntimeError(f"{name} is missing: install Debian's poppler-utils (make system does)")
+    return path
+
+
+def _box(attributes: str) -> dict[str, float]:
+    return {k: float(v) for k, v in _BOX.findall(attributes)}
+
+
+def read_pages(pdf: Path) -> list[Page]:
+    """Every page of ``pdf`` with its lines and words, top to bottom, in points from the top left corner."""
+    done = subprocess.run([_tool("pdftotext"), "-bbox-layout", str(pdf), "-"], capture_output=True, check=True)
+    pages = []
+    for number, (width, height, body) in enumerate(_PAGE.findall(done.stdout.decode("utf-8")), start=1):
+        page = Page(number, float(width), float(height))
+        for attributes, inner in _LINE.findall(body):
+            words = []
+            for word_attributes, text in _WORD.findall(inner):
+                b = _box(word_attributes)
+                words.append(Word(html.unescape(text), b["xMin"], b["yMin"], b["xMax"], b["yMax"]))
+            if words:
+                b = _box(attributes)
+                page.lines.append(Line(words, b["xMin"], b["yMin"], b["xMax"], b["yMax"]))
+        page.lines.sort(key=lambda line: (round(line.y0), line.x0))
+        pages.append(page)
+    return pages
+
+
+@dataclass
+class Picture:
+    """A page as grey levels, 0 (black) to 255 (white), row by row."""
+
+    number: int
+    width: int
+    height: int
+    pixels: bytes
+
+    def row(self, y: int) -> bytes:
+        return self.pixels[y * self.width : (y + 1) * self.width]
+
+    def column(self, x: int) -> bytes:
+        return self.pixels[x :: self.width]
+
+
+def pictures(pdf: Path, dpi: int = 36) -> list[Picture]:
+    """Every page of ``pdf`` drawn in grey at ``dpi`` dots per inch."""
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([_tool("pdftoppm"), "-gray", "-r", str(dpi), str(pdf), f"{folder}/p"], check=True)
+        out = []
+        for path in sorted(Path(folder).glob("p-*.pgm"), key=lambda p: int(p.stem.split("-")[-1])):
+            data = path.read_bytes()
+            match = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+            width, height = int(match.group(1)), int(match.group(2))
+            out.append(Picture(int(path.stem.split("-")[-1]), width, height, data[match.end() :]))
+        return out
+
+
+@dataclass
+class Text:
+    """A piece of text as pdftohtml finds it: its page, its size in points, its font, its text (tags kept)."""
+
+    page: int
+    size: float
+    family: str
+    text: str
+
+
+_TEXT = re.compile(
+    r'<page number="(\d+)"|<fontspec id="(\d+)" size="(-?[\d.]+)" family="([^"]*)"|<text [^>]*font="(\d+)"[^>]*>(.*?)</text>',
+    re.S,
+)
+#: pdftohtml's sizes are in its own pixels: at this zoom, two to the point.
+_ZOOM = 2
+
+
+def texts(pdf: Path) -> list[Text]:
+    """Every piece of text of ``pdf`` with its font's size in points and its family (without a subset prefix)."""
+    done = subprocess.run(
+        [_tool("pdftohtml"), "-xml", "-i", "-stdout", "-zoom", str(_ZOOM), str(pdf)], capture_output=True, check=True
+    )
+    fonts, out, page = {}, [], 0
+    for match in _TEXT.finditer(done.stdout.decode("utf-8", errors="replace")):
+        if match.group(1):
+            page = int(match.group(1))
+        elif match.group(2):
+            fonts[match.group(2)] = (float(match.group(3)) / _ZOOM, re.sub(r"^[A-Z]{6}\+", "", match.group(4)))
+        else:
+            size, family = fonts[match.group(5)]
+            out.append(Text(page, size, family, html.unescape(match.group(6))))
+    return out
