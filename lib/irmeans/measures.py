@@ -351,4 +351,5 @@ def expected_ap_random_order(
     S1 = L - (n + 1) * S0
     pairs = safe_div((m - 1) * S1, L - 1)
     tail = safe_div(m * ((found + 1) * S0 + pairs), L)
-    return _result(safe_div(retrieved_sum + tail, R))
+    # an AP is at most 1; the harmonic numbers' rounding could otherwise put it a hair above
+    return _result(np.minimum(safe_div(retrieved_sum + tail, R), 1.0))

@@ -207,3 +207,8 @@ def test_lower_bounds_lie_between_truncated_ap_and_one(rels, missing, spare):
     at_end = ap_unretrieved_at_end(rels, R, N)
     expected = expected_ap_random_order(rels, R, N)
     assert truncated - 1e-12 <= at_end <= expected + 1e-12 <= 1 + 1e-12
+
+
+def test_expected_ap_of_a_perfect_ranking_is_one_not_a_hair_above():
+    # four relevant retrieved, the fifth the only document left: it is surely at rank 5
+    assert expected_ap_random_order([1, 1, 1, 1], num_relevant=5, collection_size=5) == 1.0
