@@ -96,9 +96,11 @@ test: venv system lint standalone $(ASSETS)
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 .PHONY: lint standalone
+# ruff on everything, then mypy, strict, on the library (its settings: [tool.mypy] in pyproject.toml).
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # The library stands alone: a fresh virtual environment with just `pip install .`
 # (and the test tools), which imports irmeans, runs the library and evaluator
@@ -136,4 +138,4 @@ serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000
 
 clean:
-	rm -rf _build .pytest_cache
+	rm -rf _build .pytest_cache .mypy_cache

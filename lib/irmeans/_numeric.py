@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["safe_div"]
 
 
-def safe_div(num, den) -> np.ndarray:
+def safe_div(num: ArrayLike, den: ArrayLike) -> np.ndarray:
     """``num / den`` elementwise, and 0 where ``den`` is 0 (a topic with nothing relevant scores 0).
 
     >>> safe_div([1, 2], [4, 0]).tolist()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import IrmeansError
 
@@ -24,22 +25,24 @@ __all__ = [
 ]
 
 
-def whole_number(value, name: str, *, minimum: int | None = None) -> int:
+def whole_number(value: object, name: str, *, minimum: int | None = None) -> int:
     """``value`` as an int if it is a whole number (``3`` or ``3.0``, not ``True``, ``2.5`` or ``"3"``).
 
     A Python int is taken as it is, however large (a float could not hold it exactly).
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise IrmeansError(f"{name} must be a whole number, got {value!r}")
-    if not isinstance(value, (int, np.integer)) and (not np.isfinite(float(value)) or float(value) != int(value)):
+    # int() takes any numbers.Real, but typeshed's Real.__trunc__ returns a protocol rather than int,
+    # so mypy finds no overload of int() for it: hence the two ignores below.
+    if not isinstance(value, (int, np.integer)) and (not np.isfinite(float(value)) or float(value) != int(value)):  # type: ignore[call-overload]
         raise IrmeansError(f"{name} must be a whole number, got {value!r}")
-    out = int(value)
+    out: int = int(value)  # type: ignore[call-overload]
     if minimum is not None and out < minimum:
         raise IrmeansError(f"{name} must be a whole number >= {minimum}, got {value!r}")
     return out
 
 
-def finite_number(value, name: str, *, minimum: float | None = None) -> float:
+def finite_number(value: object, name: str, *, minimum: float | None = None) -> float:
     """``value`` as a float if it is a finite real number (and ``>= minimum``)."""
     bound = "" if minimum is None else f" >= {minimum:g}"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -50,12 +53,12 @@ def finite_number(value, name: str, *, minimum: float | None = None) -> float:
     return out
 
 
-def eps_value(eps) -> float:
+def eps_value(eps: object) -> float:
     """ε: a finite number >= 0."""
     return finite_number(eps, "eps", minimum=0.0)
 
 
-def check_axis(axis, ndim: int):
+def check_axis(axis: object, ndim: int) -> int | None:
     """``axis`` if it is ``None`` or a whole number in [-ndim, ndim)."""
     if axis is None:
         return None
@@ -65,13 +68,13 @@ def check_axis(axis, ndim: int):
     return axis
 
 
-def first_index(mask: np.ndarray):
+def first_index(mask: np.ndarray) -> int | tuple[int, ...]:
     """Index of the first True in ``mask``: an int for 1-d input, a tuple otherwise."""
     idx = np.unravel_index(int(np.argmax(mask)), mask.shape)
     return int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)
 
 
-def float_array(x, name: str, *, infinite: bool = False) -> np.ndarray:
+def float_array(x: ArrayLike, name: str, *, infinite: bool = False) -> np.ndarray:
     """``x`` as a float64 array, refusing masked arrays, non-numbers, NaN and (unless ``infinite``) ±inf."""
     if isinstance(x, np.ma.MaskedArray):
         raise IrmeansError(
@@ -89,7 +92,7 @@ def float_array(x, name: str, *, infinite: bool = False) -> np.ndarray:
     return a
 
 
-def scores_array(x, axis) -> tuple[np.ndarray, int | None]:
+def scores_array(x: ArrayLike, axis: object) -> tuple[np.ndarray, int | None]:
     """Scores to average and their ``axis``: a float64 array (a scalar becomes one score) and a checked axis.
 
     Refuses what :func:`float_array` refuses, an axis out of range, and an empty set of scores.
@@ -108,7 +111,7 @@ def scores_array(x, axis) -> tuple[np.ndarray, int | None]:
 _INT64_MAX = np.iinfo(np.int64).max
 
 
-def integer_array(x, name: str, source: str = "<arrays>") -> np.ndarray:
+def integer_array(x: ArrayLike, name: str, source: str = "<arrays>") -> np.ndarray:
     """``x`` as a 1-d int64 array of whole numbers (``2`` or ``2.0``), refusing masked arrays and anything else.
 
     The message names ``source``, the row (counted from 0) and the value: not an integer,

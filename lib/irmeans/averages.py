@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -64,7 +64,7 @@ def _eps_text(eps: float) -> str:
     return f"{eps:g}"
 
 
-def _scalar(m):
+def _scalar(m: ArrayLike) -> float | np.ndarray:
     """A Python float for a 0-d result, the array otherwise."""
     m = np.asarray(m)
     return float(m) if m.ndim == 0 else m
@@ -87,7 +87,7 @@ class Average:
     #: The scores the average takes, in words (for messages).
     requirement: ClassVar[str] = "finite scores"
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for kind, fixed in cls.kinds.items():
             REGISTRY[kind] = (cls, fixed)
@@ -101,21 +101,23 @@ class Average:
                 raise IrmeansError(self._refusal(where, float(a[where])))
         return _scalar(self._value(a, axis))
 
-    def _checks(self, a: np.ndarray):
+    def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         """Masks of refused scores, the first that has one decides the message (see :meth:`refuses`)."""
         return [self.refuses(a)]
 
-    def _value(self, a: np.ndarray, axis: int | None):  # pragma: no cover - abstract
+    # The formula's value: a numpy float, or an array along an axis. numpy types its reductions
+    # and ufuncs as returning Any, and so do the formulas built from them.
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _refusal(self, where, value: float) -> str:
+    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
         return f"score at index {where} is {value!r}: this mean needs {self.requirement}"
 
-    def refuses(self, x) -> np.ndarray:
+    def refuses(self, x: ArrayLike) -> np.ndarray:
         """A mask of the (finite) scores this average cannot take: those outside :attr:`requirement`."""
         return np.zeros(np.shape(x), dtype=bool)
 
-    def transform(self, x: np.ndarray) -> np.ndarray | None:
+    def transform(self, x: ArrayLike) -> np.ndarray | None:
         """g(x), elementwise, such that the average is a strictly increasing function of mean(g(x)).
 
         Two sets of scores are then ordered by the average as by the sum of g over them (one
@@ -128,6 +130,7 @@ class Average:
     def spec(self) -> str:
         """The short text :func:`parse_average` reads back into this average."""
         kind = next(k for k, fixed in self.kinds.items() if all(getattr(self, f) == v for f, v in fixed.items()))
+        # Every average that takes ε has an eps field; the base class, which mypy sees here, has none.
         return f"{kind}:{_eps_text(self.eps)}" if self.takes_eps else kind  # type: ignore[attr-defined]
 
     @property
@@ -149,10 +152,10 @@ class AM(Average):
 
     kinds: ClassVar = {"am": {}}
 
-    def _value(self, a, axis):
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
         return np.mean(a, axis=axis)
 
-    def transform(self, x):
+    def transform(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)
 
 
@@ -187,26 +190,26 @@ class GM(Average):
     }
     requirement: ClassVar = "scores >= 0"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
         if self.form not in ("add", "floor", "zeros"):
             raise IrmeansError(f"form must be 'add', 'floor' or 'zeros', got {self.form!r}")
         if self.form != "add" and self.eps == 0:
             raise IrmeansError(f"form={self.form!r} needs eps > 0 (trec_eval uses 1e-5)")
 
-    def refuses(self, x):
+    def refuses(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x) < 0
 
-    def transform(self, x):
+    def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):  # log(0) = -inf: a zero without ε
             if self.form == "floor":
-                return np.log(np.maximum(x, self.eps))
+                return cast(np.ndarray, np.log(np.maximum(x, self.eps)))
             if self.form == "zeros":
                 return np.log(np.where(x == 0, self.eps, x))
             return np.log1p(x / self.eps) if self.eps > 1 else np.log(x + self.eps)
 
-    def _value(self, a, axis):
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
         eps = self.eps
         if self.form == "add":
             if eps > 1:
@@ -246,21 +249,22 @@ class HM(Average):
     takes_eps: ClassVar = True
     eval_lines: ClassVar = {"hm_map": ({}, "epsilon harmonic mean: 1 / mean(1 / (AP + eps)) - eps")}
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
 
+    # A property where the base class has a plain class attribute: the words depend on ε.
     @property
     def requirement(self) -> str:  # type: ignore[override]
         return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
 
-    def refuses(self, x):
+    def refuses(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x)
         return x < 0 if self.eps else x <= 0
 
-    def _checks(self, a):
+    def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         return [a < 0, self.refuses(a)]  # a negative score first, then a zero without ε
 
-    def _refusal(self, where, value):
+    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
         if value == 0:
             return (
                 f"score at index {where} is 0: the harmonic mean of a set with a zero is undefined; "
@@ -268,12 +272,12 @@ class HM(Average):
             )
         return f"score at index {where} is {value!r}: this mean needs scores >= 0"
 
-    def transform(self, x):
+    def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):
             return -1.0 / (x + self.eps)
 
-    def _value(self, a, axis):
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
         eps = self.eps
         if eps > 1:
             # The same mean written with u = x/ε, so that a large ε does not swamp the
@@ -301,7 +305,7 @@ class Median(Average):
     kinds: ClassVar = {"median": {}}
     eval_lines: ClassVar = {"median_map": ({}, "median AP")}
 
-    def _value(self, a, axis):
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
         return np.median(a, axis=axis)
 
     @property
@@ -331,33 +335,34 @@ class Logit(Average):
     takes_eps: ClassVar = True
     eval_lines: ClassVar = {"logit_map": ({}, "logit mean of AP with epsilon")}
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
 
+    # A property where the base class has a plain class attribute: the words depend on ε.
     @property
     def requirement(self) -> str:  # type: ignore[override]
         return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
 
-    def refuses(self, x):
+    def refuses(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x)
         return ((x < 0) | (x > 1)) if self.eps else ((x <= 0) | (x >= 1))
 
-    def _checks(self, a):
+    def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         return [(a < 0) | (a > 1), self.refuses(a)]  # outside [0, 1] first, then 0 or 1 without ε
 
-    def _refusal(self, where, value):
+    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
         if 0 <= value <= 1:
             return (
                 f"score at index {where} is {value!r}: its log-odds are infinite; pass eps > 0 (for example eps=0.01)"
             )
         return f"score at index {where} is {value!r}: the logit needs scores in [0, 1]"
 
-    def transform(self, x):
+    def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):
             return log_odds_of(x, self.eps)
 
-    def _value(self, a, axis):
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
         eps = self.eps
         y = np.mean(log_odds_of(a, eps), axis=axis)
         # Written with exp(-|y|) so that large |y| neither overflows nor loses the answer.
@@ -409,7 +414,8 @@ def parse_average(spec: str | Average) -> Average:
         if not _NUMBER.fullmatch(eps_text):
             raise IrmeansError(f"average {spec!r}: ε {eps_text!r} is not a plain number such as 0.01 or 1e-5")
         eps = float(eps_text)
-    return cls(eps=eps, **fixed)
+    # cls takes eps (its takes_eps says so), which mypy cannot see from type[Average].
+    return cls(eps=eps, **fixed)  # type: ignore[call-arg]
 
 
 def eval_lines(eps: float) -> dict[str, tuple[Average, str]]:
@@ -421,5 +427,6 @@ def eval_lines(eps: float) -> dict[str, tuple[Average, str]]:
     out = {}
     for cls in dict.fromkeys(cls for cls, _ in REGISTRY.values()):
         for line, (fixed, text) in cls.eval_lines.items():
-            out[line] = (cls(eps=eps, **fixed) if cls.takes_eps else cls(**fixed), text)
+            # cls takes eps when its takes_eps says so, which mypy cannot see from type[Average].
+            out[line] = (cls(eps=eps, **fixed) if cls.takes_eps else cls(**fixed), text)  # type: ignore[call-arg]
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path", "shown_token", "one_line"]
 
 
-def shown_path(path) -> str:
+def shown_path(path: object) -> str:
     """A file name as a message shows it: as it is, or quoted with escapes if it holds a newline or another
     character that does not print (so that a one-line message stays one line and keeps its reason).
 
@@ -58,7 +58,7 @@ class FileFormatError(IrmeansError):
         The 1-based line number, when one line is to blame.
     """
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         self.message = message
         self.path = path
         self.line = line
@@ -86,7 +86,7 @@ class TopicsLeftOutWarning(UserWarning):
     #: How many of the missing topics the message names.
     SHOWN = 10
 
-    def __init__(self, missing: list[str], qrels: str, run: str, remedy: str = "complete=True"):
+    def __init__(self, missing: list[str], qrels: str, run: str, remedy: str = "complete=True") -> None:
         self.missing = list(missing)
         self.qrels = qrels
         self.run = run

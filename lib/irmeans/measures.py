@@ -14,6 +14,8 @@ Average Precision, as in trec_eval.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -43,22 +45,22 @@ __all__ = [
 STANDARD_RECALL_LEVELS = np.arange(11) / 10
 
 
-def _relevance(rels):
+def _relevance(rels: ArrayLike) -> np.ndarray:
     """Relevance values as a float array of at least one dimension, checked."""
     if np.ndim(rels) == 0 and not isinstance(rels, np.ma.MaskedArray):
         raise IrmeansError("rels must be a sequence of relevance values in rank order, got a scalar")
     return float_array(rels, "relevance value")
 
 
-def _hits(rels, level):
+def _hits(rels: ArrayLike, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Boolean relevance at each rank and the count of relevant documents down to each rank."""
     rel = _relevance(rels) >= level
     return rel, np.cumsum(rel, axis=-1)
 
 
-def _num_relevant(num_relevant, rel):
+def _num_relevant(num_relevant: ArrayLike | None, rel: np.ndarray) -> np.ndarray | np.integer[Any]:
     """R for each ranking: the given value, checked, or the relevant count in ``rel``."""
-    retrieved = rel.sum(axis=-1)
+    retrieved: np.ndarray | np.integer[Any] = rel.sum(axis=-1)  # a numpy integer for one ranking
     if num_relevant is None:
         return retrieved
     R = np.asarray(num_relevant)
@@ -74,7 +76,7 @@ def _num_relevant(num_relevant, rel):
     return np.broadcast_to(R, retrieved.shape) if R.ndim else R
 
 
-def _result(x):
+def _result(x: ArrayLike) -> Score:
     x = np.asarray(x)
     return float(x) if x.ndim == 0 else x
 
@@ -129,7 +131,7 @@ def reciprocal_rank(rels: ArrayLike, *, level: float = 1) -> Score:
     return _result(np.where(rel.any(axis=-1), 1.0 / first, 0.0))
 
 
-def _check_k(k):
+def _check_k(k: object) -> int:
     return whole_number(k, "the cutoff k", minimum=1)
 
 
@@ -269,10 +271,12 @@ def interpolated_precision(
     levels = STANDARD_RECALL_LEVELS if recall_levels is None else np.asarray(recall_levels, dtype=float)
     recall, precision = precision_recall_points(rels, num_relevant, level=level)
     reached = recall[..., None, :] >= levels[:, None]
-    return np.max(np.where(reached, precision[..., None, :], 0.0), axis=-1, initial=0.0)
+    return cast(np.ndarray, np.max(np.where(reached, precision[..., None, :], 0.0), axis=-1, initial=0.0))
 
 
-def _unretrieved(rels, num_relevant, collection_size, level):
+def _unretrieved(
+    rels: ArrayLike, num_relevant: ArrayLike | None, collection_size: ArrayLike, level: float
+) -> tuple[np.ndarray | np.floating[Any], np.ndarray, np.ndarray | np.integer[Any], np.ndarray, int, np.ndarray]:
     """Shared set-up of the two lower bounds: rel, hits, R, m missing, n, N."""
     rel, hits = _hits(rels, level)
     R = _num_relevant(num_relevant, rel)

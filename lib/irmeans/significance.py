@@ -24,6 +24,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validation import float_array
 from .errors import IrmeansError
@@ -31,7 +32,7 @@ from .errors import IrmeansError
 __all__ = ["paired_t_test", "wilcoxon_test", "PairedComparison", "compare_taus"]
 
 
-def _paired(a, b):
+def _paired(a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     x = float_array(a, "a")
     y = float_array(b, "b")
     try:
@@ -43,7 +44,7 @@ def _paired(a, b):
     return x, y
 
 
-def paired_t_test(a, b) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
+def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     """Student's paired t-test of a − b along the last axis (two-sided).
 
     Parameters
@@ -81,7 +82,7 @@ def paired_t_test(a, b) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     return t, p
 
 
-def wilcoxon_test(a, b) -> tuple[float, float]:
+def wilcoxon_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float]:
     """Wilcoxon's signed-rank test of a − b (two-sided, 1-d), zero differences left out.
 
     Returns
@@ -139,7 +140,7 @@ class PairedComparison:
     wilcoxon_p: float
 
 
-def compare_taus(tau_a, tau_b) -> PairedComparison:
+def compare_taus(tau_a: ArrayLike, tau_b: ArrayLike) -> PairedComparison:
     """Compare two averages' τ over the same splits with a paired t-test and a Wilcoxon test.
 
     Parameters

@@ -26,12 +26,17 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import FileFormatError, IrmeansError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "ScoreMatrix",
@@ -48,7 +53,7 @@ __all__ = [
 ]
 
 
-def data_file(name: str):
+def data_file(name: str) -> Traversable:
     """A :class:`importlib.resources.abc.Traversable` for the shipped file ``name``."""
     path = resources.files(__package__) / "data" / name
     if not path.is_file():
@@ -117,8 +122,8 @@ class ScoreMatrix:
     """
 
     scores: np.ndarray
-    systems: tuple
-    topics: tuple
+    systems: tuple[str, ...]
+    topics: tuple[str, ...]
     collection: str
     measure: str
     citation: str = ""
@@ -137,7 +142,7 @@ class ScoreMatrix:
         return self.name
 
     @property
-    def shape(self) -> tuple:
+    def shape(self) -> tuple[int, int]:
         """(systems, topics)."""
         return self.scores.shape
 
@@ -163,7 +168,7 @@ class CatalogEntry:
         return f"{self.collection}_{self.measure}"
 
 
-def _shipped_names():
+def _shipped_names() -> list[tuple[str, str]]:
     folder = resources.files(__package__) / "data"
     names = []
     for entry in folder.iterdir():
@@ -199,7 +204,7 @@ def catalog() -> list[CatalogEntry]:
     return rows
 
 
-def _parse_topic_major(text: str, path: str):
+def _parse_topic_major(text: str, path: str) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
     """Parse a shipped file (a row per topic, a column per system): (scores, systems, topics)."""
     rows = list(csv.reader(io.StringIO(text)))
     if len(rows) < 2:
@@ -264,7 +269,7 @@ def load(collection: str, measure: str = "ap") -> ScoreMatrix:
     return ScoreMatrix(_frozen(scores), systems, topics, collection, measure, citation)
 
 
-def load_all(measures=None) -> list[ScoreMatrix]:
+def load_all(measures: Collection[str] | None = None) -> list[ScoreMatrix]:
     """Every shipped matrix (or those of the given measures), in :func:`catalog` order.
 
     Examples
@@ -279,7 +284,7 @@ def load_all(measures=None) -> list[ScoreMatrix]:
 ORIENTATIONS = ("system", "topic")
 
 
-def read_csv(path: str | os.PathLike, *, measure: str = "") -> ScoreMatrix:
+def read_csv(path: str | os.PathLike[str], *, measure: str = "") -> ScoreMatrix:
     """A user's CSV of per-topic scores as a :class:`ScoreMatrix` (systems × topics).
 
     The header row's first field says which way the file runs, and must be one of:

@@ -25,9 +25,18 @@ If pyarrow cannot be imported, every piece goes to the exact reader.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .numbers import c_grade, grade_problem
+
+if TYPE_CHECKING:
+    from .strings import Strings
+    from .tokens import TopicTable
 
 __all__ = ["fast_reader", "load", "arrow_offsets", "column_strings", "primitive", "release_memory"]
 
@@ -35,8 +44,18 @@ __all__ = ["fast_reader", "load", "arrow_offsets", "column_strings", "primitive"
 _BLOCK_BYTES = 1 << 22
 _BOM = b"\xef\xbb\xbf"
 
+# pyarrow has no type stubs, so its objects are Any to a type checker; these names say which is meant.
+#: A pyarrow ``Array``: one chunk of a column.
+ArrowArray: TypeAlias = Any
+#: A pyarrow ``ChunkedArray``: a column of a table.
+ArrowColumn: TypeAlias = Any
+#: A pyarrow ``Table``.
+ArrowTable: TypeAlias = Any
+#: What :func:`fast_reader` gives: ``fast(store, n)``, the fields of a piece of a file, or None.
+FastReader: TypeAlias = Callable[[bytearray, int], list[Any] | None]
 
-def _modules():
+
+def _modules() -> tuple[ModuleType, ModuleType] | None:
     try:
         import pyarrow as pa
         import pyarrow.csv as csv
@@ -50,7 +69,7 @@ def load() -> bool:
     return _modules() is not None
 
 
-def fast_reader(kind, topics):
+def fast_reader(kind: str, topics: TopicTable) -> FastReader | None:
     """A ``fast(store, n)`` for :func:`~irmeans.trec.files._read_fields`, or None without pyarrow.
 
     ``kind`` is ``"qrels"`` (``[codes, docnos, rels]``) or ``"run"`` (``[codes, docnos,
@@ -84,7 +103,7 @@ def fast_reader(kind, topics):
         for d in (" ", "\t")
     )
 
-    def fast(store, n):
+    def fast(store: bytearray, n: int) -> list[Any] | None:
         if n < 2 or store[0] in b" \t\n" or store.startswith(_BOM):
             return None
         for ch in (b"\r", b"\v", b"\f", b"\0"):  # NUL: not text, and the exact reader names its line
@@ -116,7 +135,7 @@ def fast_reader(kind, topics):
         if kind == "qrels":
             rels = _grades(table.column("f3"))
             return None if rels is None else [codes, docnos, rels]
-        scores = [primitive(chunk, np.float64) for chunk in table.column("f4").chunks]
+        scores: list[np.ndarray] | np.ndarray = [primitive(chunk, np.float64) for chunk in table.column("f4").chunks]
         scores = scores[0] if len(scores) == 1 else np.concatenate(scores)
         if np.isnan(scores).any():
             return None
@@ -126,26 +145,26 @@ def fast_reader(kind, topics):
     return fast
 
 
-def release_memory():
+def release_memory() -> None:
     """Give the memory pyarrow has freed back to the system (its pool keeps it otherwise)."""
     mods = _modules()
     if mods is not None:
         mods[0].system_memory_pool().release_unused()
 
 
-def primitive(chunk, dtype) -> np.ndarray:
+def primitive(chunk: ArrowArray, dtype: DTypeLike) -> np.ndarray:
     """A pyarrow array of fixed-width values without nulls, as numpy (no copy; no pandas import)."""
     size = np.dtype(dtype).itemsize
     return np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * size)
 
 
-def arrow_offsets(chunk):
+def arrow_offsets(chunk: ArrowArray) -> np.ndarray:
     """The int32 offsets of a binary array chunk (``len + 1`` of them)."""
     buf = chunk.buffers()[1]
     return np.frombuffer(buf, dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
 
 
-def column_strings(column):
+def column_strings(column: ArrowColumn) -> Strings:
     """A pyarrow binary column as :class:`~.strings.Strings` (its bytes copied out once)."""
     from .strings import _PAD, Strings
 
@@ -164,7 +183,7 @@ def column_strings(column):
     return Strings(data, offsets)
 
 
-def _nonempty(column) -> bool:
+def _nonempty(column: ArrowColumn) -> bool:
     """No empty token in a binary column (an empty field: the exact reader splits differently)."""
     for chunk in column.chunks:
         o = arrow_offsets(chunk)
@@ -173,7 +192,7 @@ def _nonempty(column) -> bool:
     return True
 
 
-def _dictionary_codes(column, decode):
+def _dictionary_codes(column: ArrowColumn, decode: Callable[[list[bytes]], np.ndarray | None]) -> np.ndarray | None:
     """Each row's value of a dictionary column, from ``decode(list of distinct bytes)`` (an array)."""
     parts = []
     for chunk in column.chunks:
@@ -187,10 +206,10 @@ def _dictionary_codes(column, decode):
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-def _topic_codes(column, topics):
+def _topic_codes(column: ArrowColumn, topics: TopicTable) -> np.ndarray | None:
     table = topics.code
 
-    def decode(ids):
+    def decode(ids: list[bytes]) -> np.ndarray | None:
         if any(not t or t[0] == 35 for t in ids):  # empty, or a comment line ('#')
             return None
         return np.array([table.setdefault(t, len(table)) for t in ids], dtype=np.int64)
@@ -198,8 +217,8 @@ def _topic_codes(column, topics):
     return _dictionary_codes(column, decode)
 
 
-def _grades(column):
-    def decode(tokens):
+def _grades(column: ArrowColumn) -> np.ndarray | None:
+    def decode(tokens: list[bytes]) -> np.ndarray | None:
         values = [c_grade(t) for t in tokens]
         if any(v is None or grade_problem(v) for v in values):
             return None

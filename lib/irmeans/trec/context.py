@@ -10,6 +10,8 @@ running DCG of the ranking and of the ideal one.  The measures themselves are in
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias, cast
+
 import numpy as np
 
 from .gains import Gains, gain_walk
@@ -18,11 +20,14 @@ from .segments import seg_count, seg_cumsum, seg_suffix_max, value_at
 
 __all__ = ["Context"]
 
+#: The ideal ranking's gains: (gains, topic, position, start per topic, length per topic).
+Ideal: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 class Context:
     """Quantities shared by several measures, computed once on demand."""
 
-    def __init__(self, r: Ranked, num_docs: int = 0):
+    def __init__(self, r: Ranked, num_docs: int = 0) -> None:
         self.r = r
         self.T = r.ntopics
         self.num_docs = num_docs
@@ -33,26 +38,28 @@ class Context:
         judged_rel = (r.rel >= 0) & self.isrel
         self.judged_rel = judged_rel
         self.num_rel_ret = seg_count(judged_rel, r.seg, self.T)
-        self._cache = {}
+        # What has been computed, by name (and gains): arrays and tuples of arrays, each
+        # property below casting what it kept back to the type it returns.
+        self._cache: dict[str | tuple[str, tuple[tuple[int, float], ...] | None], Any] = {}
 
     @property
-    def cumrel(self):
+    def cumrel(self) -> np.ndarray:
         """Running count of relevant documents at every row."""
         if "cumrel" not in self._cache:
             self._cache["cumrel"] = self.r.cum(self.isrel)
-        return self._cache["cumrel"]
+        return cast(np.ndarray, self._cache["cumrel"])
 
-    def rel_at(self, k):
+    def rel_at(self, k: int | np.ndarray) -> np.ndarray:
         """Relevant documents among the first ``k`` retrieved, per topic."""
         return self.rel.upto(k)
 
     @property
-    def prec_at_rel(self):
+    def prec_at_rel(self) -> tuple[np.ndarray, np.ndarray]:
         """Precision at each relevant row (trec_eval's AP summands), and the rows."""
         if "prec" not in self._cache:
             rows = self.rel.rows
             self._cache["prec"] = (rows, (self.rel.local + 1) / (self.r.pos[rows] + 1.0))
-        return self._cache["prec"]
+        return cast("tuple[np.ndarray, np.ndarray]", self._cache["prec"])
 
     # --- gains -------------------------------------------------------------
 
@@ -66,13 +73,13 @@ class Context:
                 for level, value in reversed(list(gains.levels.items())):
                     g[rel == level] = value
             self._cache[key] = g
-        return self._cache[key]
+        return cast(np.ndarray, self._cache[key])
 
-    def ideal(self, gains: Gains | None = None):
+    def ideal(self, gains: Gains | None = None) -> Ideal:
         """The ideal ranking's gains: (gains, topic, position, start per topic, length per topic)."""
         key = ("ideal", None if gains is None else gains.key())
         if key in self._cache:
-            return self._cache[key]
+            return cast(Ideal, self._cache[key])
         r = self.r
         if gains is None or not gains.entries:
             out = (r.ideal.astype(np.float64), r.ideal_seg, r.ideal_pos, r.ideal_starts, r.num_pos)
@@ -86,7 +93,7 @@ class Context:
         for lv_count in sorted(set(n_levels[t].tolist())):
             sel = np.flatnonzero(n_levels[t] == lv_count)
             walk = gain_walk(gains, lv_count, set(g[sel].tolist()))
-            first = {}
+            first: dict[int, int] = {}
             for k, lv, _ in sorted(walk):
                 first.setdefault(lv, k)  # the count of a grade goes to its first entry
             place = {k: (i, gv) for i, (k, _, gv) in enumerate(walk)}
@@ -110,7 +117,7 @@ class Context:
         self._cache[key] = out
         return out
 
-    def dcg_cum(self, gains: Gains | None = None):
+    def dcg_cum(self, gains: Gains | None = None) -> np.ndarray:
         """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
         key = ("dcg", None if gains is None else gains.key())
         if key not in self._cache:
@@ -118,37 +125,37 @@ class Context:
             g = self.gain(gains)
             contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
             self._cache[key] = seg_cumsum(contrib, r.seg, r.pos, r.num_ret)
-        return self._cache[key]
+        return cast(np.ndarray, self._cache[key])
 
-    def idcg_cum(self, gains: Gains | None = None):
+    def idcg_cum(self, gains: Gains | None = None) -> np.ndarray:
         """Running DCG of the ideal ranking at every row of it."""
         key = ("idcg", None if gains is None else gains.key())
         if key not in self._cache:
             ideal, seg, pos, _, length = self.ideal(gains)
             self._cache[key] = seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length)
-        return self._cache[key]
+        return cast(np.ndarray, self._cache[key])
 
-    def dcg_at(self, k, gains: Gains | None = None):
+    def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
         """DCG of the first ``k`` retrieved documents, per topic."""
         r = self.r
         return value_at(self.dcg_cum(gains), r.starts, r.num_ret, k).astype(np.float64)
 
-    def idcg_at(self, k, gains: Gains | None = None):
+    def idcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
         """DCG of the first ``k`` documents of the ideal ranking, per topic."""
         _, _, _, starts, length = self.ideal(gains)
         return value_at(self.idcg_cum(gains), starts, length, k).astype(np.float64)
 
-    def idcg_total(self, gains: Gains | None = None):
+    def idcg_total(self, gains: Gains | None = None) -> np.ndarray:
         _, _, _, _, length = self.ideal(gains)
         return self.idcg_at(length, gains)
 
     @property
-    def surplus(self):
+    def surplus(self) -> np.ndarray:
         """Relevant rows beyond num_rel_ret per topic (non-zero only with -l below 0, where unjudged rows pass)."""
-        return self.rel.count - self.num_rel_ret
+        return cast(np.ndarray, self.rel.count - self.num_rel_ret)
 
     @property
-    def int_prec(self):
+    def int_prec(self) -> np.ndarray:
         """Interpolated precision at every row: max precision at or below it.
 
         trec_eval counts down from num_rel_ret at each relevant row from the bottom and stops
@@ -160,9 +167,9 @@ class Context:
             eff = self.cumrel - self.surplus[r.seg]
             prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
             self._cache["iprec"] = seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret)
-        return self._cache["iprec"]
+        return cast(np.ndarray, self._cache["iprec"])
 
-    def kth_rel_row(self, k):
+    def kth_rel_row(self, k: np.ndarray) -> np.ndarray:
         """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
         rows = self.rel.rows
         first = self.rel.first
@@ -181,7 +188,7 @@ class _Sparse:
     pass over every retrieved row.
     """
 
-    def __init__(self, r: Ranked, rows: np.ndarray):
+    def __init__(self, r: Ranked, rows: np.ndarray) -> None:
         self.rows = rows
         self.seg = r.seg[rows]
         self.count = np.bincount(self.seg, minlength=r.ntopics).astype(np.int64)
@@ -191,7 +198,7 @@ class _Sparse:
         self._keys = self.seg.astype(np.int64) * self._span + r.pos[rows]
         self._num_ret = r.num_ret
 
-    def upto(self, k) -> np.ndarray:
+    def upto(self, k: int | np.ndarray) -> np.ndarray:
         T = len(self.count)
         k = np.broadcast_to(np.asarray(k, dtype=np.int64), (T,))
         k = np.clip(k, 0, self._num_ret)

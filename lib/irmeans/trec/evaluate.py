@@ -11,7 +11,9 @@ Printing is the command line's (:mod:`irmeans.cli`).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -20,11 +22,22 @@ from ..averages import TREC_EVAL_GM
 from ..errors import IrmeansError
 from .context import Context
 from .files import Qrels, Run, read_qrels
-from .join import build_ranked
+from .join import Ranked, build_ranked
+from .kernels import Values
 from .numbers import INT64_MAX
-from .table import BY_NAME, line_names, parse_measures
+from .table import BY_NAME, Selected, line_names, parse_measures
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Evaluation", "evaluate", "printed_per_topic"]
+
+#: What :func:`evaluate` reads qrels from: :class:`~.files.Qrels`, a file, or (topics, docnos, rels) sequences.
+QrelsInput: TypeAlias = Qrels | str | os.PathLike[str] | tuple[Any, ...] | list[Any]
+#: What :func:`evaluate` reads a run from: :class:`~.files.Run`, a file, or (topics, docnos, scores[, runid]) sequences.
+RunInput: TypeAlias = Run | str | os.PathLike[str] | tuple[Any, ...] | list[Any]
+#: Per-topic values, kinds, averaging and the lines printed per topic, by line name (see :func:`_measure`).
+_Measured: TypeAlias = tuple[dict[str, np.ndarray], dict[str, str], dict[str, str], list[str]]
 
 
 @dataclass
@@ -49,15 +62,15 @@ class Evaluation:
         gm_bpref only as an average).
     """
 
-    topics: list
-    per_topic: dict
-    aggregates: dict
-    kinds: dict
-    missing: list = field(default_factory=list)
+    topics: list[str]
+    per_topic: dict[str, np.ndarray]
+    aggregates: dict[str, float | int | str]
+    kinds: dict[str, str]
+    missing: list[str] = field(default_factory=list)
     runid: str = ""
-    printed: list = field(default_factory=list)
+    printed: list[str] = field(default_factory=list)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Per-topic values as a pandas DataFrame indexed by topic (needs pandas: ``pip install irmeans[pandas]``)."""
         try:
             import pandas as pd
@@ -66,32 +79,43 @@ class Evaluation:
 
         return pd.DataFrame(self.per_topic, index=pd.Index(self.topics, name="topic"))
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> np.ndarray:
         return self.per_topic[name]
 
 
-def _as_qrels(qrels) -> Qrels:
+def _as_qrels(qrels: QrelsInput) -> Qrels:
     if isinstance(qrels, Qrels):
         return qrels
     if isinstance(qrels, (tuple, list)) and len(qrels) == 3:
         return Qrels.from_arrays(*qrels)
-    return read_qrels(qrels)
+    # A tuple or list of another length is left to the reader, which refuses it (os.fspath's TypeError).
+    return read_qrels(qrels)  # type: ignore[arg-type]
 
 
-def _as_run(run) -> Run | str:
+def _as_run(run: RunInput) -> Run | str:
     """A :class:`Run`, or a file to read as it is joined (see :func:`~.join.build_ranked`)."""
     if isinstance(run, Run):
         return run
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
         return Run.from_arrays(*run)
-    return os.fspath(run)
+    # A tuple or list of another length: os.fspath refuses it with a TypeError.
+    return os.fspath(run)  # type: ignore[arg-type]
 
 
-def _is_stdin(source) -> bool:
+def _is_stdin(source: object) -> bool:
     return isinstance(source, str) and source == "-"
 
 
-def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measures=None, num_docs=0) -> Evaluation:
+def evaluate(
+    qrels: QrelsInput,
+    run: RunInput,
+    *,
+    relevance_level: int = 1,
+    depth: int | None = None,
+    complete: bool = False,
+    measures: Iterable[str] | str | None = None,
+    num_docs: int = 0,
+) -> Evaluation:
     """Evaluate a run against qrels as trec_eval 10 does.
 
     Parameters
@@ -136,7 +160,7 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
     qrels, run = _as_qrels(qrels), _as_run(run)
     ranked = build_ranked(qrels, run, relevance_level=relevance_level, depth=depth, complete=complete)
     per_topic, kinds, aggs, printed = _measure_by_parts(ranked, num_docs, chosen)
-    aggregates = {}
+    aggregates: dict[str, float | int | str] = {}
     if "runid" in chosen:
         aggregates["runid"] = ranked.runid
         kinds["runid"] = "string"
@@ -156,7 +180,7 @@ def evaluate(qrels, run, *, relevance_level=1, depth=None, complete=False, measu
 _MEASURE_ROWS = 1 << 16
 
 
-def _measure_by_parts(ranked, num_docs: int, chosen: dict):
+def _measure_by_parts(ranked: Ranked, num_docs: int, chosen: dict[str, Selected]) -> _Measured:
     """:func:`_measure` over consecutive groups of topics of about :data:`_MEASURE_ROWS` rows, put together."""
     ends = np.cumsum(ranked.num_ret)
     cuts = [0]
@@ -170,10 +194,15 @@ def _measure_by_parts(ranked, num_docs: int, chosen: dict):
     return per_topic, *parts[0][1:]
 
 
-def _measure(context: Context, chosen: dict):
+def _measure(context: Context, chosen: dict[str, Selected]) -> _Measured:
     """Every chosen family's per-topic values: (values, kinds, averaging, printed per topic) by line name."""
+    per_topic: dict[str, np.ndarray]
+    kinds: dict[str, str]
+    aggs: dict[str, str]
+    printed: list[str]
     per_topic, kinds, aggs, printed = {}, {}, {}, []
-    done = {}  # a kernel with the same parameters runs once (map and gm_map, bpref and gm_bpref)
+    # a kernel with the same parameters runs once (map and gm_map, bpref and gm_bpref)
+    done: dict[tuple[Callable[..., Values], tuple[Any, ...] | None], Values] = {}
     bogus = context.r.bogus
     for name, sel in chosen.items():
         fam = BY_NAME[name]
@@ -194,9 +223,9 @@ def _measure(context: Context, chosen: dict):
     return per_topic, kinds, aggs, printed
 
 
-def _aggregate(per_topic: dict, aggs: dict, n_topics: int) -> dict:
+def _aggregate(per_topic: dict[str, np.ndarray], aggs: dict[str, str], n_topics: int) -> dict[str, int | float]:
     """The ``all`` values, summed and averaged in trec_eval's order (topic by topic)."""
-    out = {}
+    out: dict[str, int | float] = {}
     for line, values in per_topic.items():
         how = aggs[line]
         if how == "sum":
@@ -208,6 +237,6 @@ def _aggregate(per_topic: dict, aggs: dict, n_topics: int) -> dict:
     return out
 
 
-def printed_per_topic(ev: Evaluation) -> list:
+def printed_per_topic(ev: Evaluation) -> list[str]:
     """Measures trec_eval prints for each topic (all but gm_map/gm_bpref), in order."""
     return list(ev.printed)

@@ -13,9 +13,11 @@ a document judged or retrieved twice for a topic.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 from .._validation import float_array, integer_array
 from ..errors import FileFormatError, IrmeansError, shown_token
@@ -26,6 +28,7 @@ from .tokens import (
     MAX_LINE_BYTES,
     QRELS,
     RUN,
+    ConsecutiveLines,
     Layout,
     Piece,
     TopicTable,
@@ -41,6 +44,11 @@ _INT32_MAX = np.iinfo(np.int32).max
 
 class _Rows:
     """What qrels and runs share: each row's topic id and docno, built on demand as numpy arrays."""
+
+    # The fields of both (declared here for the type checker; the subclasses are the dataclasses).
+    topic_ids: list[bytes]
+    topic_codes: np.ndarray
+    docno_strings: Strings
 
     @property
     def topics(self) -> np.ndarray:
@@ -81,15 +89,17 @@ class Qrels(_Rows):
     ([1, 0], [b'd1', b'd2'])
     """
 
-    topic_ids: list
+    topic_ids: list[bytes]
     topic_codes: np.ndarray
     docno_strings: Strings
     rels: np.ndarray
     source: str = "<arrays>"
-    lines: np.ndarray | None = None
+    lines: np.ndarray | ConsecutiveLines | None = None
 
     @classmethod
-    def from_arrays(cls, topics, docnos, rels, source="<arrays>") -> Qrels:
+    def from_arrays(
+        cls, topics: Iterable[str | bytes], docnos: Iterable[str | bytes], rels: ArrayLike, source: str = "<arrays>"
+    ) -> Qrels:
         """Build qrels from in-memory sequences (str or bytes).
 
         Raises ``ValueError`` for relevance values that are not integers (or
@@ -115,7 +125,7 @@ class Qrels(_Rows):
         _raise_duplicate(q, "judged")
         return q
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.rels)
 
 
@@ -144,17 +154,24 @@ class Run(_Rows):
     ('bm25', [2.0, 1.0])
     """
 
-    topic_ids: list
+    topic_ids: list[bytes]
     topic_codes: np.ndarray
     docno_strings: Strings
     scores: np.ndarray
     runid: str = "run"
     source: str = "<arrays>"
-    lines: np.ndarray | None = None
+    lines: np.ndarray | ConsecutiveLines | None = None
     checked: bool = True
 
     @classmethod
-    def from_arrays(cls, topics, docnos, scores, runid="run", source="<arrays>") -> Run:
+    def from_arrays(
+        cls,
+        topics: Iterable[str | bytes],
+        docnos: Iterable[str | bytes],
+        scores: ArrayLike,
+        runid: str = "run",
+        source: str = "<arrays>",
+    ) -> Run:
         """Build a run from in-memory sequences (str or bytes).
 
         Raises ``ValueError`` for an empty run, sequences of different
@@ -177,19 +194,19 @@ class Run(_Rows):
         _raise_duplicate(r, "retrieved")
         return r
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.scores)
 
 
-def _topic_array(ids, codes):
+def _topic_array(ids: list[bytes], codes: np.ndarray) -> np.ndarray:
     table = np.array(ids, dtype="S") if ids else np.zeros(0, dtype="S1")
     return table[codes] if len(codes) else np.zeros(0, dtype=table.dtype)
 
 
-def _code_topics(topics):
+def _code_topics(topics: Iterable[str | bytes]) -> tuple[list[bytes], np.ndarray]:
     """Distinct topic ids (first-appearance order) and each value's code."""
     values = Strings.from_sequence(topics).tolist()
-    table = {}
+    table: dict[bytes, int] = {}
     codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values))
     return list(table), codes
 
@@ -201,11 +218,11 @@ class _Growing:
     reserved but never written is not resident, so a generous guess costs nothing.
     """
 
-    def __init__(self, dtype, capacity):
+    def __init__(self, dtype: DTypeLike, capacity: int) -> None:
         self.a = np.empty(max(int(capacity), 16), dtype=dtype)
         self.n = 0
 
-    def reserve(self, m):
+    def reserve(self, m: int) -> np.ndarray:
         """The next ``m`` slots, to be written by the caller."""
         need = self.n + m
         if need > len(self.a):
@@ -216,10 +233,10 @@ class _Growing:
         self.n = need
         return out
 
-    def append(self, values):
+    def append(self, values: np.ndarray) -> None:
         self.reserve(len(values))[:] = values
 
-    def result(self):
+    def result(self) -> np.ndarray:
         return self.a[: self.n]
 
 
@@ -231,22 +248,22 @@ class _Collector:
     :func:`~irmeans.trec.evaluate.evaluate` makes them in rank order, without keeping them).
     """
 
-    def __init__(self, size, values_dtype):
+    def __init__(self, size: int, values_dtype: DTypeLike) -> None:
         rows = size // 8 + 1  # a line has at least 8 bytes ("1 0 d 1\n")
         self.codes = _Growing(np.int32, rows)
         self.values = _Growing(values_dtype, rows)
         self.data = _Growing(np.uint8, size + _SLACK)
         self.offsets = _Growing(np.int32, rows + 1)
         self.offsets.append(np.zeros(1, np.int32))
-        self.lines = []
-        self.tag = None
+        self.lines: list[tuple[int, int] | np.ndarray] = []
+        self.tag: str | None = None
 
-    def _room(self, size):
+    def _room(self, size: int) -> None:
         """Make the offsets 64-bit before they would pass 2**31 - 1."""
         if self.offsets.a.dtype == np.int32 and self.data.n + size + _PAD >= _INT32_MAX:
             self.offsets.a = self.offsets.a.astype(np.int64)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.codes.n
 
     def add(self, piece: Piece) -> None:
@@ -272,7 +289,7 @@ class _Collector:
         return Strings(self.data.a[: n + _PAD], self.offsets.result())
 
 
-def _collect(source: str, layout: Layout, values_dtype) -> tuple[TopicTable, _Collector]:
+def _collect(source: str, layout: Layout, values_dtype: DTypeLike) -> tuple[TopicTable, _Collector]:
     """Every row of ``source``, collected piece by piece."""
     topics = TopicTable()
     rows = _Collector(_size(source), values_dtype)
@@ -288,7 +305,7 @@ def _size(source: str) -> int:
         return 0
 
 
-def read_qrels(path) -> Qrels:
+def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``).
 
     Parameters
@@ -328,7 +345,7 @@ def read_qrels(path) -> Qrels:
     return qrels
 
 
-def read_run(path, check=True) -> Run:
+def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``).
 
     The rank column is ignored, as trec_eval does; the ranking is rebuilt
@@ -368,6 +385,7 @@ def read_run(path, check=True) -> Run:
     topics, rows = _collect(source, RUN, np.float64)
     if not len(rows):
         raise FileFormatError("the run is empty", path=source)
+    assert rows.tag is not None  # every line of a run has its tag
     run = Run(
         topics.ids(),
         rows.codes.result(),
@@ -412,6 +430,7 @@ def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None 
         hashes = strings.hashes_at(rows) if len(rows) > 1 else None
     if len(rows) < 2:
         return None
+    assert hashes is not None  # made above for two rows or more
     key = codes[rows].astype(np.uint64) * _MIX
     key ^= hashes
     in_order = np.sort(key)  # the usual answer, no pair, costs a sort; only a pair needs the rows
@@ -432,7 +451,7 @@ def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None 
     return int(first[j]), int(second[j])
 
 
-def duplicate_error(data, pair: tuple[int, int], verb: str) -> IrmeansError:
+def duplicate_error(data: Qrels | Run, pair: tuple[int, int], verb: str) -> IrmeansError:
     """The error for a document judged or retrieved twice: file and line, or the rows of arrays."""
     i1, i2 = pair
     doc = shown_token(data.docno_strings[i2])
@@ -448,7 +467,7 @@ def duplicate_error(data, pair: tuple[int, int], verb: str) -> IrmeansError:
     )
 
 
-def _raise_duplicate(data, verb: str) -> None:
+def _raise_duplicate(data: Qrels | Run, verb: str) -> None:
     pair = find_duplicate(data.topic_codes, data.docno_strings)
     if pair is not None:
         raise duplicate_error(data, pair, verb)

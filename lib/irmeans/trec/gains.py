@@ -17,11 +17,15 @@ of two gains to an integer, and walks it from the highest gain down to build the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 __all__ = ["Gains", "c_long", "gain_walk", "gain_range", "MANY_LEVELS"]
 
 #: Beyond this many grades, only the grades judged somewhere take part in the sort.
 MANY_LEVELS = 10_000
+
+_T = TypeVar("_T")
 
 
 class Gains:
@@ -41,18 +45,19 @@ class Gains:
     ({1: 0.0, 2: 5.0}, 0.5)
     """
 
-    def __init__(self, pairs=()):
+    def __init__(self, pairs: Iterable[tuple[str, float]] = ()) -> None:
         self.pairs = tuple(pairs)
-        self.entries = []  # (level, gain) of the integer-named pairs, in order (duplicates kept)
+        # (level, gain) of the integer-named pairs, in order (duplicates kept)
+        self.entries: list[tuple[int, float]] = []
         for name, value in self.pairs:
             body = name[1:] if name[:1] in "+-" else name
             if body.isdigit() and body.isascii():
                 self.entries.append((int(name), float(value)))
-        self.levels = {}
+        self.levels: dict[int, float] = {}
         for level, gain in self.entries:
             self.levels.setdefault(level, gain)
 
-    def value(self, name, default):
+    def value(self, name: str, default: float) -> float:
         """The last value given for ``name`` (trec_eval reads ``p`` that way), else ``default``."""
         out = default
         for n, v in self.pairs:
@@ -60,7 +65,7 @@ class Gains:
                 out = float(v)
         return out
 
-    def key(self):
+    def key(self) -> tuple[tuple[int, float], ...]:
         return tuple(self.entries)
 
 
@@ -69,7 +74,7 @@ def c_long(x: float) -> int:
     return int(x) if math.isfinite(x) else 0
 
 
-def _msort(items, cmp):
+def _msort(items: Sequence[_T], cmp: Callable[[_T, _T], int]) -> list[_T]:
     """glibc's ``qsort`` (a top-down merge sort, stable) with comparison ``cmp``."""
     n = len(items)
     if n <= 1:
@@ -87,7 +92,7 @@ def _msort(items, cmp):
     return out + a[i:] + b[j:]
 
 
-def gain_walk(gains: Gains, n_levels: int, present) -> list:
+def gain_walk(gains: Gains, n_levels: int, present: Iterable[int]) -> list[tuple[int, int, float]]:
     """trec_eval's gain table of a topic with grades 0 .. n_levels - 1, from the highest gain down.
 
     Returns ``[(index, level, gain)]`` in walk order, ``index`` being the entry's place in

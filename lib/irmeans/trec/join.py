@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +83,7 @@ class Judgments:
         self.key_row = np.argsort(key, kind="stable")
         self.keys = key[self.key_row]
         self.unique = not bool(np.any(self.keys[1:] == self.keys[:-1]))
-        self._by_bytes = None
+        self._by_bytes: dict[tuple[int, bytes], int] | None = None
         # what the measures need of each topic's judgments
         t, g = self.topic, self.grade
         judged = g >= 0
@@ -121,7 +122,7 @@ class Judgments:
         rel[hit[same]] = np.where(grades < 0, UNJUDGED, grades)
         return rel
 
-    def _lookup_bytes(self, topic, docnos, rows, rel):
+    def _lookup_bytes(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray, rel: np.ndarray) -> np.ndarray:
         if self._by_bytes is None:
             qdocs = self.qrels.docno_strings
             self._by_bytes = {(int(t), qdocs[i]): int(g) for i, (t, g) in enumerate(zip(self.topic, self.grade))}
@@ -134,13 +135,13 @@ class Judgments:
 
 def judgments(qrels: Qrels, level: int) -> Judgments:
     """The :class:`Judgments` of ``qrels`` at relevance ``level``, made once and kept with the qrels."""
-    cache = qrels.__dict__.setdefault("_judgments", {})
+    cache: dict[int, Judgments] = qrels.__dict__.setdefault("_judgments", {})
     if level not in cache:
         cache[level] = Judgments(qrels, level)
     return cache[level]
 
 
-def _levels(topic, grade):
+def _levels(topic: np.ndarray, grade: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(topic, grade, count) of each distinct judged (topic, grade) pair, sorted."""
     if len(topic) == 0:
         empty = np.zeros(0, dtype=np.int64)
@@ -200,7 +201,7 @@ class _NotInOneStretch(Exception):
     """A topic of the file comes back after other topics: the file is read whole instead."""
 
 
-def _stream_blocks(judged: Judgments, source: str, depth: int | None):
+def _stream_blocks(judged: Judgments, source: str, depth: int | None) -> tuple[list[Block], list[bytes], str | None]:
     """Rank and join a run file block by block as it is read: (blocks, the run's topic ids, its tag).
 
     A block is the rows of a piece of the file with the previous piece's last topic in front
@@ -209,9 +210,14 @@ def _stream_blocks(judged: Judgments, source: str, depth: int | None):
     or value anywhere is reported first, as when the file is read whole.
     """
     topics = TopicTable()
+    blocks: list[Block]
+    closed: set[int]
+    carry: list[Piece]
+    tag: str | None
+    problem: IrmeansError | None
     blocks, closed, carry, tag, problem = [], set(), [], None, None
 
-    def close(parts):
+    def close(parts: list[Piece]) -> None:
         block = _rows(parts, topics, source)
         c = block.topic_codes
         codes = set(c[np.flatnonzero(np.concatenate(([True], c[1:] != c[:-1])))].tolist())
@@ -260,7 +266,7 @@ def _slice(piece: Piece, a: int, b: int) -> Piece:
     return Piece(piece.codes[a:b], piece.docnos.slice(a, b), piece.values[a:b], piece.tag, lines[a:b])
 
 
-def _rows(parts: list, topics: TopicTable, source: str) -> Run:
+def _rows(parts: list[Piece], topics: TopicTable, source: str) -> Run:
     """The rows of some pieces as one :class:`~.files.Run` (for ranking and messages)."""
     parts = [p for p in parts if len(p.codes)]
     if len(parts) == 1:
@@ -301,9 +307,9 @@ class Ranked:
     ideal_starts: np.ndarray
     num_pos: np.ndarray  # judged documents with a positive grade
     runid: str
-    missing: list = field(default_factory=list)  # qrels topics without results (left out unless -c)
+    missing: list[str] = field(default_factory=list)  # qrels topics without results (left out unless -c)
     judged_positive: int = 0  # qrels lines with a grade > 0, all topics (trec_eval's num_rel under -c)
-    levels: tuple = ()  # (topic, grade, count) of the judged grades >= 0 of each topic
+    levels: tuple[np.ndarray, ...] = ()  # (topic, grade, count) of the judged grades >= 0 of each topic
 
     @property
     def ntopics(self) -> int:
@@ -356,7 +362,12 @@ def _end(starts: np.ndarray, lengths: np.ndarray, b: int) -> int:
 
 
 def build_ranked(
-    qrels: Qrels, run: Run | str | os.PathLike, *, relevance_level: int = 1, depth=None, complete: bool = False
+    qrels: Qrels,
+    run: Run | str | os.PathLike[str],
+    *,
+    relevance_level: int = 1,
+    depth: int | None = None,
+    complete: bool = False,
 ) -> Ranked:
     """Rank the run, cut it at ``depth`` and look up relevance (see the module's text).
 
@@ -365,6 +376,7 @@ def build_ranked(
     or with ``complete`` evaluated as trec_eval's ``-c`` does.
     """
     judged = judgments(qrels, int(relevance_level))
+    runid: str | None
     if isinstance(run, Run):
         blocks, run_ids, runid, source = [rank_block(judged, run, depth)], run.topic_ids, run.runid, run.source
     else:
@@ -378,10 +390,20 @@ def build_ranked(
         except _NotInOneStretch:
             whole = read_run(source, check=False)
             blocks, run_ids, runid = [rank_block(judged, whole, depth)], whole.topic_ids, whole.runid
+    assert runid is not None  # a run with rows has its tag
     return _assemble(judged, blocks, set(run_ids), runid, complete, depth, qrels.source, source)
 
 
-def _assemble(judged: Judgments, blocks: list, run_ids: set, runid, complete: bool, depth, qrels_source, run_source):
+def _assemble(
+    judged: Judgments,
+    blocks: list[Block],
+    run_ids: set[bytes],
+    runid: str,
+    complete: bool,
+    depth: int | None,
+    qrels_source: str,
+    run_source: str,
+) -> Ranked:
     """The blocks' topics in strcmp order, -c's stand-ins, and the qrels' numbers of the evaluated topics."""
     T = len(judged.topic_ids)
     retrieved = np.zeros(T, dtype=np.int64)
@@ -405,7 +427,8 @@ def _assemble(judged: Judgments, blocks: list, run_ids: set, runid, complete: bo
     num_ret = kept[ev] + stand_in
     total = int(num_ret.sum())
     starts = np.cumsum(num_ret) - num_ret
-    index = np.int32 if total < _INT32_MAX else np.int64  # rows, ranks and topics: 32-bit while they fit
+    # rows, ranks and topics: 32-bit while they fit
+    index: type[np.signedinteger[Any]] = np.int32 if total < _INT32_MAX else np.int64
     new_index = np.full(T, -1, dtype=np.int64)
     new_index[ev] = np.arange(len(ev))
     rel = np.full(total, NONPOOL, dtype=blocks[0].rel.dtype if blocks else np.int32)

@@ -20,6 +20,7 @@ is not the obvious one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,7 @@ __all__ = [
 #: A kernel's parameters: cutoffs, numbers or (name, value) pairs (see :mod:`.table`), or None.
 Params = Any
 #: A kernel's result: one per-topic array per line its family prints.
-Values = list
+Values = list[np.ndarray]
 
 INFAP_EPSILON = 1e-5
 RBP_P = 0.9  # rbp's default persistence
@@ -134,7 +135,7 @@ def calc_recip_rank(c: Context, params: Params = None) -> Values:
     return [np.where(has, safe_div(1.0, first_pos + 1.0), 0.0)]
 
 
-def _iprec(c: Context, fractions) -> Values:
+def _iprec(c: Context, fractions: Iterable[float]) -> Values:
     """Interpolated precision at recall fractions (rounded like C's lround)."""
     r = c.r
     out = []
@@ -336,7 +337,7 @@ def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     return [np.where(r.num_rel > 0, value, 0.0)]
 
 
-def _contingency(c: Context):
+def _contingency(c: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """num_rel_ret, num_ret and num_rel of each topic, as floats."""
     r = c.r
     return c.num_rel_ret.astype(np.float64), r.num_ret.astype(np.float64), r.num_rel.astype(np.float64)
@@ -392,7 +393,7 @@ def calc_yaap(c: Context, params: Params = None) -> Values:
         return [np.log((1.0 + s) / (1.0 + c.r.num_rel - s))]
 
 
-def _powers(n, p):
+def _powers(n: int, p: float) -> np.ndarray:
     out = np.empty(max(n, 1) + 1)
     out[0] = 1.0
     out[1:] = p

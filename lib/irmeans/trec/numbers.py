@@ -18,6 +18,7 @@ says which grades are out of range.
 from __future__ import annotations
 
 import re
+from typing import SupportsInt
 
 import numpy as np
 
@@ -51,11 +52,11 @@ _INT_PREFIX = re.compile(rb"[+-]?[0-9]+")
 FLOAT_CHARS = b"0123456789+-.eE"
 
 
-def _bytes(text) -> bytes:
+def _bytes(text: str | bytes) -> bytes:
     return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
 
 
-def c_float(text) -> float | None:
+def c_float(text: str | bytes) -> float | None:
     """The value C's ``strtod`` reads from all of ``text``, or None if it would stop early.
 
     Decimal, e-notation and hexadecimal (``0x1.8p1``) forms are read; ``inf``, ``infinity``
@@ -86,7 +87,7 @@ def c_float(text) -> float | None:
     return None
 
 
-def c_int(text) -> int | None:
+def c_int(text: str | bytes) -> int | None:
     """The integer of ``text`` if it is ``[+-]digits`` (what C's ``strtol`` reads in full), else None.
 
     The value is not bounded here; callers check the range they need.
@@ -100,7 +101,7 @@ def c_int(text) -> int | None:
     return int(b) if _INT.fullmatch(b) else None
 
 
-def c_grade(text) -> int | None:
+def c_grade(text: str | bytes) -> int | None:
     """A relevance grade as trec_eval's ``atol`` reads it, or None if irmeans could read it differently.
 
     ``[+-]digits`` is read as it is.  A decimal or e-notation number is read when it is a
@@ -157,7 +158,7 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 class BadNumber(IrmeansError):
     """A score or grade that is not read (see :func:`number_field`), with its line."""
 
-    def __init__(self, message, line):
+    def __init__(self, message: str, line: SupportsInt) -> None:
         super().__init__(message)
         self.message, self.line = message, line
 
@@ -165,7 +166,7 @@ class BadNumber(IrmeansError):
 _ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def _gather(buf, s, e):
+def _gather(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tokens ``buf[s:e]`` as a zero-padded ``S{8k}`` array, its (n, k) words and lengths.
 
     Each token is one unaligned read of 8k bytes at its offset, cleared past
@@ -196,7 +197,7 @@ def _gather(buf, s, e):
     return text, words, lengths
 
 
-def _decimal(words, lengths, fraction):
+def _decimal(words: np.ndarray, lengths: np.ndarray, fraction: bool) -> tuple[np.ndarray, np.ndarray]:
     """Parse ``[+-]digits`` (and a ``.`` among them if ``fraction``) from token words.
 
     Returns the values (float64 if ``fraction``, else int64) and a mask of
@@ -246,7 +247,7 @@ _FLOAT_TABLE[np.frombuffer(FLOAT_CHARS, dtype=np.uint8)] = True
 _FLOAT_TABLE[0] = True  # the zero padding after a token
 
 
-def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers, fraction: bool) -> np.ndarray:
+def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np.ndarray, fraction: bool) -> np.ndarray:
     """The tokens ``buf[s:e]`` as scores (float64, ``fraction``) or grades (int64), read strictly.
 
     Plain decimals are read in numpy, many at a time (:func:`_decimal`); any other token
@@ -286,7 +287,7 @@ def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers, fr
     return values
 
 
-def _slow_scores(buf, s, e, line_numbers):
+def _slow_scores(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np.ndarray) -> np.ndarray:
     out = np.empty(len(s))
     for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
         token = buf[a:b].tobytes()
@@ -300,7 +301,7 @@ def _slow_scores(buf, s, e, line_numbers):
     return out
 
 
-def _slow_grades(buf, s, e, line_numbers):
+def _slow_grades(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np.ndarray) -> np.ndarray:
     out = np.empty(len(s), dtype=np.int64)
     for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
         token = buf[a:b].tobytes()

@@ -15,10 +15,11 @@ of rows, when pyarrow is already loaded, is ordered by pyarrow's multi-key sort 
 from __future__ import annotations
 
 import sys
+from types import ModuleType
 
 import numpy as np
 
-from .arrow import primitive, release_memory
+from .arrow import ArrowArray, ArrowTable, primitive, release_memory
 from .strings import Strings, order_descending
 
 __all__ = ["rank"]
@@ -69,7 +70,7 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
-def _table(pa, tcode, scores, names):
+def _table(pa: ModuleType, tcode: np.ndarray, scores: np.ndarray, names: ArrowArray) -> ArrowTable:
     """The sort's table, from the arrays' buffers (``pa.table`` of numpy arrays would import pandas)."""
     t = pa.int32() if tcode.dtype == np.int32 else pa.int64()
     columns = [
@@ -80,7 +81,7 @@ def _table(pa, tcode, scores, names):
     return pa.Table.from_arrays(columns, names=["t", "s", "d"])
 
 
-def _arrow_order(docnos, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray):
+def _arrow_order(docnos: Strings, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
     """``rows`` ordered by topic code, score descending, docno descending (pyarrow's sort); None without pyarrow."""
     try:
         import pyarrow as pa
@@ -103,7 +104,7 @@ def _arrow_order(docnos, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray
     return rows[out] if subset else out
 
 
-def _tie_order(docnos, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
+def _tie_order(docnos: Strings, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Within runs of equal (topic, score), put docnos in descending order."""
     t = tcode[order]
     same = t[1:] == t[:-1]

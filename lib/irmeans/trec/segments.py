@@ -10,7 +10,10 @@ evaluated with it.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["seg_sum", "seg_count", "seg_cumsum", "seg_suffix_max", "value_at"]
 
@@ -60,7 +63,7 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
         total = np.cumsum(values)
         starts = np.cumsum(lengths) - lengths
         before = total[starts] - values[starts]
-        return total - before[seg]
+        return cast(np.ndarray, total - before[seg])
     lengths = np.asarray(lengths)
     out = _cumsum_in_order(values, seg, pos, lengths)
     if out is not None:
@@ -87,7 +90,7 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
 _STRETCHES = 64
 
 
-def _stretches(n, seg, pos, lengths):
+def _stretches(n: int, seg: np.ndarray, pos: np.ndarray, lengths: ArrayLike) -> list[tuple[int, int, int]] | None:
     """``(first row, segments, width)`` of each stretch of consecutive segments of one length, or None.
 
     None unless the rows are in segment order (segments ascending, positions 0, 1, ... in
@@ -112,7 +115,7 @@ def _stretches(n, seg, pos, lengths):
     return out
 
 
-def _cumsum_in_order(values, seg, pos, lengths):
+def _cumsum_in_order(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
     """:func:`seg_cumsum` of float rows in segment order, stretch by stretch; None if the rows are not."""
     parts = _stretches(len(values), seg, pos, lengths)
     if parts is None:
@@ -124,7 +127,9 @@ def _cumsum_in_order(values, seg, pos, lengths):
     return out
 
 
-def seg_suffix_max(values: np.ndarray, seg: np.ndarray, nseg: int, pos=None, lengths=None) -> np.ndarray:
+def seg_suffix_max(
+    values: np.ndarray, seg: np.ndarray, nseg: int, pos: np.ndarray | None = None, lengths: np.ndarray | None = None
+) -> np.ndarray:
     """Maximum of ``values`` over each row and the rows after it in its segment.
 
     Exact: with ``pos`` and ``lengths`` of rows in segment order, each stretch of
@@ -155,7 +160,7 @@ def seg_suffix_max(values: np.ndarray, seg: np.ndarray, nseg: int, pos=None, len
     return uniq[run - (nseg - 1 - seg).astype(np.int64) * span]
 
 
-def value_at(cum: np.ndarray, starts: np.ndarray, lengths: np.ndarray, k) -> np.ndarray:
+def value_at(cum: np.ndarray, starts: np.ndarray, lengths: np.ndarray, k: int | np.ndarray) -> np.ndarray:
     """``cum`` at depth ``k`` (1-based) of each segment, 0 at depth 0.
 
     Depths beyond a segment's length take its last value.
@@ -165,7 +170,7 @@ def value_at(cum: np.ndarray, starts: np.ndarray, lengths: np.ndarray, k) -> np.
     >>> value_at(np.array([1, 2, 3, 1]), np.array([0, 3]), np.array([3, 1]), 2).tolist()
     [2, 1]
     """
-    k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), lengths.shape), lengths)
-    idx = starts + np.maximum(k, 1) - 1
-    out = cum[np.minimum(idx, max(len(cum) - 1, 0))] if len(cum) else np.zeros(len(k), cum.dtype)
-    return np.where(k > 0, out, 0)
+    depth = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), lengths.shape), lengths)
+    idx = starts + np.maximum(depth, 1) - 1
+    out = cum[np.minimum(idx, max(len(cum) - 1, 0))] if len(cum) else np.zeros(len(depth), cum.dtype)
+    return np.where(depth > 0, out, 0)

@@ -16,7 +16,10 @@ so a single long name costs what its length costs, once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG"]
 
@@ -42,11 +45,13 @@ def _view(data: np.ndarray, dtype: str) -> np.ndarray:
     return np.ndarray(shape=(len(data) - 7,), dtype=dtype, buffer=data, strides=(1,))
 
 
-def _word(view, limit, starts, lengths, j, big=False):
+def _word(
+    view: np.ndarray, limit: int, starts: np.ndarray, lengths: np.ndarray, j: int, big: bool = False
+) -> np.ndarray:
     """Word ``j`` of each string (bytes ``8j .. 8j+7``), zero past the string's end."""
     pos = starts + 8 * j
     np.minimum(pos, limit, out=pos)
-    w = view[pos]
+    w: np.ndarray = view[pos]
     rem = np.clip(lengths - 8 * j, 0, 8)
     w &= (_HIGH if big else _LOW)[rem]
     return w
@@ -117,15 +122,22 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
             h[act] = g
     for i in np.flatnonzero(lengths > LONG).tolist():  # the tails of long strings
         s = int(starts[i])
-        tail = hash(data[s + LONG : s + int(lengths[i])].tobytes()) & _MASK64
-        h[i] ^= np.uint64(tail)
+        tail_hash = hash(data[s + LONG : s + int(lengths[i])].tobytes()) & _MASK64
+        h[i] ^= np.uint64(tail_hash)
     h ^= h >> np.uint64(32)
     h *= _GOLD
     h ^= h >> np.uint64(29)
     return h
 
 
-def equal_at(a_data, a_starts, a_lengths, b_data, b_starts, b_lengths) -> np.ndarray:
+def equal_at(
+    a_data: np.ndarray,
+    a_starts: ArrayLike,
+    a_lengths: ArrayLike,
+    b_data: np.ndarray,
+    b_starts: ArrayLike,
+    b_lengths: ArrayLike,
+) -> np.ndarray:
     """Elementwise equality of the strings of ``a`` and ``b`` (same number of each), word by word.
 
     Examples
@@ -136,7 +148,7 @@ def equal_at(a_data, a_starts, a_lengths, b_data, b_starts, b_lengths) -> np.nda
     """
     a_starts = np.asarray(a_starts, dtype=np.int64)
     b_starts = np.asarray(b_starts, dtype=np.int64)
-    same = np.asarray(a_lengths) == np.asarray(b_lengths)
+    same: np.ndarray = np.asarray(a_lengths) == np.asarray(b_lengths)
     if not len(same):
         return same
     lengths = np.asarray(a_lengths, dtype=np.int64)
@@ -174,7 +186,7 @@ def _by_group_descending(key: np.ndarray, group: np.ndarray) -> np.ndarray:
     return np.argsort(rank)
 
 
-def order_descending(data, starts, lengths, group) -> np.ndarray:
+def order_descending(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, group: ArrayLike) -> np.ndarray:
     """Permutation sorting strings by ``group`` (ascending), then by the strings descending (``strcmp``).
 
     Compares eight bytes at a time (big-endian words) and goes on to the next word only for
@@ -212,7 +224,9 @@ def order_descending(data, starts, lengths, group) -> np.ndarray:
         j += 1
         if 8 * j >= LONG:  # what is left shares a long prefix: finish with bytes
             names = [data[s : s + n].tobytes() for s, n in zip(starts[rows].tolist(), lengths[rows].tolist())]
-            local = sorted(range(len(rows)), key=lambda i: (-int(grp[i]), names[i]), reverse=True)
+            local: list[int] | np.ndarray = sorted(
+                range(len(rows)), key=lambda i: (-int(grp[i]), names[i]), reverse=True
+            )
             out[slots] = rows[local]
             break
         key = _word(view, limit, starts[rows], lengths[rows], j, big=True)
@@ -263,7 +277,7 @@ class Strings:
             self._hashes = hash_strings(self.data, self.starts, self.lengths)
         return self._hashes
 
-    def spans(self, rows: np.ndarray):
+    def spans(self, rows: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Starts and lengths (int64) of the strings at ``rows``."""
         rows = np.asarray(rows, dtype=np.int64)
         starts = self.offsets[rows].astype(np.int64)
@@ -283,10 +297,10 @@ class Strings:
             out[a : a + _BLOCK] = hash_strings(self.data, starts, o[r + 1] - starts)
         return out
 
-    def __getitem__(self, i) -> bytes:
+    def __getitem__(self, i: int) -> bytes:
         return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
 
-    def tolist(self) -> list:
+    def tolist(self) -> list[bytes]:
         """The strings as a list of bytes."""
         o = self.offsets.tolist()
         blob = self.data[o[0] : o[-1]].tobytes()
@@ -350,7 +364,7 @@ class Strings:
         return cls(data, offsets)
 
     @classmethod
-    def from_sequence(cls, values) -> Strings:
+    def from_sequence(cls, values: Iterable[str | bytes]) -> Strings:
         """A column from str or bytes values (str is encoded as UTF-8), or a numpy ``S``/``U`` array."""
         arr = values if isinstance(values, np.ndarray) else None
         if arr is not None and arr.dtype.kind == "U":
@@ -368,7 +382,7 @@ class Strings:
         return cls(data, offsets)
 
     @classmethod
-    def concat(cls, parts: list) -> Strings:
+    def concat(cls, parts: list[Strings]) -> Strings:
         """One column of the strings of ``parts`` in turn (the parts' buffers are released as it goes).
 
         >>> Strings.concat([Strings.from_sequence(["a", "bc"]), Strings.from_sequence(["d", "e"]).slice(1, 2)]).tolist()
@@ -387,7 +401,10 @@ class Strings:
             data[at : at + size] = p.data[first : first + size]
             offsets[row + 1 : row + m + 1] = p.offsets[1:] - (first - at)
             if hashes is not None:
+                assert p._hashes is not None  # every part has its hashes when hashes is made
                 hashes[row : row + m] = p._hashes
             at, row = at + size, row + m
-            parts[i] = None
+            # The caller's list lets go of each part once copied (its buffers can be freed):
+            # a None where a Strings is expected, on purpose.
+            parts[i] = None  # type: ignore[call-overload]
         return cls(data, offsets, hashes)

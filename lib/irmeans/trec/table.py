@@ -14,8 +14,9 @@ it is averaged, how its parameters are read and what it does for a topic without
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import IrmeansError
 from ..measures import STANDARD_RECALL_LEVELS
@@ -74,11 +75,11 @@ class Family:
     """
 
     name: str
-    kernel: Callable | None
+    kernel: Callable[..., k.Values] | None
     kind: str = "double"
     agg: str = "mean"
     form: str = "none"
-    params: tuple | None = None
+    params: tuple[Any, ...] | None = None
     doc: str = ""
     reset: str = "never"
     per_topic: bool = True
@@ -276,11 +277,11 @@ OTHER_FORMATS = {
 class Selected:
     """A measure family chosen by ``-m``: its parameters and the suffix of its printed name."""
 
-    params: tuple | None
+    params: tuple[Any, ...] | None
     printable: str | None = None
 
 
-def _numbers(spec, text, parse, what):
+def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: str) -> list[float]:
     values = []
     for piece in text.split(","):
         value = parse(piece)
@@ -335,7 +336,7 @@ def _parse_params(fam: Family, text: str | None, spec: str) -> Selected:
     return Selected(tuple(pairs), text)
 
 
-def parse_measures(specs) -> dict:
+def parse_measures(specs: Iterable[str] | str | None) -> dict[str, Selected]:
     """Turn ``-m`` style specifications into ``{family: Selected}``, as trec_eval 10 reads them.
 
     A family's parameters come from the first specification that gives it some (as in
@@ -359,6 +360,8 @@ def parse_measures(specs) -> dict:
         specs = ["all_trec"]
     if isinstance(specs, str):
         specs = [specs]
+    marked: set[str]
+    texts: dict[str, str]
     marked, texts = set(), {}
     for spec in specs:
         name, dot, rest = spec.partition(".")
@@ -383,7 +386,7 @@ def parse_measures(specs) -> dict:
     return out
 
 
-def line_names(fam: Family, sel: Selected) -> list:
+def line_names(fam: Family, sel: Selected) -> list[str]:
     """The names trec_eval prints for a selected family (``P_5``, ``ndcg_1=0,2=5``, ``relstring_20``).
 
     Examples
@@ -392,7 +395,9 @@ def line_names(fam: Family, sel: Selected) -> list:
     ['Rprec_mult_0.50', 'Rprec_mult_1.00']
     """
     if fam.form == "cut_long":
+        assert sel.params is not None  # a family of cutoffs always has them (its defaults, or those given)
         return [f"{fam.name}_{k}" for k in sel.params]
     if fam.form == "cut_double":
+        assert sel.params is not None
         return [f"{fam.name}_{p:3.2f}" for p in sel.params]
     return [fam.name if sel.printable is None else f"{fam.name}_{sel.printable}"]

@@ -25,16 +25,22 @@ stops reading with a one-line error instead of filling memory.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, SupportsInt, cast
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..errors import FileFormatError
 from .numbers import BadNumber, number_field
 from .strings import Strings, equal_at, hash_strings
+
+if TYPE_CHECKING:
+    from .arrow import ArrowColumn, FastReader
 
 __all__ = [
     "Layout",
@@ -93,29 +99,30 @@ class Piece:
     when they are consecutive, else an array)."""
 
     codes: np.ndarray
-    docnos: object  # Strings, or a pyarrow binary column from the fast reader
+    docnos: Strings | ArrowColumn  # Strings, or a pyarrow binary column from the fast reader
     values: np.ndarray
     tag: str | None
-    lines: object
+    lines: tuple[int, int] | np.ndarray
 
 
 class TopicTable:
     """The distinct topic ids of a file, coded 0, 1, ... in order of first appearance."""
 
-    def __init__(self):
-        self.code = {}
+    def __init__(self) -> None:
+        self.code: dict[bytes, int] = {}
 
-    def ids(self) -> list:
+    def ids(self) -> list[bytes]:
         return list(self.code)
 
 
 class Input:
     """A file, ``-`` (standard input) or a gzip file opened for binary reading."""
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
+        self.fh: io.BufferedIOBase
         if name == "-":
-            self.fh = sys.stdin.buffer
+            self.fh = cast(io.BufferedIOBase, sys.stdin.buffer)  # a BufferedReader: typeshed says BinaryIO
             self.own = False
         else:
             try:
@@ -134,7 +141,7 @@ class Input:
         except OSError:  # pragma: no cover
             pass
         self.gz = False
-        self.errors = (OSError, EOFError)
+        self.errors: tuple[type[Exception], ...] = (OSError, EOFError)
         try:
             head = self.fh.peek(2)[:2] if hasattr(self.fh, "peek") else b""
         except OSError:
@@ -149,7 +156,7 @@ class Input:
             self.fh = gzip.GzipFile(fileobj=self.raw, mode="rb")
             self.errors = (OSError, EOFError, zlib.error)
 
-    def readinto(self, view):
+    def readinto(self, view: memoryview) -> int:
         try:
             return self.fh.readinto(view)
         except self.errors as exc:
@@ -157,18 +164,18 @@ class Input:
             kind = "cannot read gzip file" if self.gz else "cannot read file"
             raise FileFormatError(f"{kind} ({what})", path=self.name) from None
 
-    def close(self):
+    def close(self) -> None:
         if self.own:
             (self.raw if self.gz else self.fh).close()
 
-    def __enter__(self):
+    def __enter__(self) -> Input:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def chunks(name, chunk_bytes=None):
+def chunks(name: str, chunk_bytes: int | None = None) -> Iterator[tuple[np.ndarray, int, int, int, bytearray]]:
     """Read a file in pieces that end at a newline.
 
     Yields ``(buf, n, first_line, newlines, store)``: ``buf[:n]`` is the piece
@@ -237,7 +244,9 @@ class Lines:
     ends follow from the starts.
     """
 
-    def __init__(self, buf, n, first_line, newlines, expect, hash_comment_anywhere):
+    def __init__(
+        self, buf: np.ndarray, n: int, first_line: int, newlines: int, expect: int, hash_comment_anywhere: bool
+    ) -> None:
         b = buf[:n]
         self.buf, self.n = buf, n
         # isspace(): ' ' and \t \n \v \f \r; when the only control character
@@ -259,6 +268,7 @@ class Lines:
         # The piece ends with a newline.  With no leading whitespace, as many
         # whitespace bytes as tokens means every gap is a single byte.
         single = not lead_ws and np.count_nonzero(ws) == ntok
+        self.ends: np.ndarray | None
         if single:
             self.ends = None
         else:
@@ -274,6 +284,7 @@ class Lines:
                 after = np.append(starts[expect::expect] - 1, n - 1)
                 ok = b[after] == 10
             else:
+                assert self.ends is not None  # made above when the gaps are not all single
                 after = self.ends[expect - 1 :: expect]
                 tail = b[after]
                 ok = tail == 10
@@ -305,10 +316,10 @@ class Lines:
         self.first = first[keep]
         self.count = count[keep]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.line_numbers)
 
-    def check_counts(self, source, need, exact, what):
+    def check_counts(self, source: str, need: int, exact: bool, what: str) -> None:
         if self.regular:
             return
         bad = self.count < need
@@ -324,10 +335,11 @@ class Lines:
                 f"{problem} ({k}, a {what} line has {'exactly' if exact else 'at least'} {need})",
             )
 
-    def field(self, k):
+    def field(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Start and end offsets of token ``k`` of every line."""
         step = self.regular
         if not step:
+            assert self.ends is not None  # an irregular piece always has its ends
             idx = self.first + k
             return self.starts[idx], self.ends[idx]
         s = self.starts[k::step]
@@ -340,11 +352,11 @@ class Lines:
         e[-1:] = self.n - 1
         return s, e
 
-    def text(self, start, end):
+    def text(self, start: int, end: int) -> str:
         return self.buf[start:end].tobytes().decode("utf-8", "replace")
 
 
-def line_error(source, line, message):
+def line_error(source: str, line: SupportsInt, message: str) -> FileFormatError:
     return FileFormatError(message, path=source, line=int(line))
 
 
@@ -356,27 +368,27 @@ class ConsecutiveLines:
 
     __slots__ = ("n",)
 
-    def __init__(self, n):
+    def __init__(self, n: int) -> None:
         self.n = n
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.n
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         return np.arange(1, self.n + 1, dtype=dtype or np.int64)
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int | np.integer[Any] | slice | np.ndarray) -> np.int64 | np.ndarray:
         if isinstance(i, (int, np.integer)):
             if not -self.n <= i < self.n:
                 raise IndexError(i)
             return np.int64(i % self.n + 1)
         return np.asarray(self)[i]
 
-    def tolist(self):
+    def tolist(self) -> list[int]:
         return list(range(1, self.n + 1))
 
 
-def line_numbers(parts):
+def line_numbers(parts: list[tuple[int, int] | np.ndarray]) -> ConsecutiveLines | np.ndarray:
     """The rows' line numbers from each piece's (see :func:`pieces`)."""
     total = 0
     for p in parts:
@@ -389,7 +401,7 @@ def line_numbers(parts):
     return _concat(arrays, np.int64)
 
 
-def _topic_codes(buf, s, e, topics: TopicTable) -> np.ndarray:
+def _topic_codes(buf: np.ndarray, s: np.ndarray, e: np.ndarray, topics: TopicTable) -> np.ndarray:
     """Code of each line's topic in ``topics`` (new topics are added), from the buffer."""
     n = len(s)
     lengths = e - s
@@ -413,11 +425,11 @@ def _topic_codes(buf, s, e, topics: TopicTable) -> np.ndarray:
     return codes
 
 
-def _docnos(buf, s, e) -> Strings:
+def _docnos(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> Strings:
     return Strings.from_buffer(buf, s, e)
 
 
-def _concat(parts, dtype):
+def _concat(parts: list[np.ndarray], dtype: DTypeLike) -> np.ndarray:
     return parts[0] if len(parts) == 1 else np.concatenate(parts).astype(dtype, copy=False)
 
 
@@ -434,8 +446,8 @@ def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
         size = os.stat(source).st_size if source != "-" else 0
     except OSError:
         size = 0
-    fast = None
-    pending = None
+    fast: FastReader | Literal[False] | None = None
+    pending: BadNumber | None = None
     seen = 0
     chunk = _CHUNK_BYTES * _FAST_CHUNKS if size >= ARROW_BYTES else None
     try:
@@ -449,7 +461,8 @@ def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
             if fast and pending is None:
                 got = fast(store, n)
                 if got is not None:
-                    yield Piece(*got[:3], got[3] if len(got) > 3 else None, (first_line, newlines))
+                    # got[:3] is codes, docnos and values: mypy cannot count the items of a list.
+                    yield Piece(*got[:3], got[3] if len(got) > 3 else None, (first_line, newlines))  # type: ignore[call-arg]
                     continue
             lines = Lines(buf, n, first_line, newlines, layout.fields, layout.comment_anywhere)
             if not len(lines):
