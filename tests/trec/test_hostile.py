@@ -410,3 +410,27 @@ def test_standard_input_may_be_given_once(files):
 def test_a_file_name_that_does_not_print_keeps_the_reason(tmp_path, files, name):
     status, out, err = irmeans("eval", files[0], str(tmp_path / name))
     one_line_error(status, out, err, repr(str(tmp_path / name)) + ": no such file")
+
+
+@pytest.mark.parametrize(
+    "qrels, run, needle",
+    [
+        (
+            (["1"], ["a"]),
+            (["1"], ["a"], [1.0]),
+            "qrels must be a Qrels, a file, or (topics, docnos, rels) sequences; got a tuple of 2",
+        ),
+        (
+            (["1"], ["a"], [1]),
+            None,
+            "run must be a Run, a file, or (topics, docnos, scores[, runid]) sequences; got None",
+        ),
+        (3, (["1"], ["a"], [1.0]), "qrels must be a Qrels, a file, or (topics, docnos, rels) sequences; got 3"),
+    ],
+)
+def test_what_evaluate_cannot_read_is_named(qrels, run, needle):
+    from irmeans.errors import IrmeansError
+
+    with pytest.raises(IrmeansError) as info:
+        evaluate(qrels, run, measures=["map"])
+    assert str(info.value) == needle

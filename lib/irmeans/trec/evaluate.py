@@ -88,8 +88,7 @@ def _as_qrels(qrels: QrelsInput) -> Qrels:
         return qrels
     if isinstance(qrels, (tuple, list)) and len(qrels) == 3:
         return Qrels.from_arrays(*qrels)
-    # A tuple or list of another length is left to the reader, which refuses it (os.fspath's TypeError).
-    return read_qrels(qrels)  # type: ignore[arg-type]
+    return read_qrels(_path(qrels, "qrels", "a Qrels, a file, or (topics, docnos, rels) sequences"))
 
 
 def _as_run(run: RunInput) -> Run | str:
@@ -98,8 +97,15 @@ def _as_run(run: RunInput) -> Run | str:
         return run
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
         return Run.from_arrays(*run)
-    # A tuple or list of another length: os.fspath refuses it with a TypeError.
-    return os.fspath(run)  # type: ignore[arg-type]
+    return _path(run, "run", "a Run, a file, or (topics, docnos, scores[, runid]) sequences")
+
+
+def _path(source: object, name: str, expected: str) -> str:
+    """``source`` as a file name, or the error saying what ``name`` may be."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    given = f"a {type(source).__name__} of {len(source)}" if isinstance(source, (tuple, list)) else repr(source)
+    raise IrmeansError(f"{name} must be {expected}; got {given:.80}")
 
 
 def _is_stdin(source: object) -> bool:
