@@ -17,6 +17,11 @@ Jupyter reads it:
   stored in its markdown cell's ``user_expressions`` metadata, which
   ``make notebooks`` writes and which JupyterLab shows too. A missing result is
   a build warning (an error under ``-W``).
+- **The stored results are current.** With a kernel, each result is compared
+  with the one stored in its cell: one that is missing or differs is a build
+  warning naming the expression (run ``make notebooks``), so a chapter opened
+  in JupyterLab never shows a number the code no longer computes, as nbval
+  checks the code cells' stored outputs.
 - **References and citations stay Sphinx's.** A :class:`~irmeans_book.prose.Reference`
   carries its MyST role as :data:`~irmeans_book.prose.MYST_MIMETYPE`, which
   :class:`MystRenderer` parses in place, before plain text: the site's figure
@@ -77,19 +82,46 @@ def render_nb_finalise(self, token) -> None:
     _render_finalise(self, token)
 
 
+def _stored(client, name: str) -> tuple[int | None, dict | None]:
+    """The current markdown cell's index, and the result stored there for expression ``name`` (or None)."""
+    index = getattr(client, CURRENT_CELL, None)
+    cell = client.notebook.cells[index] if index is not None else {"metadata": {}}
+    for stored in cell["metadata"].get("user_expressions", []):
+        if stored.get("expression") == name:
+            return index, stored.get("result", {})
+    return index, None
+
+
 def stored_eval(self, name: str) -> list[dict]:
     """``{eval}`` without a kernel: the result stored in the current markdown cell's ``user_expressions``."""
     if not re.match(self.nb_config.eval_name_regex, name):
         raise EvalNameError(name)
-    index = getattr(self, CURRENT_CELL, None)
-    cell = self.notebook.cells[index] if index is not None else {"metadata": {}}
-    for stored in cell["metadata"].get("user_expressions", []):
-        if stored.get("expression") == name:
-            result = stored.get("result", {})
-            if result.get("status") != "ok":
-                return [{"output_type": "error", "ename": result.get("ename", ""), "evalue": result.get("evalue", "")}]
-            return [{"output_type": "execute_result", "data": result["data"], "metadata": result.get("metadata", {})}]
-    raise KeyError(f"no stored result for {name!r} in markdown cell {index} (run `make notebooks`)")
+    index, result = _stored(self, name)
+    if result is None:
+        raise KeyError(f"no stored result for {name!r} in markdown cell {index} (run `make notebooks`)")
+    if result.get("status") != "ok":
+        return [{"output_type": "error", "ename": result.get("ename", ""), "evalue": result.get("evalue", "")}]
+    return [{"output_type": "execute_result", "data": result["data"], "metadata": result.get("metadata", {})}]
+
+
+_live_eval = NotebookClientInline.eval_variable
+
+
+def checked_live_eval(self, name: str) -> list[dict]:
+    """``{eval}`` in the chapter's kernel, warning if the result stored in the cell is missing or differs."""
+    outputs = _live_eval(self, name)
+    index, result = _stored(self, name)
+    live = [o.get("data") for o in outputs if o.get("output_type") in ("execute_result", "display_data")]
+    if result is None or result.get("status") != "ok" or live != [result.get("data")]:
+        shown = (result or {}).get("data", {}).get("text/plain", "nothing") if result else "nothing"
+        now = live[0].get("text/plain", "?") if live else "no result"
+        line = self.cell_line(index) if index is not None else None
+        self.logger.warning(
+            f"{{eval}}`{name}` is {now} but markdown cell {index} stores {shown}: run `make notebooks`",
+            subtype="eval",
+            line=line,
+        )
+    return outputs
 
 
 def _eval_pattern(app, config):
@@ -104,7 +136,9 @@ def setup(app):
         plugins.append(MystRenderer)
     MditRenderMixin.render_nb_cell_markdown = render_nb_cell_markdown
     MditRenderMixin.render_nb_finalise = render_nb_finalise
-    # The inline client evaluates in its kernel; every other one (execution off) reads what is stored.
+    # The inline client evaluates in its kernel (and checks what is stored); every other one
+    # (execution off) reads what is stored.
+    NotebookClientInline.eval_variable = checked_live_eval
     NotebookClientBase.eval_variable = stored_eval
     app.connect("config-inited", _eval_pattern)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
