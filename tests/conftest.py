@@ -2,7 +2,7 @@
 
 import pytest
 
-LAYERS = ("lib", "trec", "book", "browser")
+LAYERS = ("lib", "trec", "book", "browser", "lab")
 
 
 def pytest_collection_modifyitems(items):
