@@ -32,7 +32,7 @@ from pathlib import Path
 
 from docutils import nodes
 from irmeans_book.plots import SITE_DRAW, VEGALITE_MIMETYPE, embed_html
-from irmeans_book.prose import who_and_year
+from irmeans_book.prose import bibliography_order, who_and_year
 from myst_nb.core import render
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
@@ -121,10 +121,10 @@ class AuthorYearLabels(BaseLabelStyle):
 
 
 class AuthorYearSorting(BaseSortingStyle):
-    """In the order of the labels, then of the titles."""
+    """In the order of the labels, then of the titles (:func:`irmeans_book.prose.bibliography_order`)."""
 
     def sorting_key(self, entry):
-        return author_year_label(entry).casefold(), entry.fields.get("title", "").casefold()
+        return bibliography_order(entry)
 
 
 class AuthorYearStyle(UnsrtStyle):

@@ -19,7 +19,7 @@ has no bibliography, so ``{numref}`` and ``{cite:p}`` would show their labels
 and keys. :func:`numref`, :func:`doc`, :func:`cite_p` and :func:`cite_t`
 return a :class:`Reference`, whose MIME bundle holds both forms:
 
-- ``text/plain``, the text the site shows ("Fig. 4.1", "4. Averaging across
+- ``text/plain``, the text the site shows ("Fig. 4.1", "Averaging across
   topics", "[Robertson, 2006]", "Ravana and Moffat [2009]"), which JupyterLab
   shows;
 - :data:`MYST_MIMETYPE`, the MyST role itself, which the site's build parses
@@ -63,6 +63,7 @@ __all__ = [
     "FIGURE_FORMAT",
     "MYST_MIMETYPE",
     "Reference",
+    "bibliography_order",
     "chapter_title",
     "cite_p",
     "cite_t",
@@ -158,7 +159,7 @@ def numbered_figures(chapters: Path | None = None) -> list[dict]:
 
 
 def chapter_title(name: str, chapters: Path | None = None) -> str:
-    """The title the site gives document ``name``: its first heading, after its number if it has one."""
+    """The title of document ``name`` as a reference in the text gives it: its first heading."""
     folder = _folder(chapters)
     for path in (folder / f"{name}.ipynb", folder / f"{name}.md"):
         if path.is_file():
@@ -172,8 +173,7 @@ def chapter_title(name: str, chapters: Path | None = None) -> str:
     heading = re.search(r"^# (.+)$", text, re.M)
     if heading is None:
         raise ValueError(f"{path.name} has no title")
-    number = re.match(r"(\d+)-", name)
-    return f"{int(number.group(1))}. {heading.group(1).strip()}" if number else heading.group(1).strip()
+    return heading.group(1).strip()
 
 
 def numref(label: str, chapters: Path | None = None) -> Reference:
@@ -185,7 +185,7 @@ def numref(label: str, chapters: Path | None = None) -> Reference:
 
 
 def doc(name: str, chapters: Path | None = None) -> Reference:
-    """``{doc}`name```: the document's numbered title, "4. Averaging across topics"."""
+    """``{doc}`name```: the document's title, "Averaging across topics"."""
     return Reference(chapter_title(name, chapters), f"{{doc}}`{name}`")
 
 
@@ -226,6 +226,15 @@ def _read_bibliography(path: str, mtime_ns: int, size: int):
     return parse_file(path).entries
 
 
+def bibliography_order(entry) -> tuple[str, str]:
+    """Where ``entry`` comes in the bibliography: by its author-year label, then by its title.
+
+    The site lists a citation's works in this order too, whatever the order of the keys.
+    """
+    who, year = who_and_year(entry)
+    return f"{who}, {year}".casefold(), entry.fields.get("title", "").casefold()
+
+
 def _cited(keys: tuple[str, ...], chapters: Path | None) -> list[tuple[str, str]]:
     if not keys:
         raise ValueError("cite at least one key")
@@ -233,7 +242,7 @@ def _cited(keys: tuple[str, ...], chapters: Path | None) -> list[tuple[str, str]
     missing = [key for key in keys if key not in entries]
     if missing:
         raise ValueError(f"not in {BIBLIOGRAPHY}: {', '.join(missing)}")
-    return [who_and_year(entries[key]) for key in keys]
+    return [who_and_year(entry) for entry in sorted((entries[key] for key in keys), key=bibliography_order)]
 
 
 def cite_p(*keys: str, chapters: Path | None = None) -> Reference:
