@@ -113,7 +113,7 @@ def checked_live_eval(self, name: str) -> list[dict]:
     index, result = _stored(self, name)
     live = [o.get("data") for o in outputs if o.get("output_type") in ("execute_result", "display_data")]
     if result is None or result.get("status") != "ok" or live != [result.get("data")]:
-        shown = (result or {}).get("data", {}).get("text/plain", "nothing") if result else "nothing"
+        shown = result.get("data", {}).get("text/plain", "an error") if result else "nothing"
         now = live[0].get("text/plain", "?") if live else "no result"
         line = self.cell_line(index) if index is not None else None
         self.logger.warning(

@@ -42,12 +42,13 @@ def _source(cell: dict) -> str:
 
 
 def prose_names(cells: list[dict]) -> set[str]:
-    """The names the chapter's ``{eval}`` roles read."""
+    """The names the chapter's ``{eval}`` roles read (in ``f"{x:.3f}"``, ``x``; in ``numref("fig-a")``, ``numref``)."""
     names = set()
     for cell in cells:
         if cell["cell_type"] == "markdown":
             for expression in eval_expressions(_source(cell)):
-                names |= set(re.findall(r"[A-Za-z_]\w*", expression.replace('f"', '"')))
+                tree = ast.parse(expression, mode="eval")
+                names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     return names
 
 
@@ -85,11 +86,12 @@ def test_counting_finds_bookkeeping():
     source = 'x = f(1)\nassert x > 0, (\n    "positive"\n)\nglue("ch1_x", x)\nch1_y = x\n\nprint(x)\n'
     assert bookkeeping_lines(source, {"ch1_y"}) == {2, 3, 4, 5, 6}
     cells = [
-        {"cell_type": "markdown", "source": ['It is {eval}`f"{ch1_y:.2f}"`.']},
+        {"cell_type": "markdown", "source": ['It is {eval}`f"{ch1_y:.2f}"`, see {eval}`numref("fig-ch1-x")`.']},
         {"cell_type": "code", "metadata": {}, "source": [source]},
         {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "source": ["assert True\n"]},
         {"cell_type": "code", "metadata": {"tags": ["hide-input"]}, "source": ["assert True\n"]},
     ]
+    assert prose_names(cells) == {"ch1_y", "numref"}  # not the label's words, nor the format's "f"
     assert visible_counts(cells) == (7, 5)
 
 

@@ -100,16 +100,13 @@ def lab_url(book_copy, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(playwright):
     """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip."""
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium or set IRMEANS_CHROMIUM", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(scope="session")
