@@ -139,6 +139,9 @@ def test_a_chapter_reads_like_the_site_as_opened_and_after_run_all(name, book_co
         after = _texts(page, len(stored))
         _check(name, "after Run All", after, stored)
         assert after == opened, f"{name}: the prose after Run All differs from the prose as opened"
+        busiest = max(range(len(stored)), key=lambda i: len(stored[i]))  # the cell with the most values, in view
+        page.locator(".jp-Notebook .jp-MarkdownCell").nth(busiest).scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
         page.screenshot(path=str(output_dir / f"{path.stem}-run-all.png"))
         assert NEWS not in page.locator("body").inner_text(), "JupyterLab asks about Jupyter's news"
         assert not outside, f"the page fetched from outside the server: {sorted(set(outside))[:5]}"
