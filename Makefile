@@ -61,16 +61,14 @@ book: venv system $(ASSETS)
 	rm -f $(SITE)
 	$(MAKE) --no-print-directory site
 
-# Read the chapters live: JupyterLab on chapters/, with jupyterlab-myst for their MyST markup.
-# The server listens on 127.0.0.1 only and asks nothing of the internet (no news, no update
-# check). Extra options: make lab LAB_ARGS="--no-browser --port 8890". Run as root (in a
-# container, say), it needs --allow-root, which is then added.
+# Read the chapters live: JupyterLab on chapters/, with jupyterlab-myst for their MyST markup
+# (book/lab.py). The server listens on 127.0.0.1 only and asks nothing of the internet (no news
+# and no pop-up asking for it, no update check; book/lab/ holds its settings). Extra options:
+# make lab LAB_ARGS="--no-browser --port 8890". Run as root, it adds --allow-root.
 LAB_ARGS ?=
 .PHONY: lab
 lab: venv
-	$(BIN)/jupyter lab --notebook-dir=chapters --ServerApp.ip=127.0.0.1 \
-		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
-		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	$(BIN)/python book/lab.py $(LAB_ARGS)
 
 # For lecturers: every numbered figure as SVG, slide-sized PNG and PDF in _build/figures/,
 # made by the functions the chapters call (book/make_figures.py).

@@ -3,6 +3,12 @@
 ``make test`` runs nbval in strict mode, which compares these stored outputs
 with a fresh run: refresh them with ``make notebooks`` after changing code.
 
+The prose's ``{eval}`` roles (:mod:`irmeans_book.prose`) are evaluated too, each
+markdown cell's after every cell above it has run, and their results stored in
+the cell's ``user_expressions`` metadata, as jupyterlab-myst stores them when the
+cell is run: a chapter opened in JupyterLab shows its numbers, references and
+citations before anything is run. An expression that fails stops the run.
+
 Usage: ``python book/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter).
 
 The kernels use local sockets (``irmeans_kernel.LocalKernelManager``), as in the book's build,
@@ -11,21 +17,66 @@ so ipykernel has no unencrypted TCP connection to warn about.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import nbformat
+from irmeans_book.prose import EVAL_PATTERN, eval_expressions
 from irmeans_kernel import LocalKernelManager
 from nbclient import NotebookClient
+from nbclient.util import ensure_async
 
 CHAPTERS = Path(__file__).resolve().parent.parent / "chapters"
+#: Where jupyterlab-myst keeps a markdown cell's evaluated expressions.
+USER_EXPRESSIONS = "user_expressions"
+
+
+class ExpressionError(RuntimeError):
+    """An ``{eval}`` of the prose that cannot be evaluated or is not allowed."""
+
+
+class ProseClient(NotebookClient):
+    """An nbclient client that also evaluates each markdown cell's ``{eval}`` expressions, in order."""
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        if cell.cell_type != "markdown":
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+        expressions = eval_expressions(cell.source)
+        if not expressions:
+            cell.metadata.pop(USER_EXPRESSIONS, None)
+            return cell
+        cell.metadata[USER_EXPRESSIONS] = await self.async_evaluate(expressions, cell_index)
+        return cell
+
+    async def async_evaluate(self, expressions: list[str], cell_index: int) -> list[dict]:
+        """What jupyterlab-myst stores: each expression with the kernel's result, in the cell's order."""
+        bad = [e for e in expressions if not re.match(EVAL_PATTERN, e)]
+        if bad:
+            raise ExpressionError(f"cell {cell_index}: not an expression the prose may use: {', '.join(bad)}")
+        assert self.kc is not None
+        # As jupyterlab-myst asks: no code, the expressions as user_expressions.
+        msg_id = await ensure_async(
+            self.kc.execute("", store_history=False, user_expressions={str(i): e for i, e in enumerate(expressions)})
+        )
+        reply = await self.async_wait_for_reply(msg_id)
+        results = reply["content"].get(USER_EXPRESSIONS, {}) if reply else {}
+        stored = []
+        for i, expression in enumerate(expressions):
+            result = results.get(str(i), {"status": "error", "ename": "NoReply", "evalue": "", "traceback": []})
+            if result.get("status") != "ok":
+                raise ExpressionError(
+                    f"cell {cell_index}: {{eval}}`{expression}` failed: {result.get('ename')}: {result.get('evalue')}"
+                )
+            stored.append({"expression": expression, "result": result})
+        return stored
 
 
 def execute(path: Path, timeout: int = 300) -> None:
     """Run ``path`` top to bottom in its own folder and write it back with its outputs."""
     nb = nbformat.read(path, as_version=4)
     # record_timing=False: no timestamps in the file, so a re-run with equal outputs changes nothing.
-    client = NotebookClient(
+    client = ProseClient(
         nb,
         timeout=timeout,
         kernel_name="python3",

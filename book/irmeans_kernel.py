@@ -9,8 +9,10 @@ nothing to warn about. On a system without Unix sockets the transport stays TCP.
 
 Two places start kernels: ``book/execute_notebooks.py`` (``make notebooks``),
 which passes :class:`LocalKernelManager` to nbclient, and the book's build,
-where myst-nb runs each chapter through jupyter-cache's ``executenb``; as a
-Sphinx extension (listed in ``_config.yml``) this module makes that call use
+where myst-nb runs each chapter inline (its ``ModifiedNotebookClient``, so
+that the prose's ``{eval}`` roles are evaluated as the chapter runs) or, in
+its other modes, through jupyter-cache's ``executenb``; as a Sphinx extension
+(listed in ``_config.yml``) this module makes both use
 :class:`LocalKernelManager` too.
 """
 
@@ -57,10 +59,30 @@ def execute(nb, cwd=None, km=None, **kwargs):
     return nbclient.execute(nb, cwd=cwd, km=km, **kwargs)
 
 
+def _local_inline_client():
+    """myst-nb's inline client, starting its kernels with :class:`LocalKernelManager`."""
+    from myst_nb.core.execute import inline
+
+    if getattr(inline.ModifiedNotebookClient, "local_kernels", False):
+        return inline.ModifiedNotebookClient
+
+    class LocalInlineClient(inline.ModifiedNotebookClient):
+        local_kernels = True
+
+        @default("kernel_manager_class")
+        def _default_kernel_manager_class(self):
+            return LocalKernelManager
+
+    return LocalInlineClient
+
+
 def setup(app):
     # myst-nb's direct execution calls jupyter_cache.executors.utils.single_nb_execution,
     # which calls the module's `executenb` (nbclient.execute) with no way to choose the manager.
     from jupyter_cache.executors import utils
+    from myst_nb.core.execute import inline
 
     utils.executenb = execute
+    # Its inline execution makes a ModifiedNotebookClient, also with the default manager.
+    inline.ModifiedNotebookClient = _local_inline_client()
     return {"parallel_read_safe": True, "parallel_write_safe": True}

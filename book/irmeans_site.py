@@ -36,6 +36,7 @@ from pathlib import Path
 
 from docutils import nodes
 from irmeans_book.plots import SITE_DRAW, VEGALITE_MIMETYPE, embed_html
+from irmeans_book.prose import bibliography_order, who_and_year
 from myst_nb.core import render
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
@@ -133,23 +134,12 @@ def _search_keywords(app, doctree, docname):
         doctree += nodes.meta(name="keywords", content=", ".join(words))
 
 
-def _surnames(entry):
-    people = entry.persons.get("author") or entry.persons.get("editor") or []
-    return [" ".join(name.render_as("text") for name in person.rich_last_names) for person in people]
-
-
 def author_year_label(entry) -> str:
-    """``Robertson, 2006``; ``Ravana and Moffat, 2009``; ``Webber et al., 2008``: as the text cites."""
-    names = _surnames(entry)
-    if not names:
-        who = entry.fields.get("organization") or entry.fields.get("title") or entry.key
-    elif len(names) == 1:
-        who = names[0]
-    elif len(names) == 2:
-        who = f"{names[0]} and {names[1]}"
-    else:
-        who = f"{names[0]} et al."
-    year = entry.fields.get("year", "n.d.")
+    """``Robertson, 2006``; ``Ravana and Moffat, 2009``; ``Webber et al., 2008``: as the text cites.
+
+    The names and the year are :func:`irmeans_book.prose.who_and_year`'s, which the prose's citations use too.
+    """
+    who, year = who_and_year(entry)
     return f"{who}, {year}"
 
 
@@ -164,10 +154,10 @@ class AuthorYearLabels(BaseLabelStyle):
 
 
 class AuthorYearSorting(BaseSortingStyle):
-    """In the order of the labels, then of the titles."""
+    """In the order of the labels, then of the titles (:func:`irmeans_book.prose.bibliography_order`)."""
 
     def sorting_key(self, entry):
-        return author_year_label(entry).casefold(), entry.fields.get("title", "").casefold()
+        return bibliography_order(entry)
 
 
 class AuthorYearStyle(UnsrtStyle):

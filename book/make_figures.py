@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import re
 import sys
 from collections.abc import Callable
@@ -207,35 +206,15 @@ FIGURES: dict[str, Callable] = {
 
 
 # ---------------------------------------------------------------------------
-# The book's numbering, read from the chapters
+# The book's numbering, read from the chapters (as the prose's figure references read it)
 # ---------------------------------------------------------------------------
-
-# A figure directive in a markdown cell, with its :name: option.
-FIGURE_DIRECTIVE = re.compile(
-    r"^[`:]{3,}\{(?:figure|glue:figure)\}[^\n]*\n(?:[ \t]*:[^\n]*\n)*?[ \t]*:name:\s*(\S+)", re.M
-)
 
 
 def numbered_figures(chapters: Path = CHAPTERS) -> list[dict]:
-    """Every numbered figure in the chapters, in the book's order.
+    """Every numbered figure in the chapters, in the book's order: :func:`irmeans_book.prose.numbered_figures`."""
+    from irmeans_book.prose import numbered_figures as in_order
 
-    Each is a dict with ``label``, ``chapter``, ``number`` (within its chapter)
-    and ``caption``. A chapter's number is the number its file name starts with.
-    """
-    found = []
-    for path in sorted(chapters.glob("[0-9][0-9]-*.ipynb")):
-        chapter = int(path.name[:2])
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        labels = []
-        for cell in nb["cells"]:
-            figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
-            if cell["cell_type"] == "code" and figure.get("name"):
-                labels.append((figure["name"], figure.get("caption", "")))
-            elif cell["cell_type"] == "markdown":
-                labels.extend((name, "") for name in FIGURE_DIRECTIVE.findall("".join(cell["source"])))
-        for number, (label, caption) in enumerate(labels, start=1):
-            found.append({"label": label, "chapter": chapter, "number": number, "caption": caption})
-    return found
+    return in_order(chapters)
 
 
 def file_stem(figure: dict) -> str:

@@ -2,7 +2,7 @@
 
 import pytest
 
-LAYERS = ("lib", "trec", "book", "browser")
+LAYERS = ("lib", "trec", "book", "browser", "lab")
 
 
 def pytest_collection_modifyitems(items):
@@ -11,3 +11,13 @@ def pytest_collection_modifyitems(items):
         for layer in LAYERS:
             if "tests" in parts and layer in parts[parts.index("tests") + 1 : parts.index("tests") + 2]:
                 item.add_marker(getattr(pytest.mark, layer))
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """One Playwright for the whole run: its sync API runs an event loop in this thread, so the browser
+    tests and the JupyterLab tests each launch their Chromium from it rather than start a second one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p

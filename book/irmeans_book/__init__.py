@@ -1,5 +1,6 @@
 """The book's own code: figure plumbing (:mod:`.plots`), one module of figures
-and live controls per chapter (:mod:`.figures`), and the search that
+and live controls per chapter (:mod:`.figures`), the prose's computed figure
+references, titles and citations (:mod:`.prose`), and the search that
 reconstructed Robertson's example data (:mod:`.robertson`).
 
 The library, :mod:`irmeans`, never imports this package.

@@ -154,7 +154,7 @@ def boosted_means(ap, amount=0.05, which="all", eps=1e-5):
     b = boost(ap, amount, which)
     if (b < 0).any():
         raise ValueError("a negative boost took a score below 0; GMAP needs scores >= 0")
-    return arithmetic_mean(b), geometric_mean(b, eps=eps, method="add")
+    return arithmetic_mean(b), geometric_mean(b, eps=eps, form="add")
 
 
 def boost_figures(ap, boost=0.05, eps=1e-5, eps_smaller=1e-6, eps_larger=1e-4):
@@ -189,8 +189,8 @@ def boost_figures(ap, boost=0.05, eps=1e-5, eps_smaller=1e-6, eps_larger=1e-4):
     out = {}
     for which, suffix in (("none", ""), ("all", "_all"), ("lowest", "_lowest"), ("highest", "_highest")):
         out["map" + suffix], out["gmap" + suffix] = boosted_means(a, boost, which, eps)
-    out["gmap_eps_smaller"] = geometric_mean(a, eps=eps_smaller, method="add")
-    out["gmap_eps_larger"] = geometric_mean(a, eps=eps_larger, method="add")
+    out["gmap_eps_smaller"] = geometric_mean(a, eps=eps_smaller, form="add")
+    out["gmap_eps_larger"] = geometric_mean(a, eps=eps_larger, form="add")
     return out
 
 

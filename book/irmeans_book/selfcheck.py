@@ -304,7 +304,7 @@ def ch6_s2_floor() -> Number:
     """trec_eval's floor form of the geometric mean of S2 with ε = 0.1."""
     from irmeans_book.figures import epsilon
 
-    return Number(irmeans.geometric_mean(epsilon.S2, eps=0.1, method="floor"), decimals=3)
+    return Number(irmeans.geometric_mean(epsilon.S2, eps=0.1, form="floor"), decimals=3)
 
 
 CH6_RULES = {"the Robust track's rule": "Robust track", "trec_eval's floor": "floor", "the additive ε": "additive"}
@@ -413,4 +413,4 @@ def ch10_prefers_b() -> Choice:
 @selfcheck("sc-ch10-floor")
 def ch10_floor() -> Number:
     """trec_eval's gm_map of system A: the floor form with ε = 10⁻⁵."""
-    return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, method="floor"), decimals=3)
+    return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor"), decimals=3)

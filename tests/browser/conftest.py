@@ -37,7 +37,7 @@ def output_dir(site):
 
 
 @pytest.fixture(scope="session")
-def browser(site):
+def browser(site, playwright):
     """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip.
 
     After ``site``: building the site runs ``npm ci``, which installs axe-core.
@@ -50,12 +50,9 @@ def browser(site):
         )
     if not sitetools.AXE.is_file():
         pytest.fail(f"{sitetools.AXE} is missing: run `npm ci`", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(sitetools.CHROMIUM), args=sitetools.CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    chromium = playwright.chromium.launch(executable_path=str(sitetools.CHROMIUM), args=sitetools.CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """Chapter 6's figures and worked examples: zero scores and the ε of the geometric mean.
 
 The two forms of the ε-geometric mean are :func:`irmeans.means.geometric_mean`
-with ``method="add"`` (exp(mean(log(x + ε))) − ε) and ``method="floor"``
+with ``form="add"`` (exp(mean(log(x + ε))) − ε) and ``form="floor"``
 (exp(mean(log(max(x, ε)))), trec_eval's ``gm_map``). The chart's table holds
 both, and the arithmetic mean, for every ε its slider offers.
 
@@ -89,8 +89,8 @@ def epsilon_table(data, exponents=EXPONENTS):
     for name, x in data.items():
         stack = np.tile(np.asarray(x, dtype=float), (e.size, 1))
         values = {
-            add: [means.geometric_mean(x, eps=v, method="add") for v in eps],
-            floor: [means.geometric_mean(x, eps=v, method="floor") for v in eps],
+            add: [means.geometric_mean(x, eps=v, form="add") for v in eps],
+            floor: [means.geometric_mean(x, eps=v, form="floor") for v in eps],
             am: means.arithmetic_mean(stack, axis=1),
             itself: eps,
         }
@@ -115,9 +115,9 @@ def zero_rules(x, eps=1e-5):
     """
     return {
         "no ε": means.geometric_mean(x),
-        "additive": means.geometric_mean(x, eps=eps, method="add"),
-        "floor": means.geometric_mean(x, eps=eps, method="floor"),
-        "Robust track": means.geometric_mean(x, eps=eps, method="zeros"),
+        "additive": means.geometric_mean(x, eps=eps, form="add"),
+        "floor": means.geometric_mean(x, eps=eps, form="floor"),
+        "Robust track": means.geometric_mean(x, eps=eps, form="zeros"),
     }
 
 
@@ -257,8 +257,8 @@ def describe_epsilon(x, log10_eps):
     """
     eps = 10.0**log10_eps
     return (
-        f"ε = {eps:.1e}: additive {means.geometric_mean(x, eps=eps, method='add'):.4f}, "
-        f"floor {means.geometric_mean(x, eps=eps, method='floor'):.4f}, "
+        f"ε = {eps:.1e}: additive {means.geometric_mean(x, eps=eps, form='add'):.4f}, "
+        f"floor {means.geometric_mean(x, eps=eps, form='floor'):.4f}, "
         f"arithmetic {means.arithmetic_mean(x):.4f}"
     )
 

@@ -1,0 +1,257 @@
+"""The computed parts of the chapters' prose: numbers, cross-references and citations.
+
+Every value in a chapter's text that the code computes is written with the
+``{eval}`` role, a Python expression evaluated in the chapter's kernel at that
+point of the chapter, for example ``{eval}`f"{ch4_S1_GM:.3f}"```. Two front ends
+read the same markdown:
+
+- the site's build (myst-nb's inline execution) evaluates it while it runs
+  the chapter, and prints the result in place;
+- JupyterLab (jupyterlab-myst) evaluates it when the markdown cell is run and
+  keeps the result in the cell's ``user_expressions`` metadata, which is what
+  it shows when the notebook is opened: ``make notebooks`` stores it
+  (``book/execute_notebooks.py``), and the book's single-page build for the
+  PDF reads it from there too.
+
+Cross-references and citations go the same way, because jupyterlab-myst can
+resolve neither: a figure is a code cell's output it does not number, and it
+has no bibliography, so ``{numref}`` and ``{cite:p}`` would show their labels
+and keys. :func:`numref`, :func:`doc`, :func:`cite_p` and :func:`cite_t`
+return a :class:`Reference`, whose MIME bundle holds both forms:
+
+- ``text/plain``, the text the site shows ("Fig. 4.1", "Averaging across
+  topics", "[Robertson, 2006]", "Ravana and Moffat [2009]"), which JupyterLab
+  shows;
+- :data:`MYST_MIMETYPE`, the MyST role itself, which the site's build parses
+  in place (``book/irmeans_eval.py``), so the site keeps its numbered figure
+  references and its citations linked to the bibliography. JupyterLab has no
+  renderer for this type and ignores it.
+
+The numbers, titles and authors come from the book being read: the chapters
+are the notebooks in the folder the kernel runs in (the notebook's own, in
+every front end), and the bibliography is :data:`BIBLIOGRAPHY` in the folder
+above, as in the repository. An expression must match :data:`EVAL_PATTERN`,
+which the site's build enforces too.
+
+Examples
+--------
+>>> ref = Reference("Fig. 4.1", "{numref}`fig-ch4-eps`")
+>>> ref
+Fig. 4.1
+>>> sorted(ref._repr_mimebundle_())
+['text/plain', 'text/x.irmeans-myst']
+>>> bool(re.match(EVAL_PATTERN, 'f"{ch4_S1_GM:.3f}"')), bool(re.match(EVAL_PATTERN, 'cite_p("trec_eval")'))
+(True, True)
+>>> bool(re.match(EVAL_PATTERN, "__import__('os')"))
+False
+>>> from pybtex.database import Entry, Person
+>>> who_and_year(Entry("misc", {"year": "2009"}, {"author": [Person("Ravana, Sri Devi"), Person("Moffat, Alistair")]}))
+('Ravana and Moffat', '2009')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = [
+    "BIBLIOGRAPHY",
+    "EVAL_PATTERN",
+    "FIGURE_FORMAT",
+    "MYST_MIMETYPE",
+    "Reference",
+    "bibliography_order",
+    "chapter_title",
+    "cite_p",
+    "cite_t",
+    "doc",
+    "eval_expressions",
+    "numbered_figures",
+    "numref",
+    "who_and_year",
+]
+
+#: The MIME type of a reference's MyST form: read by the site's build, unknown to JupyterLab.
+MYST_MIMETYPE = "text/x.irmeans-myst"
+#: How the site writes a figure's number (Sphinx's ``numfig_format`` for figures).
+FIGURE_FORMAT = "Fig. {}"
+#: The bibliography, in the folder above the chapters (``bibtex_bibfiles`` of ``_config.yml``).
+BIBLIOGRAPHY = "references.bib"
+
+#: What an ``{eval}`` of the prose may be: a name, an f-string formatting one name
+#: (``f"{x:.3f}"``), or a reference (``numref("fig-ch4-eps")``, ``cite_p("a", "b")``).
+EVAL_PATTERN = (
+    r'^(?:[A-Za-z_]\w*|f"\{[A-Za-z_]\w*(?::[^{}"]*)?\}"'
+    r'|(?:numref|doc|cite_p|cite_t)\("[\w.:-]+"(?:, "[\w.:-]+")*\))$'
+)
+#: An ``{eval}`` role in markdown, and the expression in it.
+EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
+
+# A figure directive in a markdown cell, with its :name: option.
+FIGURE_DIRECTIVE = re.compile(
+    r"^[`:]{3,}\{(?:figure|glue:figure)\}[^\n]*\n(?:[ \t]*:[^\n]*\n)*?[ \t]*:name:\s*(\S+)", re.M
+)
+CHAPTER_FILES = "[0-9][0-9]-*.ipynb"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A cross-reference or a citation: the site's text, and the MyST that makes it on the site."""
+
+    text: str
+    myst: str
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": self.text, MYST_MIMETYPE: self.myst}
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def eval_expressions(markdown: str) -> list[str]:
+    """The expressions of the ``{eval}`` roles in ``markdown``, in order, each once."""
+    return list(dict.fromkeys(EVAL_ROLE.findall(markdown)))
+
+
+# ---------------------------------------------------------------------------
+# Chapters: their numbers, titles and figures
+# ---------------------------------------------------------------------------
+
+
+def _folder(chapters: Path | None) -> Path:
+    return Path.cwd() if chapters is None else Path(chapters)
+
+
+def _source(path: Path) -> list[dict]:
+    """A notebook's cells, read again only when the file changes."""
+    stat = path.stat()
+    return _read_cells(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _read_cells(path: str, mtime_ns: int, size: int) -> list[dict]:
+    cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+    return [{"cell_type": c["cell_type"], "metadata": c.get("metadata", {}), "source": c["source"]} for c in cells]
+
+
+def numbered_figures(chapters: Path | None = None) -> list[dict]:
+    """Every numbered figure in the chapters, in the book's order.
+
+    Each is a dict with ``label``, ``chapter``, ``number`` (within its chapter)
+    and ``caption``. A chapter's number is the number its file name starts with.
+    """
+    found = []
+    for path in sorted(_folder(chapters).glob(CHAPTER_FILES)):
+        chapter = int(path.name[:2])
+        labels = []
+        for cell in _source(path):
+            figure = cell["metadata"].get("mystnb", {}).get("figure", {})
+            if cell["cell_type"] == "code" and figure.get("name"):
+                labels.append((figure["name"], figure.get("caption", "")))
+            elif cell["cell_type"] == "markdown":
+                labels.extend((name, "") for name in FIGURE_DIRECTIVE.findall("".join(cell["source"])))
+        for number, (label, caption) in enumerate(labels, start=1):
+            found.append({"label": label, "chapter": chapter, "number": number, "caption": caption})
+    return found
+
+
+def chapter_title(name: str, chapters: Path | None = None) -> str:
+    """The title of document ``name`` as a reference in the text gives it: its first heading."""
+    folder = _folder(chapters)
+    for path in (folder / f"{name}.ipynb", folder / f"{name}.md"):
+        if path.is_file():
+            break
+    else:
+        raise ValueError(f"no document {name!r} in {folder}")
+    if path.suffix == ".ipynb":
+        text = "\n".join("".join(c["source"]) for c in _source(path) if c["cell_type"] == "markdown")
+    else:
+        text = path.read_text(encoding="utf-8")
+    heading = re.search(r"^# (.+)$", text, re.M)
+    if heading is None:
+        raise ValueError(f"{path.name} has no title")
+    return heading.group(1).strip()
+
+
+def numref(label: str, chapters: Path | None = None) -> Reference:
+    """``{numref}`label```: "Fig. 4.1" for the first figure of chapter 4."""
+    for figure in numbered_figures(chapters):
+        if figure["label"] == label:
+            return Reference(FIGURE_FORMAT.format(f"{figure['chapter']}.{figure['number']}"), f"{{numref}}`{label}`")
+    raise ValueError(f"no figure labelled {label!r} in the chapters of {_folder(chapters)}")
+
+
+def doc(name: str, chapters: Path | None = None) -> Reference:
+    """``{doc}`name```: the document's title, "Averaging across topics"."""
+    return Reference(chapter_title(name, chapters), f"{{doc}}`{name}`")
+
+
+# ---------------------------------------------------------------------------
+# Citations, author-year as the site writes them
+# ---------------------------------------------------------------------------
+
+
+def _surnames(entry) -> list[str]:
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    return [" ".join(name.render_as("text") for name in person.rich_last_names) for person in people]
+
+
+def who_and_year(entry) -> tuple[str, str]:
+    """("Robertson", "2006"); ("Ravana and Moffat", "2009"); ("Webber et al.", "2008")."""
+    names = _surnames(entry)
+    if not names:
+        who = entry.fields.get("organization") or entry.fields.get("title") or entry.key
+    elif len(names) == 1:
+        who = names[0]
+    elif len(names) == 2:
+        who = f"{names[0]} and {names[1]}"
+    else:
+        who = f"{names[0]} et al."
+    return who, entry.fields.get("year", "n.d.")
+
+
+def _bibliography(chapters: Path | None):
+    path = _folder(chapters).parent / BIBLIOGRAPHY
+    stat = path.stat()
+    return _read_bibliography(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4)
+def _read_bibliography(path: str, mtime_ns: int, size: int):
+    from pybtex.database import parse_file
+
+    return parse_file(path).entries
+
+
+def bibliography_order(entry) -> tuple[str, str]:
+    """Where ``entry`` comes in the bibliography: by its author-year label, then by its title.
+
+    The site lists a citation's works in this order too, whatever the order of the keys.
+    """
+    who, year = who_and_year(entry)
+    return f"{who}, {year}".casefold(), entry.fields.get("title", "").casefold()
+
+
+def _cited(keys: tuple[str, ...], chapters: Path | None) -> list[tuple[str, str]]:
+    if not keys:
+        raise ValueError("cite at least one key")
+    entries = _bibliography(chapters)
+    missing = [key for key in keys if key not in entries]
+    if missing:
+        raise ValueError(f"not in {BIBLIOGRAPHY}: {', '.join(missing)}")
+    return [who_and_year(entry) for entry in sorted((entries[key] for key in keys), key=bibliography_order)]
+
+
+def cite_p(*keys: str, chapters: Path | None = None) -> Reference:
+    """``{cite:p}`a,b```: "[Manning et al., 2008, Zhai and Massung, 2016]"."""
+    text = ", ".join(f"{who}, {year}" for who, year in _cited(keys, chapters))
+    return Reference(f"[{text}]", f"{{cite:p}}`{','.join(keys)}`")
+
+
+def cite_t(*keys: str, chapters: Path | None = None) -> Reference:
+    """``{cite:t}`a```: "Ravana and Moffat [2009]"."""
+    text = ", ".join(f"{who} [{year}]" for who, year in _cited(keys, chapters))
+    return Reference(text, f"{{cite:t}}`{','.join(keys)}`")

@@ -1,0 +1,110 @@
+"""The numbers the book's prose may type, each with where it comes from (tests/book/test_prose_numbers.py).
+
+Every other number of the prose is computed where it is written (an ``{eval}`` role):
+whatever the data or the library decide. A number listed here is one no computation
+decides: a definition the text makes (an example's inputs, a value of ε it chooses, a
+figure's range), a value quoted from a cited source, or arithmetic the text does on
+such numbers. An entry is by chapter and holds for every place the chapter types that
+number; an entry no chapter types any more fails the test, so the list keeps to what
+the text types.
+"""
+
+#: In every chapter.
+BOOK = {
+    "0": "the bottom of every measure's range: what a failed topic scores",
+    "1": "the top of every measure's range; rank 1; the numerator of 1/r",
+    "1.0": "the top of the range, written with its decimal",
+    "10⁻⁵": "trec_eval's ε for gm_map, the floor it raises scores to (trec_eval, cited)",
+    "0.01": "the ε of Ravana and Moffat's Table 1 (cited), which the book adopts and recommends",
+}
+
+#: By chapter: (the numbers, separated by spaces; where they come from).
+CHAPTERS = {
+    "01-introduction": [
+        ("0.20 0.25 0.30 0.35 0.45", "the example's scores of A and B and the slider's top, set in the chapter's code"),
+        ("5 100", "the self-check's hint, arithmetic on those scores: 1/0.01 = 100, and B's 1/0.20 = 5"),
+    ],
+    "02-ranked-lists": [
+        ("3 5 6 10", "the example: ten documents, relevant at ranks 1, 3 and 6, R = 5; P@5 and P@10"),
+        ("2 8 9 11 12 999", "the exercises' rankings: relevant at ranks 11 and 12, 999 and 1000, 8 to 10; rank 2"),
+        ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
+        ("1000", "TREC's cutoff of 1000 documents per topic (trec_eval, cited)"),
+        ("0.4", "the self-check's recall level"),
+    ],
+    "03-scales": [
+        ("10 20 30", "the example's temperatures in °C, set in the chapter's code"),
+        ("301 302", "TREC topic numbers as labels, an illustration"),
+        ("0.05 0.1 0.25 0.5 0.80", "the illustration of scales: gains of 0.05; the doublings the figure draws"),
+        (
+            "0.30 1.80",
+            "0.05 is as far below 0.30 as 1.80 above it on the log scale (a factor of 6; the code checks it)",
+        ),
+        ("0.10 0.18 0.90 0.95", "the example's scores of A and B, set in the chapter's code"),
+    ],
+    "04-averaging": [
+        ("0.1 0.3 0.8", "S1's scores in Ravana and Moffat's Table 1 (cited)"),
+        ("-2 10 100", "the values of ε the text looks at (1, 100) and the slider's, ε = 10 raised to its value"),
+        ("0.05", "the exercise's nudge of topic 1"),
+    ],
+    "05-boost": [
+        (
+            "0.05 25 50 0.025",
+            "Robertson's thought experiment (§3, cited): 0.05 more on 25 of 50 topics, 25 × 0.05 / 50",
+        ),
+        ("0.2", "Robertson's description of his values (§3, cited): half of them below 0.2"),
+        ("2 3", "the improvements numbered in the list"),
+        ("0.00 0.70 0.75", "the illustration: a topic lifted from 0.00 to 0.05 against one from 0.70 to 0.75"),
+        ("0.005 500", "the figure's smallest boost, 0.005 (book code), which is 500 times ε"),
+        ("10 0.3", "the self-checks' settings: the 10 hardest topics; values around 0.3"),
+    ],
+    "06-zeros-and-epsilon": [
+        ("0.2 0.3 0.4", "S2's scores in Ravana and Moffat's Table 1 (cited)"),
+        ("5 200 900 1000", "the examples' ranks, 5 and 200 in a top 1000 (TREC's cutoff), and 900"),
+        ("10⁻⁶ 10⁻⁴ 10 50", "Robertson's three ε for his 50 values (§3, cited), a factor of 10 apart"),
+        ("0.00001", "the Robust track's value for a zero AP (Voorhees, cited)"),
+        ("10⁻⁸ 10⁶ 0.1", "the figure's range of ε from 10⁻⁸ (book code), the text's large ε, the self-check's ε"),
+    ],
+    "07-map-gmap-mrr": [
+        ("2 20 30", "the feedback example, set in the chapter's code: +20 %, −30 %, shares between 0 and 2"),
+        ("50", "Robertson's example's 50 topics (chapter 5; §3, cited)"),
+        ("0.05 0.1 0.25 0.5", "the illustration of ratios: 0.05 → 0.1 and 0.25 → 0.5; the 0.05 level of a test"),
+        ("0.10 0.20 0.40 0.60 0.75", "the self-check's scores and changes"),
+        (
+            "3 4 10 100 101 500",
+            "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, 100 to 101)",
+        ),
+    ],
+    "08-logit": [
+        (
+            "10 2.30 99.9 99.99 10⁻³ 10⁻⁴ 0.001 0.0001 0.0009",
+            "the spam-filter example's accuracies, 99.9 % and 99.99 % (the chapter's definition), their failure "
+            "rates and difference, and the tenfold difference of errors, log 10 ≈ 2.30",
+        ),
+        ("0.011 0.0101", "the exercise's arithmetic: those failure rates plus ε = 0.01"),
+        ("99 10,000", "the exercise's filters: 99 % on one day, 10,000 messages a day"),
+        ("0.1 0.99 0.999", "points of the scale the figure marks (book code): 0.001, 0.01, 0.1, 0.99, 0.999"),
+        ("0.5 0.9 3 9", "the self-checks' scores, 0.5, 0.9 and 0.99, and their hints' odds, 9, 99 and 3"),
+        ("2", "the nDCG example's grades: gain 2 and gain 1"),
+        ("50", "odds from 50 %, the logit's centre, an illustration"),
+        ("10⁻⁶ 0.3", "the range of ε of the Jupyter controls (book code)"),
+    ],
+    "09-consistency": [
+        ("10,000", "Ravana and Moffat's 10,000 random splits (cited), which the book runs too"),
+        ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),
+        ("0.739", "a value the paper prints, Table 3(c) (cited)"),
+        ("4.0", "the license's name, CC BY-SA 4.0"),
+        ("95", "the command's interval, the middle 95 % of the splits (irmeans consistency's output)"),
+        ("0.02 0.2 0.5 0.6", "the illustration of standardized scores; the standard normal's centre, 0.5"),
+        ("10⁻³⁰⁰", "the bound the code asserts on the p-values"),
+        ("6 24 25 0.20 0.21 0.25 0.3 0.30 0.33 0.35 0.38 0.40", "the self-checks' scores and counts"),
+    ],
+    "10-which-average": [
+        ("0.05 0.02 0.04 0.4 0.8", "the table's illustrations: a gain of 0.05; 0.02 → 0.04 counts as 0.4 → 0.8"),
+        ("50", "an example of what to write, 'over 50 topics'"),
+        ("0.9 0.7 0.0 0.6 -4.6 -11.5", "the exercise's scores and the logs of its two ε: log 0.01, log 10⁻⁵"),
+        ("200 0.5 0.1", "the exercises' settings: 200 logged queries; mean AP around 0.5 and 0.1"),
+    ],
+    "get-the-code": [
+        ("3.11", "the Python the project requires (pyproject.toml's requires-python)"),
+    ],
+}

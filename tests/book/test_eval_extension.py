@@ -1,0 +1,146 @@
+"""The prose's {eval} roles on a small book: make notebooks stores them, the site's build evaluates them
+as Jupyter does (removed cells included), checks the stored results, and reads them when it does not execute."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOK = ROOT / "book"
+sys.path.insert(0, str(BOOK))
+import execute_notebooks  # noqa: E402 - a script of the book's, not an installed module
+import irmeans_eval  # noqa: E402
+from irmeans_book.prose import MYST_MIMETYPE  # noqa: E402
+
+CONF = f"""
+import sys
+sys.path.insert(0, {str(BOOK)!r})
+extensions = ["myst_nb", "irmeans_kernel", "irmeans_eval"]
+nb_execution_mode = {{mode!r}}
+nb_execution_timeout = 60
+exclude_patterns = ["_build"]
+"""
+
+
+def _notebook() -> nbformat.NotebookNode:
+    removed = {"tags": ["remove-cell"]}
+    cells = [
+        nbformat.v4.new_markdown_cell("# A chapter\n\n(sec-alpha)=\n## Alpha\n\nText."),
+        nbformat.v4.new_code_cell(
+            'from irmeans_book.prose import Reference\nx = 0.12345\nalpha = Reference("Section Alpha", "{ref}`sec-alpha`")',
+            metadata=removed,
+        ),
+        nbformat.v4.new_markdown_cell('X is {eval}`f"{x:.2f}"`, see {eval}`alpha`.'),
+        nbformat.v4.new_code_cell("assert x > 0", metadata=removed),
+    ]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
+
+
+def _build(folder: Path, nb: nbformat.NotebookNode, mode: str) -> tuple[subprocess.CompletedProcess, str]:
+    (folder / "conf.py").write_text(CONF.format(mode=mode), encoding="utf-8")
+    (folder / "index.md").write_text("# Book\n\n```{toctree}\nchapter\n```\n", encoding="utf-8")
+    nbformat.write(nb, folder / "chapter.ipynb")
+    out = folder / "_build"
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(folder), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    page = out / "chapter.html"
+    return done, page.read_text(encoding="utf-8") if page.is_file() else ""
+
+
+@pytest.fixture
+def stored(tmp_path):
+    """The small chapter after `make notebooks`: each markdown cell's results stored in its metadata."""
+    path = tmp_path / "chapter.ipynb"
+    nbformat.write(_notebook(), path)
+    execute_notebooks.execute(path, timeout=60)
+    return nbformat.read(path, as_version=4)
+
+
+def test_make_notebooks_stores_what_jupyterlab_myst_stores(stored):
+    assert "user_expressions" not in stored.cells[0].metadata  # no {eval} in it
+    results = stored.cells[2].metadata["user_expressions"]
+    assert [r["expression"] for r in results] == ['f"{x:.2f}"', "alpha"]  # seen after the removed cell above
+    assert results[0]["result"] == {"status": "ok", "data": {"text/plain": "'0.12'"}, "metadata": {}}
+    assert results[1]["result"]["data"] == {"text/plain": "Section Alpha", MYST_MIMETYPE: "{ref}`sec-alpha`"}
+
+
+def test_make_notebooks_stops_at_an_expression_that_fails_or_is_not_allowed(tmp_path):
+    for text, message in (("{eval}`y`", "NameError"), ("{eval}`x + 1`", "not an expression the prose may use")):
+        nb = _notebook()
+        nb.cells[2].source = text
+        nbformat.write(nb, tmp_path / "bad.ipynb")
+        with pytest.raises(execute_notebooks.ExpressionError, match=message):
+            execute_notebooks.execute(tmp_path / "bad.ipynb", timeout=60)
+
+
+def test_the_site_evaluates_after_removed_cells_and_keeps_references_sphinx_s(tmp_path, stored):
+    done, page = _build(tmp_path, stored, "inline")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "X is <span" in page and ">0.12</span>" in page
+    # The reference is Sphinx's, resolved and linked: the section's title, not the plain text.
+    assert 'href="#sec-alpha"' in page and "Alpha</span></a>" in page and "Section Alpha" not in page
+
+
+def test_a_stale_stored_result_fails_the_build(tmp_path, stored):
+    stored.cells[2].metadata["user_expressions"][0]["result"]["data"]["text/plain"] = "'0.99'"
+    done, _ = _build(tmp_path, stored, "inline")
+    assert done.returncode != 0
+    assert "is '0.12' but markdown cell 2 stores '0.99': run `make notebooks`" in done.stderr
+
+
+def test_the_last_removed_cell_runs_too(tmp_path, stored):
+    done, _ = _build(tmp_path, stored, "inline")
+    assert done.returncode == 0, done.stdout + done.stderr
+    stored.cells[3].source = "assert x < 0, 'the end ran'"  # after the last markdown cell, removed from the page
+    done, _ = _build(tmp_path, stored, "inline")
+    assert done.returncode != 0 and "Executing notebook failed" in done.stderr
+
+
+def test_without_execution_the_stored_results_are_shown(tmp_path, stored):
+    stored.cells[2].metadata["user_expressions"][0]["result"]["data"]["text/plain"] = "'stored'"
+    done, page = _build(tmp_path, stored, "off")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ">stored</span>" in page and 'href="#sec-alpha"' in page
+    del stored.cells[2].metadata["user_expressions"]
+    done, _ = _build(tmp_path, stored, "off")
+    assert done.returncode != 0 and "no stored result" in done.stderr
+
+
+def test_the_myst_renderer_takes_only_its_own_type():
+    calls = []
+
+    class Renderer:
+        def _render_markdown_base(self, data, fmt, inline):
+            calls.append((data.mime_type, fmt, inline))
+            return ["nodes"]
+
+    data = type("Data", (), {"mime_type": MYST_MIMETYPE})()
+    assert irmeans_eval.MystRenderer.handle_mime(Renderer(), data, True) == ["nodes"]
+    assert calls == [(MYST_MIMETYPE, "myst", True)]
+    data.mime_type = "text/plain"
+    assert irmeans_eval.MystRenderer.handle_mime(Renderer(), data, True) is None
+
+
+def test_setup_registers_the_renderer_before_plain_text():
+    from myst_nb.core.render import get_mime_priority, load_mime_renders
+
+    hooks = []
+    irmeans_eval.setup(type("App", (), {"connect": lambda self, event, fn: hooks.append(event)})())
+    assert irmeans_eval.MystRenderer in load_mime_renders() and hooks == ["config-inited"]
+    for builder in ("html", "singlehtml"):
+        order = get_mime_priority(builder, ())
+        assert order.index(MYST_MIMETYPE) < order.index("text/plain")
+    config = type("Config", (), {})()
+    irmeans_eval._eval_pattern(None, config)
+    assert config.nb_eval_name_regex == irmeans_eval.EVAL_PATTERN
