@@ -33,6 +33,7 @@ __all__ = [
     "recall_at",
     "r_precision",
     "ndcg",
+    "expected_reciprocal_rank",
     "precision_recall_points",
     "interpolated_precision",
     "ap_unretrieved_at_end",
@@ -214,6 +215,49 @@ def ndcg(rels: ArrayLike, judged: ArrayLike | None = None) -> Score:
     dcg = np.sum(gains / np.log2(np.arange(2, gains.shape[-1] + 2)), axis=-1)
     idcg = np.sum(ideal / np.log2(np.arange(2, ideal.shape[-1] + 2)), axis=-1)
     return _result(safe_div(dcg, idcg))
+
+
+def expected_reciprocal_rank(rels: ArrayLike, k: int | None = None, *, max_grade: float | None = None) -> Score:
+    """Expected Reciprocal Rank (ERR) of a graded ranking, down to rank ``k``.
+
+    A user reads down the ranking and stops at the document at rank r with
+    probability R_r = (2^g − 1) / 2^g_max, g its grade (negative grades count
+    as 0) and g_max the highest grade of the scale; ERR is the expected
+    reciprocal rank of the document where the user stops:
+
+        ERR = Σ_r (1/r) · R_r · Π_{i<r} (1 − R_i).
+
+    A document of the highest grade satisfies with probability 1 − 2^−g_max,
+    not 1; documents below a satisfying one count for less, unlike nDCG.
+
+    Parameters
+    ----------
+    rels : array_like, shape (..., n)
+        Grades of the retrieved documents in rank order.
+    k : int, optional
+        Cutoff (ERR@k); the whole ranking by default.
+    max_grade : float, optional
+        g_max, the top of the grading scale; by default the highest grade in ``rels``.
+
+    Examples
+    --------
+    >>> round(expected_reciprocal_rank([2, 0, 1], max_grade=2), 4)  # 3/4 + (1/4)(1)(1/4)/3
+    0.7708
+    """
+    g = np.maximum(_relevance(rels), 0.0)
+    if k is not None:
+        g = g[..., : whole_number(k, "k", minimum=1)]
+    top = float(np.max(g, initial=0.0)) if max_grade is None else float(max_grade)
+    if not np.isfinite(top) or top < 0:
+        raise IrmeansError(f"max_grade must be a finite number >= 0, got {max_grade!r}")
+    if top == 0:
+        return _result(np.zeros(g.shape[:-1]))
+    if (g > top).any():
+        raise IrmeansError(f"a grade is above max_grade={top:g}")
+    stop = (np.exp2(g) - 1.0) / np.exp2(top)
+    reach = np.cumprod(np.concatenate([np.ones(g.shape[:-1] + (1,)), 1.0 - stop[..., :-1]], axis=-1), axis=-1)
+    ranks = np.arange(1, g.shape[-1] + 1)
+    return _result(np.sum(stop * reach / ranks, axis=-1))
 
 
 def precision_recall_points(

@@ -212,3 +212,30 @@ def test_lower_bounds_lie_between_truncated_ap_and_one(rels, missing, spare):
 def test_expected_ap_of_a_perfect_ranking_is_one_not_a_hair_above():
     # four relevant retrieved, the fifth the only document left: it is surely at rank 5
     assert expected_ap_random_order([1, 1, 1, 1], num_relevant=5, collection_size=5) == 1.0
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from irmeans import expected_reciprocal_rank  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 4), min_size=1, max_size=25), st.integers(1, 30))
+def test_err_is_the_expected_reciprocal_rank_of_the_stopping_document(grades, k):
+    # the user stops at rank r with probability R_r once past ranks 1 .. r-1 without stopping
+    expected, go_on = 0.0, 1.0
+    for r, g in enumerate(grades[:k], start=1):
+        stop = (2 ** max(g, 0) - 1) / 2**4
+        expected += go_on * stop / r
+        go_on *= 1 - stop
+    assert expected_reciprocal_rank(grades, k, max_grade=4) == pytest.approx(expected, abs=1e-15)
+    assert 0 <= expected_reciprocal_rank(grades, k, max_grade=4) <= 1
+
+
+def test_err_of_one_top_document_and_its_checks():
+    assert expected_reciprocal_rank([3]) == 1 - 2.0**-3
+    assert expected_reciprocal_rank([[1, 0], [0, 0]], max_grade=1).tolist() == [0.5, 0.0]
+    with pytest.raises(ValueError, match="above max_grade=1"):
+        expected_reciprocal_rank([2], max_grade=1)
+    with pytest.raises(ValueError, match="k must be a whole number >= 1"):
+        expected_reciprocal_rank([1], k=0)
