@@ -154,3 +154,31 @@ def test_a_duplicate_and_a_later_bad_line_report_the_bad_line_first(tmp_path, mo
     (tmp_path / "r.txt").write_text("\n".join(lines) + "\n")
     with pytest.raises(ValueError, match=r"r\.txt:31: document 'd3' retrieved twice for topic '1' \(first on line 4\)"):
         evaluate((["1"], ["d1"], [1]), str(tmp_path / "r.txt"), measures=["map"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=runs(),
+    grades=st.lists(st.sampled_from([None, 0, 1, 2, -1]), min_size=1, max_size=10),
+    depth=st.sampled_from([None, 1, 3, 50]),
+)
+def test_ranked_grades_are_trec_eval_s_when_many_documents_share_a_grade(monkeypatch, data, grades, depth):
+    # documents tied on score with one grade may come in any order; the ranked grades may not
+    topics, docnos, scores, judged = data
+    qt, qd, qg = [], [], []
+    for i, (t, d) in enumerate(zip(topics, docnos)):
+        g = grades[i % len(grades)]
+        if t in judged and g is not None:
+            qt.append(t)
+            qd.append(d)
+            qg.append(g)
+    if not qt:
+        return
+    grade_of = {(t, d): g for t, d, g in zip(qt, qd, qg)}
+    ranked = join.build_ranked(Qrels.from_arrays(qt, qd, qg), Run.from_arrays(topics, docnos, scores), depth=depth)
+    want = []
+    for t, docs in expected_ranking(topics, docnos, scores, set(qt)):
+        for d in docs[:depth]:
+            g = grade_of.get((t, d))
+            want.append(join.NONPOOL if g is None else (join.UNJUDGED if g < 0 else g))
+    assert ranked.rel.tolist() == want

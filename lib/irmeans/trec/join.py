@@ -99,6 +99,11 @@ class Judgments:
         self.levels = _levels(t[judged], g[judged])
         self.judged_positive = int(np.count_nonzero(positive))
 
+    @property
+    def rel_dtype(self) -> type:
+        """The grades' type in a ranking: 32-bit while the judged grades fit (memory)."""
+        return np.int32 if self.max_grade.max(initial=0) <= _INT32_MAX else np.int64
+
     def lookup(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray) -> np.ndarray:
         """The grade of each run row ``rows`` (of ``docnos``) for its judged ``topic``: NONPOOL, UNJUDGED or >= 0.
 
@@ -106,7 +111,7 @@ class Judgments:
         the qrels are all different (else the lookup goes by the bytes themselves), so a row
         whose key is found for another document is not judged.
         """
-        rel = np.full(len(rows), NONPOOL, dtype=np.int32 if self.max_grade.max(initial=0) <= _INT32_MAX else np.int64)
+        rel: np.ndarray = np.full(len(rows), NONPOOL, dtype=self.rel_dtype)
         if not len(rows) or not len(self.keys):
             return rel
         if not self.unique:  # two qrels rows share a 64-bit key: the bytes decide
@@ -182,7 +187,9 @@ def rank_block(judged: Judgments, rows: Run, depth: int | None) -> Block:
     of_code = np.array([judged.index.get(t, -1) for t in rows.topic_ids], dtype=np.int64)
     topic = of_code[rows.topic_codes]
     keep = np.flatnonzero(topic >= 0)
-    order = rank(keep, topic, rows.scores, rows.docno_strings)
+    grade = np.full(len(topic), NONPOOL, dtype=np.int64)
+    grade[keep] = judged.lookup(topic[keep], rows.docno_strings, keep)
+    order = rank(keep, topic, rows.scores, rows.docno_strings, grade)
     seg = topic[order]
     heads = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1]))) if len(seg) else np.zeros(0, np.int64)
     topics = seg[heads]
@@ -194,7 +201,7 @@ def rank_block(judged: Judgments, rows: Run, depth: int | None) -> Block:
         kept = np.minimum(retrieved, int(depth))
     else:
         kept = retrieved
-    return Block(topics, retrieved, kept, judged.lookup(seg, rows.docno_strings, order))
+    return Block(topics, retrieved, kept, grade[order].astype(judged.rel_dtype))
 
 
 class _NotInOneStretch(Exception):

@@ -28,17 +28,22 @@ __all__ = ["rank"]
 _ARROW_ROWS = 20000
 
 
-def rank(rows: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos: Strings) -> np.ndarray:
+def rank(
+    rows: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos: Strings, grade: np.ndarray | None = None
+) -> np.ndarray:
     """``rows`` in trec_eval's order: by ``topic`` (ascending), score descending, docno descending.
 
-    ``topic``, ``scores`` and ``docnos`` are indexed by row; ``rows`` are the rows to order.
+    ``topic``, ``scores`` and ``docnos`` (and ``grade``) are indexed by row; ``rows`` are the
+    rows to order, ascending.  With each row's ``grade``, documents tied on score that all
+    have the same grade are left in any order among themselves: the ranked grades are the
+    same whichever way they go, and ordering their docnos is most of the work.
     """
     if len(rows) > _ARROW_ROWS and "pyarrow" in sys.modules:
         order = _arrow_order(docnos, rows, topic, scores)
         if order is not None:
             return order
     order = _score_order(rows, topic, scores)
-    return _tie_order(docnos, order, topic, scores)
+    return _tie_order(docnos, order, topic, scores, grade)
 
 
 def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -104,8 +109,10 @@ def _arrow_order(docnos: Strings, rows: np.ndarray, tcode: np.ndarray, scores: n
     return rows[out] if subset else out
 
 
-def _tie_order(docnos: Strings, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Within runs of equal (topic, score), put docnos in descending order."""
+def _tie_order(
+    docnos: Strings, order: np.ndarray, tcode: np.ndarray, scores: np.ndarray, grade: np.ndarray | None = None
+) -> np.ndarray:
+    """Within runs of equal (topic, score), put docnos in descending order (only runs of mixed ``grade``, if given)."""
     t = tcode[order]
     same = t[1:] == t[:-1]
     del t
@@ -125,6 +132,16 @@ def _tie_order(docnos: Strings, order: np.ndarray, tcode: np.ndarray, scores: np
     opens[inner] = ~same[slots[inner] - 1]
     group = np.cumsum(opens)
     members = order[slots]
+    if grade is not None:  # a run of one grade ranks its grades alike in any order
+        g = grade[members]
+        heads = np.flatnonzero(opens)
+        mixed = np.repeat(
+            np.minimum.reduceat(g, heads) != np.maximum.reduceat(g, heads), np.diff(np.append(heads, len(g)))
+        )
+        if not mixed.all():
+            slots, group, members = slots[mixed], group[mixed], members[mixed]
+            if not len(slots):
+                return order
     sub = order_descending(docnos.data, docnos.starts[members], docnos.lengths[members], group)
     order = order.copy()
     order[slots] = members[sub]
