@@ -37,6 +37,16 @@ __all__ = [
 # values, which bounds the size of the temporary arrays.
 _BLOCK_VALUES = 1 << 21
 
+# The pair counts of τ go through rows in blocks of about this many values, so
+# that their temporaries stay in the processor's caches.
+_TAU_BLOCK_VALUES = 1 << 18
+
+# Rows of at most this many items have their discordant pairs counted pair by
+# pair (O(n²) byte comparisons: fastest for short rows); longer rows are split
+# by bits (O(n log n)) into blocks of _PAIRWISE_BLOCK values counted pair by pair.
+_PAIRWISE_ITEMS = 256
+_PAIRWISE_BLOCK = 64
+
 
 def _check_finite(a, name):
     float_array(a, name)
@@ -66,10 +76,13 @@ def kendall_tau(x, y):
 
     Notes
     -----
-    Each comparison is sorted by ``x`` (ties broken by ``y``) and the
-    discordant pairs are counted as inversions of ``y``, the pair counts being
-    done in numpy over all rows at once: O(n²) comparisons per row, with no
-    Python loop over rows.
+    Knight's (1966) method: each comparison is ordered by ``x`` (ties broken
+    by ``y``) and the discordant pairs are the inversions of ``y`` in that
+    order. They are counted in O(n log n) per row, by splitting the ranks bit
+    by bit from the highest (a merge sort run backwards), in numpy over all
+    rows at once: one Python step per bit, none per row. Short vectors (up to
+    256 items) are counted pair by pair in bytes, which is faster there. All
+    counts are exact integers; only the final ratio is a float.
 
     Examples
     --------
@@ -156,34 +169,45 @@ def _tau_rows(x, y):
 def _tau_from_ranks(rx, ry):
     """τ-b for each row of two (rows, n) arrays of dense ranks (as from :func:`_dense_ranks`)."""
     rows, n = rx.shape
-    # The comparisons below are cheapest on the smallest type that holds the ranks and counts.
-    rank_type = np.uint8 if n < 255 else _rank_type(n)
-    # Sort each row by x, then y: one sort of a combined integer key. Within
-    # tied x the y are then ascending, so every strict inversion of y is a
-    # discordant pair and nothing else is.
-    if n < 255:
-        key = np.sort((rx.astype(np.int32) << 8) | ry.astype(np.int32), axis=1)
-        p = (key & 255).astype(np.uint8)
-    else:
-        key = np.sort(rx.astype(np.int64) * n + ry, axis=1)
-        p = (key % n).astype(rank_type)
-    x_ties = _tied_pairs_of_ranks(rx)
-    y_ties = _tied_pairs_of_ranks(ry)
-    # Pairs tied in both: runs of equal keys, counted by the dense rank of the sorted keys.
-    runs = np.zeros((rows, n), dtype=np.int32)
-    np.cumsum(key[:, 1:] != key[:, :-1], axis=1, out=runs[:, 1:])
-    both_ties = _tied_pairs_of_ranks(runs)
+    tau = np.empty(rows)
+    step = max(1, _TAU_BLOCK_VALUES // n)
+    for start in range(0, rows, step):
+        tau[start : start + step] = _tau_block(rx[start : start + step], ry[start : start + step])
+    return tau
 
-    # Discordant pairs: i < j with p[i] > p[j]. Row k of the accumulator
-    # counts, for the item in position k, the later items ranked below it.
-    pt = np.ascontiguousarray(p.T)
-    later_below = np.zeros((n - 1, rows), dtype=rank_type)
-    below = np.empty((n - 1, rows), dtype=bool)
-    for gap in range(1, n):
-        m = n - gap
-        np.greater(pt[:m], pt[gap:], out=below[:m])
-        np.add(later_below[:m], below[:m].view(np.uint8), out=later_below[:m], casting="unsafe")
-    discordant = later_below.sum(axis=0, dtype=np.int64)
+
+def _tau_block(rx, ry):
+    """τ-b for each row of two (rows, n) arrays of dense ranks: the pair counts, exact in integers."""
+    rows, n = rx.shape
+    x_ties = _tied_pairs(rx)
+    y_ties = _tied_pairs(ry)
+    both_ties = np.zeros(rows, dtype=np.int64)
+    discordant = np.empty(rows, dtype=np.int64)
+    x_tied, y_tied = x_ties > 0, y_ties > 0
+    # Discordant pairs are the strict inversions of y's ranks listed in the order of x, ties
+    # in x broken by y (Knight 1966). Where x has no ties its ranks are a permutation and put
+    # each y in its place directly; where only x has ties, x and y swap roles (the count is
+    # symmetric); where both have ties, one sort of a combined key orders by x, then y.
+    for which, first, second, permutation in (
+        (~x_tied & ~y_tied, rx, ry, True),
+        (~x_tied & y_tied, rx, ry, False),
+        (x_tied & ~y_tied, ry, rx, False),
+    ):
+        if which.any():
+            part = slice(None) if which.all() else which
+            discordant[part] = _discordant(_place(first[part], second[part]), permutation)
+    both = x_tied & y_tied
+    if both.any():
+        part = slice(None) if both.all() else both
+        bits = (n - 1).bit_length()
+        key = np.left_shift(rx[part], bits, dtype=np.int32 if 2 * bits < 31 else np.int64)
+        np.bitwise_or(key, ry[part], out=key)
+        key.sort(axis=1)
+        # Pairs tied in both: runs of equal keys, counted by the dense rank of the sorted keys.
+        runs = np.zeros(key.shape, dtype=np.int32)
+        np.cumsum(key[:, 1:] != key[:, :-1], axis=1, out=runs[:, 1:])
+        both_ties[part] = _tied_pairs_of_ranks(runs)
+        discordant[part] = _discordant(np.bitwise_and(key, (1 << bits) - 1).astype(_item_type(n)), False)
 
     pairs = n * (n - 1) // 2
     con_minus_dis = pairs - x_ties - y_ties + both_ties - 2 * discordant
@@ -193,6 +217,123 @@ def _tau_from_ranks(rx, ry):
         tau = con_minus_dis / np.sqrt((pairs - x_ties).astype(np.float64) * (pairs - y_ties))
     tau[(x_ties == pairs) | (y_ties == pairs)] = np.nan
     return np.clip(tau, -1.0, 1.0)
+
+
+def _tied_pairs(r):
+    """Pairs of equal values in each row of dense ranks; a row whose ranks reach n − 1 has none."""
+    rows, n = r.shape
+    ties = np.zeros(rows, dtype=np.int64)
+    tied = r.max(axis=1) < n - 1
+    if tied.all():
+        return _tied_pairs_of_ranks(r)
+    if tied.any():
+        ties[tied] = _tied_pairs_of_ranks(r[tied])
+    return ties
+
+
+def _item_type(n):
+    """The integer type for item positions and ranks 0 … n − 1 in the discordant-pair count."""
+    return np.uint8 if n <= 256 else np.int16 if n <= 1 << 15 else np.int32 if n < 1 << 31 else np.int64
+
+
+def _place(order, values):
+    """Each row of ``values`` listed in the order given by ``order``, a permutation of 0 … n − 1."""
+    rows, n = order.shape
+    placed = np.empty((rows, n), dtype=_item_type(n))
+    placed.ravel()[order + (np.arange(rows, dtype=np.intp) * n)[:, None]] = values
+    return placed
+
+
+def _discordant(p, permutation):
+    """Pairs i < j with p[i] > p[j] in each row of p, integers 0 … n − 1 (``permutation``: each once).
+
+    Rows of up to :data:`_PAIRWISE_ITEMS` items are counted pair by pair. Longer
+    rows are made permutations (the stable order of p, which has the same
+    inversions) and counted by :func:`_inversions_of_permutations`.
+    """
+    rows, n = p.shape
+    if n <= _PAIRWISE_ITEMS:
+        return _pairwise_inversions(p.astype(np.uint8, copy=False))
+    if not permutation:
+        p = np.argsort(p, axis=1, kind="stable")  # a radix sort for 16-bit p
+    return _inversions_of_permutations(p)
+
+
+def _pairwise_inversions(p):
+    """Pairs i < j with p[i] > p[j] in each row of a (rows, n) uint8 array, n ≤ 256: O(n²) comparisons.
+
+    Fastest for short rows: every comparison is a byte compared in numpy
+    over all rows at once. Row k of the accumulator counts, for the item in
+    position k, the later items below it.
+    """
+    rows, n = p.shape
+    if n < 2:
+        return np.zeros(rows, dtype=np.int64)
+    pt = np.ascontiguousarray(p.T)
+    later_below = np.zeros((n - 1, rows), dtype=np.uint8)
+    below = np.empty((n - 1, rows), dtype=bool)
+    for gap in range(1, n):
+        m = n - gap
+        np.greater(pt[:m], pt[gap:], out=below[:m])
+        np.add(later_below[:m], below[:m].view(np.uint8), out=later_below[:m], casting="unsafe")
+    return later_below.sum(axis=0, dtype=np.int64)
+
+
+def _inversions_of_permutations(sigma):
+    """Inversions of each row of a (rows, n) array whose rows are permutations of 0 … n − 1: O(n log n).
+
+    The bits of the values are taken from the highest down. Before bit b is
+    taken, each row is stably ordered by its values' higher bits, so that
+    block g of 2^(b+1) positions holds exactly the values g·2^(b+1) …, in
+    their original order. A pair inverted by its highest differing bit b is
+    a 1 followed by a 0 in one block: for each 0, the 1s before it in the
+    block, a running count. Each block is then stably split into its 0s and
+    1s (a merge sort run backwards). The blocks are complete but for the last,
+    so where every value lands and how many 1s precede a block are known in
+    advance. Once blocks hold :data:`_PAIRWISE_BLOCK` values, the pairs left
+    are counted within each block by :func:`_pairwise_inversions`. Counts are
+    exact integers; one Python step per bit, none per row.
+    """
+    rows, n = sigma.shape
+    work_type = np.int32 if n < 1 << 30 else np.int64
+    a = sigma.astype(work_type)
+    moved, bit, ones, where = (np.empty_like(a) for _ in range(4))
+    flat = np.empty((rows, n), dtype=np.intp)
+    row_start = (np.arange(rows, dtype=np.intp) * n)[:, None]
+    position = np.arange(n, dtype=work_type)
+    values = np.arange(n, dtype=np.int64)
+    inversions = np.zeros(rows, dtype=np.int64)
+    base = _PAIRWISE_BLOCK
+    for b in range((n - 1).bit_length() - 1, base.bit_length() - 2, -1):
+        half = 1 << b
+        np.right_shift(a, b, out=bit)
+        np.bitwise_and(bit, 1, out=bit)
+        np.cumsum(bit, axis=1, out=ones)  # 1s up to each position
+        # Σ over the 0s of the 1s before them in their block: the running count summed over
+        # all positions, less its value at the 1s (1, 2, …) and at the blocks' starts (g·half).
+        value_bit = (values >> b) & 1
+        n_ones = int(value_bit.sum())
+        before_blocks = int((((values >> (b + 1)) << b) * (1 - value_bit)).sum())
+        inversions += ones.sum(axis=1, dtype=np.int64) - (n_ones * (n_ones + 1) // 2 + before_blocks)
+        # The stable split: a 0 goes to i − ones + g·half, a 1 to ones − 1 + (g + 1)·half,
+        # for position i in block g: i − ones + g·half + bit·(2·ones + half − 1 − i).
+        np.add(ones, ones, out=where)
+        np.add(where, (half - 1) - position, out=where)
+        np.multiply(where, bit, out=where)
+        np.subtract(where, ones, out=where)
+        np.add(where, position + ((position >> (b + 1)) << b), out=where)
+        np.add(where, row_start, out=flat)
+        moved.ravel()[flat.ravel()] = a.ravel()
+        a, moved = moved, a
+    # Blocks of `base` values (and a shorter last one), each in its original order.
+    local = np.bitwise_and(a, base - 1).astype(np.uint8)
+    full = n // base
+    if full:
+        inversions += (
+            _pairwise_inversions(local[:, : full * base].reshape(rows * full, base)).reshape(rows, full).sum(axis=1)
+        )
+    inversions += _pairwise_inversions(local[:, full * base :])
+    return inversions
 
 
 def draw_halves(n_topics, n_splits, rng=None):

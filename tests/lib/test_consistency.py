@@ -82,6 +82,90 @@ def test_kendall_tau_matches_scipy_on_small_tied_vectors(pairs):
     assert abs(kendall_tau(x, y) - scipy_tau(x, y)) <= 1e-12
 
 
+def brute_force_inversions(p):
+    """Pairs i < j with p[i] > p[j], every pair compared."""
+    p = np.asarray(p)
+    return int(np.triu(p[:, None] > p[None, :], k=1).sum())
+
+
+# Short vectors (every comparison a byte), vectors the bit splitting handles (here from 2
+# items up, with blocks of 2, 4 or 8), and the shipped setting.
+PAIR_COUNTS = [(256, 64), (1, 2), (1, 4), (3, 8)]
+
+
+@st.composite
+def tied_vectors(draw, max_size=300):
+    """Two score vectors of one length, from few distinct values (heavy ties) to all distinct."""
+    n = draw(st.integers(2, max_size))
+    levels_x = draw(st.sampled_from([1, 2, 3, 5, 20, n, 10 * n]))
+    levels_y = draw(st.sampled_from([1, 2, 3, 5, 20, n, 10 * n]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels_x, n).astype(float)
+    y = rng.integers(0, levels_y, n).astype(float)
+    if draw(st.booleans()):  # correlated: y follows x on a share of the items
+        keep = rng.random(n) < draw(st.floats(0, 1))
+        y = np.where(keep, x, y)
+    return x, y
+
+
+@settings(max_examples=300, deadline=None)
+@given(tied_vectors(), st.sampled_from(PAIR_COUNTS))
+def test_kendall_tau_is_scipys_tau_b_on_tied_vectors_of_any_length(vectors, pair_counts):
+    x, y = vectors
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
+        mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
+        tau = kendall_tau(x, y)
+    expected = scipy_tau(x, y)
+    if np.isnan(expected):  # every item of x or of y the same
+        assert np.isnan(tau)
+        assert len(set(x)) == 1 or len(set(y)) == 1
+    else:
+        assert abs(tau - expected) <= 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 300), st.integers(1, 300), st.integers(0, 2**32 - 1), st.sampled_from(PAIR_COUNTS))
+def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
+    # Strict inversions of integers 0 … n − 1 with ties: the discordant pairs of τ-b, exact integers.
+    rng = np.random.default_rng(seed)
+    p = rng.integers(0, min(levels, n), (3, n))
+    p[1] = rng.permutation(n)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
+        mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
+        got = consistency._discordant(p.astype(consistency._item_type(n)), False)
+        permutation = consistency._discordant(p[1:2].astype(consistency._item_type(n)), True)
+    assert got.dtype == np.int64
+    assert got.tolist() == [brute_force_inversions(row) for row in p]
+    assert permutation.tolist() == [brute_force_inversions(p[1])]
+
+
+@pytest.mark.parametrize("n, levels", [(1_000, 7), (4_097, 4_097), (20_000, 300), (40_000, 40_000), (40_000, 50)])
+def test_kendall_tau_matches_scipy_on_long_vectors(n, levels):
+    rng = np.random.default_rng(n + levels)
+    x = rng.integers(0, levels, n).astype(float)
+    y = np.where(rng.random(n) < 0.5, x, rng.integers(0, levels, n))
+    assert abs(kendall_tau(x, y) - scipy_tau(x, y)) <= 1e-12
+    z = rng.random(n)
+    assert abs(kendall_tau(z, x) - scipy_tau(z, x)) <= 1e-12  # ties in y only
+    w = z + rng.random(n)
+    assert abs(kendall_tau(z, w) - scipy_tau(z, w)) <= 1e-12  # no ties
+
+
+def test_kendall_tau_stacked_rows_of_every_kind_of_tie():
+    # Rows without ties, with ties in x only, in y only, in both, and constant: one call.
+    rng = np.random.default_rng(11)
+    n = 700
+    base = rng.random(n)
+    x = np.stack([base, np.round(base, 1), base, np.round(base, 1), np.zeros(n), base])
+    y = np.stack([base + rng.random(n), base, np.round(base + rng.random(n), 1), np.round(base, 2), base, -base])
+    expected = [scipy_tau(a, b) for a, b in zip(x, y)]
+    np.testing.assert_allclose(kendall_tau(x, y), expected, rtol=0, atol=1e-12)
+    assert kendall_tau(x, y)[-1] == -1.0
+
+
 def test_kendall_tau_stacked_matches_scipy_row_by_row():
     rng = np.random.default_rng(7)
     x = rng.integers(0, 6, size=(4, 3, 30)).astype(float)
