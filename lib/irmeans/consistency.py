@@ -37,6 +37,12 @@ __all__ = [
 # values, which bounds the size of the temporary arrays.
 _BLOCK_VALUES = 1 << 21
 
+# Splits are evaluated (by default) in chunks of about this many scores, splits ×
+# systems × topics, and random halves drawn in blocks of this many topic draws:
+# memory stays bounded whatever the number of splits or systems.
+_CHUNK_VALUES = 1 << 22
+_DRAW_VALUES = 1 << 20
+
 # The pair counts of τ go through rows in blocks of about this many values, so
 # that their temporaries stay in the processor's caches.
 _TAU_BLOCK_VALUES = 1 << 18
@@ -367,10 +373,27 @@ def draw_halves(n_topics, n_splits, rng=None):
     """
     n_topics = whole_number(n_topics, "n_topics", minimum=2)
     n_splits = whole_number(n_splits, "n_splits", minimum=1)
-    rng = np.random.default_rng(rng)
-    order = np.argsort(rng.random((n_splits, n_topics)), axis=1)
     h = n_topics // 2
-    return np.sort(order[:, :h], axis=1), np.sort(order[:, h:], axis=1)
+    first = np.empty((n_splits, h), dtype=np.intp)
+    second = np.empty((n_splits, n_topics - h), dtype=np.intp)
+    for start, a, b in _random_halves(n_topics, n_splits, np.random.default_rng(rng)):
+        first[start : start + len(a)] = a
+        second[start : start + len(b)] = b
+    return first, second
+
+
+def _random_halves(n_topics, n_splits, rng):
+    """The halves of :func:`draw_halves`, drawn in blocks of splits: (first split's index, first, second).
+
+    The uniform draws of a block of rows are the next rows of the one draw of
+    all splits (the generator fills an array in row order), so the halves
+    are the same; only a block's draws and sorts are in memory at a time.
+    """
+    h = n_topics // 2
+    step = max(1, _DRAW_VALUES // n_topics)
+    for start in range(0, n_splits, step):
+        order = np.argsort(rng.random((min(step, n_splits - start), n_topics)), axis=1)
+        yield start, np.sort(order[:, :h], axis=1), np.sort(order[:, h:], axis=1)
 
 
 def _system_scores(scores):
@@ -425,7 +448,7 @@ def _half_averages(by_topic, average, halves):
     return np.asarray(average(by_topic[halves].transpose(0, 2, 1), axis=-1))
 
 
-def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int = 500) -> np.ndarray:
+def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int | None = None) -> np.ndarray:
     """Kendall's τ between the system orders on given pairs of topic halves.
 
     For each split k the systems are averaged with ``average`` over the
@@ -441,8 +464,9 @@ def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int
     first, second : array_like of int, shape (splits, h1) and (splits, h2)
         Topic indices of each split's two halves (as from :func:`draw_halves`
         or :func:`difficulty_halves`).
-    chunk_size : int, default 500
-        Splits handled per step; bounds memory, not the result.
+    chunk_size : int, optional
+        Splits handled per step; bounds memory, not the result. By default
+        about four million scores' worth (splits × systems × topics).
 
     Returns
     -------
@@ -467,7 +491,8 @@ def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int
     """
     average = parse_average(average)
     s = _system_scores(scores)
-    chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
+    if chunk_size is not None:
+        chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
     halves = []
     for name, h in (("first", first), ("second", second)):
         h = np.asarray(h)
@@ -478,24 +503,47 @@ def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int
         halves.append(h)
     if halves[0].shape[0] != halves[1].shape[0]:
         raise IrmeansError(f"first has {halves[0].shape[0]} splits but second {halves[1].shape[0]}")
-    # The average's own checks (zeros for an HM without ε, scores outside [0, 1] for the logit...).
-    average(s, axis=1)
-
-    # Identical systems get identical averages: average the distinct ones, expand at the end.
-    distinct, back = np.unique(s, axis=0, return_inverse=True)
-    back = back.ravel()
-    by_topic = np.ascontiguousarray(distinct.T)
-    g = _monotone_form(average, distinct)
-    g_by_topic = None if g is None else np.ascontiguousarray(g.T)
     taus = np.empty(halves[0].shape[0])
-    for start in range(0, len(taus), chunk_size):
-        part = [h[start : start + chunk_size] for h in halves]
-        if g_by_topic is None:
-            ranks = [_dense_ranks(_half_averages(by_topic, average, h)) for h in part]
-        else:
-            ranks = [_ranks_by_sums(distinct, by_topic, g_by_topic, average, h) for h in part]
-        taus[start : start + chunk_size] = _tau_from_ranks(ranks[0][:, back], ranks[1][:, back])
+    _HalvesTau(s, average, chunk_size)(halves[0], halves[1], taus)
     return taus
+
+
+class _HalvesTau:
+    """τ of one average between the system orders on pairs of halves, set up once for any number of splits.
+
+    ``scores`` are checked (:func:`_system_scores`), ``average`` parsed; the
+    average's own checks run here. Calling it with blocks of halves fills
+    their τ in ``out`` (see :func:`halves_tau`), ``chunk_size`` splits at a time.
+    """
+
+    def __init__(self, scores, average, chunk_size=None):
+        self.average = average
+        # The average's own checks (zeros for an HM without ε, scores outside [0, 1] for the logit...).
+        average(scores, axis=1)
+        n_systems, n_topics = scores.shape
+        if chunk_size is None:
+            chunk_size = max(1, _CHUNK_VALUES // (n_systems * n_topics))
+        self.chunk_size = chunk_size
+        # Identical systems get identical averages: average the distinct ones, expand at the end.
+        self.distinct, back = np.unique(scores, axis=0, return_inverse=True)
+        self.back = back.ravel()
+        self.by_topic = np.ascontiguousarray(self.distinct.T)
+        g = _monotone_form(average, self.distinct)
+        self.g_by_topic = None if g is None else np.ascontiguousarray(g.T)
+
+    def __call__(self, first, second, out, progress=None):
+        """τ of each split (rows of ``first`` and ``second``) into ``out``; ``progress(k)`` after each k splits."""
+        step = self.chunk_size
+        for start in range(0, len(out), step):
+            part = (first[start : start + step], second[start : start + step])
+            if self.g_by_topic is None:
+                ranks = [_dense_ranks(_half_averages(self.by_topic, self.average, h)) for h in part]
+            else:
+                ranks = [_ranks_by_sums(self.distinct, self.by_topic, self.g_by_topic, self.average, h) for h in part]
+            out[start : start + step] = _tau_from_ranks(ranks[0][:, self.back], ranks[1][:, self.back])
+            if progress is not None:
+                progress(len(part[0]))
+        return out
 
 
 # Rows of a matrix product per BLAS call in _products: the m·n·k of each call stays below
@@ -548,12 +596,12 @@ def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
 
 
 def split_half(
-    scores, average: Average | str, n_splits: int = 10_000, seed=None, *, chunk_size: int = 500
+    scores, average: Average | str, n_splits: int = 10_000, seed=None, *, chunk_size: int | None = None
 ) -> np.ndarray:
     """Kendall's τ between system orders on random halves of the topics.
 
-    Each split takes the halves of :func:`draw_halves` (drawn all at once
-    from ``numpy.random.default_rng(seed)``), averages every system's scores
+    Each split takes the halves of :func:`draw_halves` (from
+    ``numpy.random.default_rng(seed)``), averages every system's scores
     on each half with ``average`` and compares the two orders of the systems
     with :func:`kendall_tau` (see :func:`halves_tau`). The same seed gives
     the same splits for every average, so averages can be compared split by
@@ -570,14 +618,22 @@ def split_half(
         Number of random splits.
     seed : int or numpy.random.Generator, optional
         Seed of the random halves; the same seed gives the same τ values.
-    chunk_size : int, default 500
-        Splits handled per step; bounds memory, not the result.
+    chunk_size : int, optional
+        Splits handled per step; bounds memory, not the result (see
+        :func:`halves_tau`).
 
     Returns
     -------
     ndarray, shape (n_splits,)
         τ of each split, in [−1, 1] (NaN if a half gives every system the same
         average).
+
+    Notes
+    -----
+    The halves are drawn and evaluated block by block, so that memory does
+    not grow with ``n_splits`` beyond the 8 bytes of each split's τ; they
+    are the same halves, and the same τ, as :func:`halves_tau` of
+    :func:`draw_halves` with the same seed.
 
     Examples
     --------
@@ -586,8 +642,34 @@ def split_half(
     array([1., 1., 1.])
     """
     s = _system_scores(scores)
-    first, second = draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
-    return halves_tau(s, average, first, second, chunk_size=chunk_size)
+    n_splits = whole_number(n_splits, "n_splits", minimum=1)
+    (taus,) = _split_half_taus([(s, average)], n_splits, seed, chunk_size=chunk_size)
+    return taus
+
+
+def _split_half_taus(experiments, n_splits, seed, *, chunk_size=None, progress=None):
+    """τ of several (scores, average) pairs over the same random splits: a list of arrays, one per pair.
+
+    Every pair's scores must have the same topics. The halves are drawn block
+    by block (:func:`_random_halves`) and each block goes to every pair before
+    the next is drawn, so memory is bounded whatever ``n_splits``. ``progress(k)``
+    is called after each k splits of one pair.
+    """
+    evaluators = []
+    for scores, average in experiments:
+        scores = _system_scores(scores)
+        average = parse_average(average)
+        if chunk_size is not None:
+            chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
+        evaluators.append(_HalvesTau(scores, average, chunk_size))
+    n_topics = {e.by_topic.shape[0] for e in evaluators}
+    if len(n_topics) != 1:
+        raise IrmeansError(f"the score matrices have different numbers of topics: {sorted(n_topics)}")
+    taus = [np.empty(n_splits) for _ in evaluators]
+    for start, first, second in _random_halves(n_topics.pop(), n_splits, np.random.default_rng(seed)):
+        for evaluate, t in zip(evaluators, taus):
+            evaluate(first, second, t[start : start + len(first)], progress)
+    return taus
 
 
 #: The definitions of topic difficulty :func:`topic_difficulty` knows.

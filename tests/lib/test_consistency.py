@@ -441,6 +441,71 @@ def test_split_half_is_halves_tau_of_draw_halves():
     )
 
 
+def halves_drawn_at_once(n_topics, n_splits, seed):
+    """draw_halves as it was first written: every split's uniform draws in one array."""
+    order = np.argsort(np.random.default_rng(seed).random((n_splits, n_topics)), axis=1)
+    h = n_topics // 2
+    return np.sort(order[:, :h], axis=1), np.sort(order[:, h:], axis=1)
+
+
+@pytest.mark.parametrize("n_topics, draw_values", [(7, 7), (7, 50), (50, 1000), (2, 3)])
+def test_halves_drawn_in_blocks_are_those_of_one_draw(monkeypatch, n_topics, draw_values):
+    # The generator fills an array row after row, so blocks of rows continue one stream.
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", draw_values)
+    blocks = list(consistency._random_halves(n_topics, 101, np.random.default_rng(5)))
+    assert len(blocks) == -(-101 // max(1, draw_values // n_topics)) > 1
+    first, second = draw_halves(n_topics, 101, 5)
+    expected = halves_drawn_at_once(n_topics, 101, 5)
+    for got, want in zip((first, second), expected):
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.concatenate([b[1] for b in blocks]), expected[0])
+
+
+@pytest.mark.parametrize("spec", ["am", "gm:0.01", "hm:0.01", "median", "logit:0.01"])
+def test_split_half_in_blocks_is_halves_tau_of_all_halves_at_once(trec8, monkeypatch, spec):
+    # Real runs (duplicate systems, near ties): blocks of 13 splits drawn, chunks of 5 evaluated.
+    expected = halves_tau(trec8, spec, *halves_drawn_at_once(50, 120, 3), chunk_size=120)
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", 13 * 50)
+    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 5 * 129 * 50)
+    np.testing.assert_array_equal(split_half(trec8, spec, 120, seed=3), expected)
+    np.testing.assert_array_equal(split_half(trec8, spec, 120, seed=3, chunk_size=1), expected)
+
+
+def test_several_averages_over_the_same_splits_in_blocks(trec8, monkeypatch):
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", 9 * 50)
+    std = standardize(trec8)
+    steps = []
+    taus = consistency._split_half_taus([(trec8, "am"), (std, "gm:0.01")], 40, 6, progress=steps.append)
+    np.testing.assert_array_equal(taus[0], split_half(trec8, "am", 40, seed=6))
+    np.testing.assert_array_equal(taus[1], split_half(std, "gm:0.01", 40, seed=6))
+    assert sum(steps) == 80 and max(steps) <= 9
+    with pytest.raises(IrmeansError, match="different numbers of topics"):
+        consistency._split_half_taus([(trec8, "am"), (trec8[:, :10], "am")], 5, 0)
+
+
+def traced_peak(fn):
+    """Peak bytes numpy allocates (numpy reports its buffers to tracemalloc) while ``fn`` runs."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_split_half_memory_does_not_grow_with_the_splits_beyond_their_taus(monkeypatch):
+    scores = collection(9, systems=12, topics=10)
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", 1 << 14)
+    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 1 << 16)
+    small = traced_peak(lambda: split_half(scores, "gm:0.01", 20_000, seed=1))
+    large = traced_peak(lambda: split_half(scores, "gm:0.01", 80_000, seed=1))
+    # 60,000 more splits: their 480 kB of τ, where drawing them all at once would add about 15 MB.
+    assert large - small < 8 * 60_000 + 200_000
+
+
 # --- topic difficulty and fixed splits ------------------------------------------
 
 
