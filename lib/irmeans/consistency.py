@@ -140,10 +140,15 @@ def _rank_type(n):
 
 def _scatter_dense_ranks(order, sorted_values, rank_type):
     """Dense ranks (0 for the smallest) from each row's sorting ``order`` and its sorted values."""
+    return _scatter_ranks(order, sorted_values[:, 1:] != sorted_values[:, :-1], rank_type)
+
+
+def _scatter_ranks(order, step, rank_type):
+    """Dense ranks from each row's sorting ``order`` and where, in that order, the value goes up (``step``)."""
     rows, n = order.shape
     dense = np.empty((rows, n), dtype=rank_type)
     dense[:, 0] = 0
-    dense[:, 1:] = np.cumsum(sorted_values[:, 1:] != sorted_values[:, :-1], axis=1, dtype=np.int32)
+    dense[:, 1:] = np.cumsum(step, axis=1, dtype=np.int32)
     rank = np.empty((rows, n), dtype=rank_type)
     # Flat indices (row offset + position) are much faster than put_along_axis.
     rank.ravel()[order + (np.arange(rows) * n)[:, None]] = dense
@@ -439,13 +444,22 @@ def _monotone_form(average, s):
 
 def _half_averages(by_topic, average, halves):
     """``average`` of every system on each half: (splits, systems), as the average itself computes it."""
+    return _averages_of(by_topic[halves], average)
+
+
+def _averages_of(x, average):
+    """``average`` over the topics of x, shape (splits, topics of a half, systems): (splits, systems).
+
+    Every caller hands over this layout (systems innermost, each average taken
+    along the topics), so each value comes out of the same arithmetic.
+    """
     if isinstance(average, Median):
         # np.median's own values (the middle score, or the mean of the two middle
         # ones), from one sort of each half: much faster than its partitions here.
-        x = np.sort(by_topic[halves].transpose(0, 2, 1), axis=-1)
+        x = np.sort(x.transpose(0, 2, 1), axis=-1)
         h = x.shape[-1]
         return x[..., h // 2] if h % 2 else (x[..., h // 2 - 1] + x[..., h // 2]) / 2
-    return np.asarray(average(by_topic[halves].transpose(0, 2, 1), axis=-1))
+    return np.asarray(average(x.transpose(0, 2, 1), axis=-1))
 
 
 def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int | None = None) -> np.ndarray:
@@ -581,18 +595,68 @@ def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
     order = np.argsort(sums, axis=1)
     srt = sums.ravel()[order + (np.arange(n_splits) * sums.shape[1])[:, None]]
     gap = np.diff(srt, axis=1)
-    near = gap <= 1e-9 * (1.0 + np.abs(srt).max(axis=1))[:, None]
-    if near.any():
+    close = gap <= 1e-9 * (1.0 + np.abs(srt).max(axis=1))[:, None]
+    near = close
+    if close.any():
         # Exactly equal sums of systems with equal scores on the half are true ties.
-        k, i = np.nonzero(near & (gap == 0))
+        near = close.copy()
+        k, i = np.nonzero(close & (gap == 0))
         a, b = order[k, i], order[k, i + 1]
         differ = ((distinct[a] != distinct[b]) & (pick[k] == 1)).any(axis=1)
         near[k[~differ], i[~differ]] = False
     redo = near.any(axis=1)
-    ranks = _scatter_dense_ranks(order, srt, _rank_type(sums.shape[1]))
+    step = srt[:, 1:] != srt[:, :-1]
     if redo.any():
-        ranks[redo] = _dense_ranks(_half_averages(by_topic, average, halves[redo]))
-    return ranks
+        redo = np.flatnonzero(redo)
+        order[redo], tied = _order_near_ties(by_topic, average, halves[redo], order[redo], close[redo])
+        step[redo] = True
+        step[redo[tied[0]], tied[1] - 1] = False
+    return _scatter_ranks(order, step, _rank_type(sums.shape[1]))
+
+
+def _order_near_ties(by_topic, average, halves, order, close):
+    """Systems ordered by ``average`` itself where their sums are within rounding of each other.
+
+    ``order`` sorts each split's systems by their sums; ``close`` marks the
+    neighbours in that order whose sums are within rounding. A system apart
+    from its neighbours keeps its place (its average is as far from theirs
+    as its sum); each run of close systems gets the averages ``average``
+    computes and is sorted by them. Returns the new order (``order``,
+    rewritten) and the places (rows, positions) whose average equals that of
+    the place before.
+    """
+    rows, n = order.shape
+    member = np.zeros((rows, n), dtype=bool)
+    member[:, 1:] = close
+    member[:, :-1] |= close
+    flat = np.flatnonzero(member)  # row by row, in the order of the sums
+    r, i = np.divmod(flat, n)
+    per_row = np.bincount(r, minlength=rows)
+    slot = np.arange(len(flat)) - (np.cumsum(per_row) - per_row)[r]
+    systems = order.ravel()[flat]
+    # The averages of each split's close systems, laid out as _half_averages lays out
+    # every system (a row with fewer such systems than the longest padded with one of them).
+    padded = np.full((rows, per_row.max()), systems[0])
+    padded[r, slot] = systems
+    picked = by_topic.ravel()[halves[:, :, None] * by_topic.shape[1] + padded[:, None, :]]
+    values = _averages_of(picked, average)[r, slot]
+    # Runs of close systems: a new run wherever a system is not close to the one before.
+    new_run = np.ones(len(flat), dtype=bool)
+    inside = i > 0
+    new_run[inside] = ~close.ravel()[r[inside] * (n - 1) + i[inside] - 1]
+    run = np.cumsum(new_run)
+    # Each split's close systems sorted by their averages: a stable sort of the row, which
+    # the sums have put nearly in order. Runs are far apart, so it keeps each run in its
+    # places; were two runs to overlap, a sort within runs (lexsort) decides.
+    by_value = np.full(padded.shape, np.inf)
+    by_value[r, slot] = values
+    by_value = np.argsort(by_value, axis=1, kind="stable")[r, slot] + (np.cumsum(per_row) - per_row)[r]
+    if (np.diff(run[by_value]) < 0).any():
+        by_value = np.lexsort((values, run))
+    order.ravel()[flat] = systems[by_value]
+    values = values[by_value]
+    tied = np.flatnonzero(~new_run[1:] & (values[1:] == values[:-1])) + 1
+    return order, (r[tied], i[tied])
 
 
 def split_half(

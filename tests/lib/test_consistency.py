@@ -405,6 +405,47 @@ def test_halves_tau_equals_scipy_on_real_runs(matrix, spec):
     np.testing.assert_allclose(fast, reference_halves_tau(scores, average, first, second), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("spec", ["am", "gm:0.01", "gm-floor:1e-5", "hm:0.01", "logit:0.01"])
+@pytest.mark.parametrize("decimals", [1, 2, 4])
+def test_near_ties_are_ranked_as_when_every_system_is_averaged(spec, decimals):
+    # Rounded scores of many systems: on every half, hundreds of sums within rounding of
+    # each other. Only those systems are averaged again; the ranks must be those of
+    # averaging every system of the split, as halves_tau first did.
+    scores = np.round(collection(10, systems=400, topics=16), decimals)
+    average = parse_average(spec)
+    distinct = np.unique(scores, axis=0)
+    by_topic = np.ascontiguousarray(distinct.T)
+    g_by_topic = np.ascontiguousarray(consistency._monotone_form(average, distinct).T)
+    first, _ = draw_halves(16, 50, 2)
+    ranks = consistency._ranks_by_sums(distinct, by_topic, g_by_topic, average, first)
+    everyone = consistency._dense_ranks(consistency._half_averages(by_topic, average, first))
+    np.testing.assert_array_equal(ranks, everyone)
+    # and τ-b of the averages, computed in the same layout (each system's sum in topic order)
+    second = np.sort(np.array([np.setdiff1d(np.arange(16), f) for f in first]), axis=1)
+
+    def averages(half):
+        return average(np.ascontiguousarray(scores[:, half].T).T, axis=1)
+
+    expected = [scipy_tau(averages(a), averages(b)) for a, b in zip(first, second)]
+    np.testing.assert_allclose(halves_tau(scores, spec, first, second), expected, rtol=0, atol=1e-12)
+
+
+def test_runs_of_near_ties_are_sorted_within_themselves_even_if_they_overlap():
+    # Sums that put three systems in two runs out of the averages' order: each run is
+    # sorted by the averages, but runs keep their places (the sort within runs).
+    by_topic = np.array([[0.5, 0.1, 0.3, 0.2], [0.5, 0.1, 0.3, 0.2]])
+    halves = np.array([[0, 1]])
+    order = np.array([[0, 3, 2, 1]])  # averages 0.5, 0.2 | 0.3, 0.1
+    close = np.array([[True, False, True]])
+    new, tied = consistency._order_near_ties(by_topic, AM(), halves, order.copy(), close)
+    assert new.tolist() == [[3, 0, 1, 2]]
+    assert tied[0].size == 0
+    # equal averages in one run are tied with the place before them
+    by_topic = np.array([[0.2, 0.2, 0.7], [0.4, 0.4, 0.7]])
+    new, tied = consistency._order_near_ties(by_topic, AM(), halves, np.array([[1, 0, 2]]), np.array([[True, False]]))
+    assert new.tolist() == [[1, 0, 2]] and tied[0].tolist() == [0] and tied[1].tolist() == [1]
+
+
 def test_halves_tau_on_systems_tied_on_a_half_but_not_on_the_other():
     # Systems 0 and 1 agree on topics 0-2 and differ on 3; systems 2 and 3 have equal sums on
     # topics 0-1 with different scores.
