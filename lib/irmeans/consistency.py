@@ -125,14 +125,6 @@ def kendall_tau(x, y):
     return out.reshape(lead)
 
 
-def _tied_pairs_of_ranks(r):
-    """Pairs of equal values in each row of non-negative integers below the row length: Σ c(c − 1)/2 over values."""
-    rows, n = r.shape
-    counts = np.bincount((r + (np.arange(rows) * (n + 1))[:, None]).ravel(), minlength=rows * (n + 1))
-    counts = counts.reshape(rows, n + 1)
-    return (counts * (counts - 1) // 2).sum(axis=1)
-
-
 def _rank_type(n):
     """An integer type for ranks 0 … n − 1 that numpy sorts fast (its uint8 row sorts are slow)."""
     return np.int16 if n < np.iinfo(np.int16).max else np.int64
@@ -190,23 +182,26 @@ def _tau_from_ranks(rx, ry):
 def _tau_block(rx, ry):
     """τ-b for each row of two (rows, n) arrays of dense ranks: the pair counts, exact in integers."""
     rows, n = rx.shape
-    x_ties = _tied_pairs(rx)
-    y_ties = _tied_pairs(ry)
-    both_ties = np.zeros(rows, dtype=np.int64)
+    # Dense ranks without ties reach n − 1: a row with a smaller largest rank has ties.
+    x_tied = rx.max(axis=1) < n - 1
+    y_tied = ry.max(axis=1) < n - 1
+    x_ties, y_ties, both_ties = (np.zeros(rows, dtype=np.int64) for _ in range(3))
     discordant = np.empty(rows, dtype=np.int64)
-    x_tied, y_tied = x_ties > 0, y_ties > 0
     # Discordant pairs are the strict inversions of y's ranks listed in the order of x, ties
     # in x broken by y (Knight 1966). Where x has no ties its ranks are a permutation and put
     # each y in its place directly; where only x has ties, x and y swap roles (the count is
-    # symmetric); where both have ties, one sort of a combined key orders by x, then y.
-    for which, first, second, permutation in (
-        (~x_tied & ~y_tied, rx, ry, True),
-        (~x_tied & y_tied, rx, ry, False),
-        (x_tied & ~y_tied, ry, rx, False),
+    # symmetric); where both have ties, one sort of a combined key orders by x, then y. Pairs
+    # tied in one ranking are counted from the runs of equal values of that ranking sorted.
+    for which, first, second, ties in (
+        (~x_tied & ~y_tied, rx, ry, None),
+        (~x_tied & y_tied, rx, ry, y_ties),
+        (x_tied & ~y_tied, ry, rx, x_ties),
     ):
         if which.any():
             part = slice(None) if which.all() else which
-            discordant[part] = _discordant(_place(first[part], second[part]), permutation)
+            discordant[part], ordered = _discordant(_place(first[part], second[part]), ties is None)
+            if ties is not None:
+                ties[part] = _tied_pairs_sorted(np.sort(second[part], axis=1) if ordered is None else ordered)
     both = x_tied & y_tied
     if both.any():
         part = slice(None) if both.all() else both
@@ -214,11 +209,10 @@ def _tau_block(rx, ry):
         key = np.left_shift(rx[part], bits, dtype=np.int32 if 2 * bits < 31 else np.int64)
         np.bitwise_or(key, ry[part], out=key)
         key.sort(axis=1)
-        # Pairs tied in both: runs of equal keys, counted by the dense rank of the sorted keys.
-        runs = np.zeros(key.shape, dtype=np.int32)
-        np.cumsum(key[:, 1:] != key[:, :-1], axis=1, out=runs[:, 1:])
-        both_ties[part] = _tied_pairs_of_ranks(runs)
-        discordant[part] = _discordant(np.bitwise_and(key, (1 << bits) - 1).astype(_item_type(n)), False)
+        x_ties[part] = _tied_pairs_sorted(key >> bits)
+        both_ties[part] = _tied_pairs_sorted(key)
+        discordant[part], ordered = _discordant(np.bitwise_and(key, (1 << bits) - 1).astype(_item_type(n)), False)
+        y_ties[part] = _tied_pairs_sorted(np.sort(ry[part], axis=1) if ordered is None else ordered)
 
     pairs = n * (n - 1) // 2
     con_minus_dis = pairs - x_ties - y_ties + both_ties - 2 * discordant
@@ -230,16 +224,23 @@ def _tau_block(rx, ry):
     return np.clip(tau, -1.0, 1.0)
 
 
-def _tied_pairs(r):
-    """Pairs of equal values in each row of dense ranks; a row whose ranks reach n − 1 has none."""
-    rows, n = r.shape
-    ties = np.zeros(rows, dtype=np.int64)
-    tied = r.max(axis=1) < n - 1
-    if tied.all():
-        return _tied_pairs_of_ranks(r)
-    if tied.any():
-        ties[tied] = _tied_pairs_of_ranks(r[tied])
-    return ties
+def _tied_pairs_sorted(s):
+    """Pairs of equal values in each row of a row-sorted array: Σ c(c − 1)/2 over its runs of c equal values.
+
+    Only the places where a value repeats the one before are looked at, so a
+    row with few ties costs one comparison an item.
+    """
+    rows, n = s.shape
+    links = np.flatnonzero(s[:, 1:] == s[:, :-1])  # in (rows, n − 1): value i + 1 repeats value i
+    if not len(links):
+        return np.zeros(rows, dtype=np.int64)
+    row = links // (n - 1)
+    starts = np.ones(len(links), dtype=bool)
+    starts[1:] = (np.diff(links) != 1) | (row[1:] != row[:-1])
+    first = np.flatnonzero(starts)
+    c = np.diff(np.append(first, len(links)))  # links in each run: a run of c + 1 equal values
+    pairs = np.bincount(row[first], weights=c * (c + 1) // 2, minlength=rows)
+    return pairs.astype(np.int64)  # exact: counts below 2**53
 
 
 def _item_type(n):
@@ -260,14 +261,16 @@ def _discordant(p, permutation):
 
     Rows of up to :data:`_PAIRWISE_ITEMS` items are counted pair by pair. Longer
     rows are made permutations (the stable order of p, which has the same
-    inversions) and counted by :func:`_inversions_of_permutations`.
+    inversions) and counted by :func:`_inversions_of_permutations`. Returns the
+    counts and, when it had to sort them, each row of p sorted (else None).
     """
     rows, n = p.shape
     if n <= _PAIRWISE_ITEMS:
-        return _pairwise_inversions(p.astype(np.uint8, copy=False))
-    if not permutation:
-        p = np.argsort(p, axis=1, kind="stable")  # a radix sort for 16-bit p
-    return _inversions_of_permutations(p)
+        return _pairwise_inversions(p.astype(np.uint8, copy=False)), None
+    if permutation:
+        return _inversions_of_permutations(p), None
+    order = np.argsort(p, axis=1, kind="stable")  # a radix sort for 16-bit p
+    return _inversions_of_permutations(order), np.take_along_axis(p, order, axis=1)
 
 
 def _pairwise_inversions(p):
@@ -584,34 +587,56 @@ def _products(pick, g):
 def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
     """Dense ranks of the distinct systems by ``average`` on each half, from the sums of g over the half.
 
-    Two systems whose sums are within rounding of each other are tied only
-    if their scores on the half are the same; any other near tie sends its
-    split to the average itself.
+    Systems whose sums are within rounding of each other (1e-9 of the largest)
+    are ordered and tied by ``average`` itself (:func:`_order_near_ties`).
     """
     n_splits, n_topics = halves.shape
     pick = np.zeros((n_splits, by_topic.shape[0]))
     np.put_along_axis(pick, halves, 1.0, axis=1)
     sums = _products(pick, g_by_topic)
-    order = np.argsort(sums, axis=1)
+    order = _order_within_rounding(sums)
     srt = sums.ravel()[order + (np.arange(n_splits) * sums.shape[1])[:, None]]
     gap = np.diff(srt, axis=1)
+    swapped = np.flatnonzero((gap < 0).any(axis=1))
+    if len(swapped):
+        # Values closer than the order's rounding, out of order: a stable sort of those
+        # nearly sorted rows (a merge of short runs) puts them in order.
+        fix = np.argsort(srt[swapped], axis=1, kind="stable")
+        order[swapped] = np.take_along_axis(order[swapped], fix, axis=1)
+        srt[swapped] = np.take_along_axis(srt[swapped], fix, axis=1)
+        gap[swapped] = np.diff(srt[swapped], axis=1)
+    # Neighbours this close are ordered, and tied, by the averages: the sums' rounding
+    # could differ from the average's.
     close = gap <= 1e-9 * (1.0 + np.abs(srt).max(axis=1))[:, None]
-    near = close
-    if close.any():
-        # Exactly equal sums of systems with equal scores on the half are true ties.
-        near = close.copy()
-        k, i = np.nonzero(close & (gap == 0))
-        a, b = order[k, i], order[k, i + 1]
-        differ = ((distinct[a] != distinct[b]) & (pick[k] == 1)).any(axis=1)
-        near[k[~differ], i[~differ]] = False
-    redo = near.any(axis=1)
     step = srt[:, 1:] != srt[:, :-1]
-    if redo.any():
-        redo = np.flatnonzero(redo)
+    redo = np.flatnonzero(close.any(axis=1))
+    if len(redo):
         order[redo], tied = _order_near_ties(by_topic, average, halves[redo], order[redo], close[redo])
         step[redo] = True
         step[redo[tied[0]], tied[1] - 1] = False
     return _scatter_ranks(order, step, _rank_type(sums.shape[1]))
+
+
+def _order_within_rounding(v):
+    """An order of each row of finite floats, exact but between values less than 2**-31 of their size apart.
+
+    The values' bits, as integers in the same order, lose their lowest bits
+    to the item's position, and one integer sort (much faster than an argsort
+    of floats on short rows) gives the order. Values that close may come out
+    in either order (the caller checks). Rows of more than 2**20 items get an
+    exact argsort.
+    """
+    rows, n = v.shape
+    bits = max(1, (n - 1).bit_length())
+    if bits > 20:
+        return np.argsort(v, axis=1)
+    key = v.view(np.int64)
+    key = key ^ ((key >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))  # negative floats count down
+    key >>= bits
+    key <<= bits
+    key |= np.arange(n)
+    key.sort(axis=1)
+    return key & ((1 << bits) - 1)
 
 
 def _order_near_ties(by_topic, average, halves, order, close):

@@ -135,11 +135,22 @@ def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
         mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
-        got = consistency._discordant(p.astype(consistency._item_type(n)), False)
-        permutation = consistency._discordant(p[1:2].astype(consistency._item_type(n)), True)
+        got, ordered = consistency._discordant(p.astype(consistency._item_type(n)), False)
+        permutation, _ = consistency._discordant(p[1:2].astype(consistency._item_type(n)), True)
     assert got.dtype == np.int64
     assert got.tolist() == [brute_force_inversions(row) for row in p]
     assert permutation.tolist() == [brute_force_inversions(p[1])]
+    if ordered is not None:
+        np.testing.assert_array_equal(ordered, np.sort(p, axis=1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 60), st.integers(1, 60), st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_tied_pairs_are_counted_from_the_runs(n, levels, rows, seed):
+    s = np.sort(np.random.default_rng(seed).integers(0, levels, (rows, n)), axis=1)
+    expected = [sum(c * (c - 1) // 2 for c in np.unique(row, return_counts=True)[1]) for row in s]
+    got = consistency._tied_pairs_sorted(s)
+    assert got.dtype == np.int64 and got.tolist() == expected
 
 
 @pytest.mark.parametrize("n, levels", [(1_000, 7), (4_097, 4_097), (20_000, 300), (40_000, 40_000), (40_000, 50)])
