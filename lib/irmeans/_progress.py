@@ -44,11 +44,15 @@ class Progress:
                 ...
                 bar.update(len(piece))
 
-    ``what`` (optional) follows the count, as in "40,000 splits x 4 averages".
+    ``what`` (optional) follows the count, as in "10,000 splits (4 averages)". With
+    ``per`` > 1, ``total`` and the updates count pieces of which ``per`` make one
+    unit shown (a split is done when all 4 of its averages are): the count shown
+    is rounded down.
     """
 
-    def __init__(self, total: int, prefix: str, unit: str, *, what: str = "", stream=None):
+    def __init__(self, total: int, prefix: str, unit: str, *, what: str = "", per: int = 1, stream=None):
         self.total = max(1, int(total))
+        self.per = per
         self.prefix = prefix
         self.unit = unit
         self.what = what
@@ -96,7 +100,7 @@ class Progress:
         elapsed = now - self.started
         text = (
             f"{self.prefix}: {share:4.0%} [{'#' * filled}{'-' * (_WIDTH - filled)}] "
-            f"{self.done:,} of {self.total:,} {self.unit}{self.what}, {_duration(elapsed)}"
+            f"{self.done // self.per:,} of {self.total // self.per:,} {self.unit}{self.what}, {_duration(elapsed)}"
         )
         if 0 < self.done < self.total:
             text += f", about {_duration(max(1.0, elapsed * (self.total - self.done) / self.done))} left"

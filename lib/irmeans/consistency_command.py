@@ -251,8 +251,9 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
         n_splits = opts.splits
         # The splits are drawn and evaluated block by block, every average on each block:
         # memory does not grow with --splits beyond the taus themselves.
-        what = f" x {len(experiments)} averages" if len(experiments) > 1 else ""
-        with Progress(n_splits * len(experiments), "irmeans consistency", "splits", what=what) as progress:
+        n_averages = len(experiments)
+        what = f" ({n_averages} averages)" if n_averages > 1 else ""
+        with Progress(n_splits * n_averages, "irmeans consistency", "splits", what=what, per=n_averages) as progress:
             columns = consistency._split_half_taus(
                 list(experiments.values()), n_splits, opts.seed, progress=progress.update
             )

@@ -170,8 +170,8 @@ def test_a_long_run_shows_progress_on_stderr_and_the_same_stdout(trec8_csv, caps
     assert slow.out == quick.out
     lines = slow.err.splitlines()
     assert len(lines) >= 3 and all(line.startswith("irmeans consistency: ") for line in lines)
-    assert "of 6,000 splits x 2 averages" in lines[0] and "left" in lines[0]
-    assert lines[-1].startswith("irmeans consistency: 100% [########################] 6,000 of 6,000 splits")
+    assert "of 3,000 splits (2 averages)" in lines[0] and "left" in lines[0]
+    assert lines[-1].startswith("irmeans consistency: 100% [########################] 3,000 of 3,000 splits")
     assert "\r" not in slow.err  # not a terminal: whole lines, at most one every 10 s
     assert len(lines) <= 60 * 0.5 / _progress.LOG_EVERY + 3
 
