@@ -597,14 +597,15 @@ def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
     order = _order_within_rounding(sums)
     srt = sums.ravel()[order + (np.arange(n_splits) * sums.shape[1])[:, None]]
     gap = np.diff(srt, axis=1)
-    swapped = np.flatnonzero((gap < 0).any(axis=1))
-    if len(swapped):
+    swapped = (gap < 0).any(axis=1)
+    if swapped.any():
         # Values closer than the order's rounding, out of order: a stable sort of those
         # nearly sorted rows (a merge of short runs) puts them in order.
-        fix = np.argsort(srt[swapped], axis=1, kind="stable")
-        order[swapped] = np.take_along_axis(order[swapped], fix, axis=1)
-        srt[swapped] = np.take_along_axis(srt[swapped], fix, axis=1)
-        gap[swapped] = np.diff(srt[swapped], axis=1)
+        part = slice(None) if swapped.all() else np.flatnonzero(swapped)
+        fix = np.argsort(srt[part], axis=1, kind="stable")
+        order[part] = np.take_along_axis(order[part], fix, axis=1)
+        srt[part] = np.take_along_axis(srt[part], fix, axis=1)
+        gap[part] = np.diff(srt[part], axis=1)
     # Neighbours this close are ordered, and tied, by the averages: the sums' rounding
     # could differ from the average's.
     close = gap <= 1e-9 * (1.0 + np.abs(srt).max(axis=1))[:, None]
