@@ -154,16 +154,6 @@ def _dense_ranks(v):
     return _scatter_dense_ranks(order, v.ravel()[flat], _rank_type(v.shape[1]))
 
 
-def _dense_ranks_of_keys(q):
-    """Dense ranks of each row of non-negative integer keys below 2**54, for rows shorter than 256.
-
-    The position is packed into the key's low 8 bits, so one integer sort
-    (much faster than an argsort of floats) gives both order and values.
-    """
-    packed = np.sort((q << 8) | np.arange(q.shape[1]), axis=1)
-    return _scatter_dense_ranks(packed & 255, packed >> 8, np.int16)
-
-
 def _tau_rows(x, y):
     """τ-b for each row of two (rows, n) float arrays, checked and finite."""
     return _tau_from_ranks(_dense_ranks(x), _dense_ranks(y))
