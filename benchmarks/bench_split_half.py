@@ -18,7 +18,9 @@ Markdown tables; ``--help`` lists the sizes it can be given.
    over the same splits. Its tau must equal the library's on those splits.
 3. **Memory**: peak resident memory (``ru_maxrss`` of a child process, from ``wait4``)
    of ``split_half`` over ``--memory-splits`` splits (default 1,000,000) of 12 systems x
-   10 topics, new and earlier.
+   10 topics, new and earlier. With ``--command-splits N`` (say 10000000), also the whole
+   ``irmeans consistency --scores CSV -n N`` (default averages) on 12 systems x 50 topics
+   (``synthetic_scores(12, 50, seed=12)`` written to a temporary CSV).
 
 Exit status 1 if any tau differs.
 """
@@ -170,11 +172,18 @@ MEMORY_CHILD = """
 import sys
 import numpy as np
 sys.path.insert(0, {here!r})
-from bench_split_half import synthetic_scores
 import {module} as m
-scores = synthetic_scores(systems=12, topics=10, seed=3)
-taus = m.split_half(scores, "am", {n}, seed=0)
-print(float(np.nanmean(taus)))
+rng = np.random.default_rng(3)  # as synthetic_scores(12, 10, seed=3), without importing scipy
+latent = rng.normal(0, 0.5, (12, 1)) - rng.normal(0, 1, (1, 10)) + rng.normal(0, 0.8, (12, 10))
+scores = 1 / (1 + np.exp(-(latent - 1)))
+scores[latent < -1.2] = 0.0
+taus = m.split_half(np.round(scores, 4), "am", {n}, seed=0)
+total = count = 0
+for start in range(0, len(taus), 1 << 20):  # the mean of the defined taus, without a copy of them all
+    part = taus[start : start + (1 << 20)]
+    total += float(part[~np.isnan(part)].sum())
+    count += int((~np.isnan(part)).sum())
+print(total / count)
 """
 
 
@@ -190,6 +199,30 @@ def child_peak(code):
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"memory child failed:\n{err}")
     return time.perf_counter() - start, usage.ru_maxrss / 1024.0, out.strip()
+
+
+COMMAND_CHILD = """
+import sys
+from irmeans.cli import main
+sys.exit(main(["consistency", "--scores", {path!r}, "-n", "{n}"]))
+"""
+
+
+def command_memory(n_splits):
+    import tempfile
+
+    scores = synthetic_scores(systems=12, topics=50, seed=12)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "scores.csv")
+        with open(path, "w") as fh:
+            fh.write("system," + ",".join(f"t{j}" for j in range(scores.shape[1])) + "\n")
+            for i, values in enumerate(scores):
+                fh.write(f"s{i}," + ",".join(repr(float(v)) for v in values) + "\n")
+        wall, peak, _ = child_peak(COMMAND_CHILD.format(path=path, n=n_splits))
+    print(f"\n### Peak memory: irmeans consistency -n {n_splits:,} on 12 systems x 50 topics (4 averages)\n")
+    print("| command | wall (s) | peak RSS (MiB) |")
+    print("|---|---:|---:|")
+    print(f"| irmeans consistency --scores CSV -n {n_splits} | {wall:.1f} | {peak:.0f} |")
 
 
 def memory(n_splits):
@@ -214,6 +247,7 @@ def main(argv=None) -> int:
     parser.add_argument("--peer-splits", type=int, default=20, help="splits the peers run at 10,000 systems")
     parser.add_argument("--large-averages", default="am", help="averages at 10,000 systems, comma-separated")
     parser.add_argument("--memory-splits", type=int, default=1_000_000, help="splits of the memory test")
+    parser.add_argument("--command-splits", type=int, default=0, help="splits of the command's memory test (0: none)")
     parser.add_argument("--only", choices=["trec8", "large", "memory"], action="append")
     opts = parser.parse_args(argv)
     parts = set(opts.only or ["trec8", "large", "memory"])
@@ -227,6 +261,8 @@ def main(argv=None) -> int:
         ok &= large(opts.large_rounds, opts.splits, opts.peer_splits, opts.large_averages.split(","))
     if "memory" in parts:
         ok &= memory(opts.memory_splits)
+        if opts.command_splits:
+            command_memory(opts.command_splits)
     print(f"\nLoad average at the end: {load()}.")
     if not ok:
         print("split_half's τ differs from the earlier implementation or from scipy", file=sys.stderr)
