@@ -485,10 +485,12 @@ def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int
     strictly increasing function of the mean of some transform g of the
     scores (log(x + ε) for the εGM), so they order the systems as the sum of
     g over the half does; those sums come from one matrix product for all
-    splits. A split in which two distinct systems come within rounding of
-    each other is recomputed with ``average`` itself, so that ties are those
-    of the average's own arithmetic; so is every split for the median.
-    Systems with identical scores on every topic are averaged once.
+    splits. Systems whose sums come within rounding of each other are
+    averaged with ``average`` itself and ordered by those averages, so that
+    ties are those of the average's own arithmetic; every split of the
+    median is averaged in full. Systems with identical scores on every topic
+    are averaged once. τ is counted in O(n log n) for n systems (see
+    :func:`kendall_tau`).
 
     Examples
     --------
