@@ -36,14 +36,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import time
 import warnings
 
 import numpy as np
 
 from . import consistency
 from ._arguments import EXIT_STATUS, digits, integer, positive_integer
+from ._progress import Progress
 from .averages import Average, parse_average
 from .errors import FileFormatError, IrmeansError, shown_path
 
@@ -140,10 +139,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _progress(message):
-    print(f"irmeans consistency: {message}", file=sys.stderr, flush=True)
-
-
 def _scores_from_runs(qrels, runs, measure):
     """Evaluate every run on every qrels topic; (systems × topics array, system names, topics)."""
     from .trec.evaluate import evaluate
@@ -153,22 +148,24 @@ def _scores_from_runs(qrels, runs, measure):
         raise IrmeansError("give a qrels file and at least two run files (or --dataset or --scores)")
     q = read_qrels(qrels)
     rows, names, topics = [], [], None
-    for k, path in enumerate(runs, start=1):
-        if len(runs) > 5:
-            _progress(f"evaluating run {k} of {len(runs)}: {path}")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ev = evaluate(q, path, complete=True, measures=[measure])
-        if len(ev.per_topic) != 1:
-            names_found = ", ".join(ev.per_topic) or "none"
-            raise IrmeansError(f"-m {measure} gives {len(ev.per_topic)} per-topic measures ({names_found}): pick one")
-        (values,) = ev.per_topic.values()
-        if topics is None:
-            topics = list(ev.topics)
-        elif list(ev.topics) != topics:  # pragma: no cover - complete=True evaluates the qrels topics
-            raise FileFormatError("its topics differ from the first run's", path=path)
-        rows.append(np.asarray(values, dtype=float))
-        names.append(ev.runid or os.path.basename(path))
+    with Progress(len(runs), "irmeans consistency", "runs", what=" evaluated") as progress:
+        for path in runs:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ev = evaluate(q, path, complete=True, measures=[measure])
+            if len(ev.per_topic) != 1:
+                names_found = ", ".join(ev.per_topic) or "none"
+                raise IrmeansError(
+                    f"-m {measure} gives {len(ev.per_topic)} per-topic measures ({names_found}): pick one"
+                )
+            (values,) = ev.per_topic.values()
+            if topics is None:
+                topics = list(ev.topics)
+            elif list(ev.topics) != topics:  # pragma: no cover - complete=True evaluates the qrels topics
+                raise FileFormatError("its topics differ from the first run's", path=path)
+            rows.append(np.asarray(values, dtype=float))
+            names.append(ev.runid or os.path.basename(path))
+            progress.update()
     return np.vstack(rows), names, topics
 
 
@@ -248,20 +245,25 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
     standardized = None
     if any(std for _, std in parsed):
         standardized = consistency.standardize(scores, constant="half")
-    first, second = consistency.make_halves(scores, opts.split, opts.splits, seed=opts.seed, difficulty=opts.difficulty)
-    n_splits = first.shape[0]
-    long_run = n_splits * n_systems * len(parsed) > 2_000_000
-    taus = {}
     baseline = "am"
-    for k, ((avg, std), label) in enumerate(zip(parsed, labels), start=1):
-        if long_run:
-            _progress(f"average {k} of {len(parsed)}: {label} ({n_splits:,} splits)")
-        started = time.perf_counter()
-        taus[label] = consistency.halves_tau(standardized if std else scores, avg, first, second)
-        if long_run:
-            _progress(f"  done in {time.perf_counter() - started:.1f} s")
-    if baseline not in taus:
-        taus[baseline] = consistency.halves_tau(scores, parse_average("am"), first, second)
+    # Each average once (a repeated -a is the same column), and the baseline of the paired tests.
+    experiments = {label: (standardized if std else scores, avg) for (avg, std), label in zip(parsed, labels)}
+    experiments.setdefault(baseline, (scores, parse_average("am")))
+    if opts.split == "random":
+        n_splits = opts.splits
+        # The splits are drawn and evaluated block by block, every average on each block:
+        # memory does not grow with --splits beyond the taus themselves.
+        n_averages = len(experiments)
+        what = f" ({n_averages} averages)" if n_averages > 1 else ""
+        with Progress(n_splits * n_averages, "irmeans consistency", "splits", what=what, per=n_averages) as progress:
+            columns = consistency._split_half_taus(
+                list(experiments.values()), n_splits, opts.seed, progress=progress.update
+            )
+    else:
+        first, second = consistency.make_halves(scores, opts.split, difficulty=opts.difficulty)
+        n_splits = first.shape[0]
+        columns = [consistency.halves_tau(s, avg, first, second) for s, avg in experiments.values()]
+    taus = dict(zip(experiments, columns))
     splits_word = f"{n_splits:,} random splits" if opts.split == "random" else f"the {opts.split} split"
     for label in labels:
         if np.isnan(taus[label]).all():

@@ -82,6 +82,101 @@ def test_kendall_tau_matches_scipy_on_small_tied_vectors(pairs):
     assert abs(kendall_tau(x, y) - scipy_tau(x, y)) <= 1e-12
 
 
+def brute_force_inversions(p):
+    """Pairs i < j with p[i] > p[j], every pair compared."""
+    p = np.asarray(p)
+    return int(np.triu(p[:, None] > p[None, :], k=1).sum())
+
+
+# Short vectors (every comparison a byte), vectors the bit splitting handles (here from 2
+# items up, with blocks of 2, 4 or 8), and the shipped setting.
+PAIR_COUNTS = [(256, 64), (1, 2), (1, 4), (3, 8)]
+
+
+@st.composite
+def tied_vectors(draw, max_size=300):
+    """Two score vectors of one length, from few distinct values (heavy ties) to all distinct."""
+    n = draw(st.integers(2, max_size))
+    levels_x = draw(st.sampled_from([1, 2, 3, 5, 20, n, 10 * n]))
+    levels_y = draw(st.sampled_from([1, 2, 3, 5, 20, n, 10 * n]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels_x, n).astype(float)
+    y = rng.integers(0, levels_y, n).astype(float)
+    if draw(st.booleans()):  # correlated: y follows x on a share of the items
+        keep = rng.random(n) < draw(st.floats(0, 1))
+        y = np.where(keep, x, y)
+    return x, y
+
+
+@settings(max_examples=300, deadline=None)
+@given(tied_vectors(), st.sampled_from(PAIR_COUNTS))
+def test_kendall_tau_is_scipys_tau_b_on_tied_vectors_of_any_length(vectors, pair_counts):
+    x, y = vectors
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
+        mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
+        tau = kendall_tau(x, y)
+    expected = scipy_tau(x, y)
+    if np.isnan(expected):  # every item of x or of y the same
+        assert np.isnan(tau)
+        assert len(set(x)) == 1 or len(set(y)) == 1
+    else:
+        assert abs(tau - expected) <= 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 300), st.integers(1, 300), st.integers(0, 2**32 - 1), st.sampled_from(PAIR_COUNTS))
+def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
+    # Strict inversions of integers 0 … n − 1 with ties: the discordant pairs of τ-b, exact integers.
+    rng = np.random.default_rng(seed)
+    p = rng.integers(0, min(levels, n), (3, n))
+    p[1] = rng.permutation(n)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
+        mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
+        got, ordered = consistency._discordant(p.astype(consistency._item_type(n)), False)
+        permutation, _ = consistency._discordant(p[1:2].astype(consistency._item_type(n)), True)
+    assert got.dtype == np.int64
+    assert got.tolist() == [brute_force_inversions(row) for row in p]
+    assert permutation.tolist() == [brute_force_inversions(p[1])]
+    if ordered is not None:
+        np.testing.assert_array_equal(ordered, np.sort(p, axis=1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 60), st.integers(1, 60), st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_tied_pairs_are_counted_from_the_runs(n, levels, rows, seed):
+    s = np.sort(np.random.default_rng(seed).integers(0, levels, (rows, n)), axis=1)
+    expected = [sum(c * (c - 1) // 2 for c in np.unique(row, return_counts=True)[1]) for row in s]
+    got = consistency._tied_pairs_sorted(s)
+    assert got.dtype == np.int64 and got.tolist() == expected
+
+
+@pytest.mark.parametrize("n, levels", [(1_000, 7), (4_097, 4_097), (20_000, 300), (40_000, 40_000), (40_000, 50)])
+def test_kendall_tau_matches_scipy_on_long_vectors(n, levels):
+    rng = np.random.default_rng(n + levels)
+    x = rng.integers(0, levels, n).astype(float)
+    y = np.where(rng.random(n) < 0.5, x, rng.integers(0, levels, n))
+    assert abs(kendall_tau(x, y) - scipy_tau(x, y)) <= 1e-12
+    z = rng.random(n)
+    assert abs(kendall_tau(z, x) - scipy_tau(z, x)) <= 1e-12  # ties in y only
+    w = z + rng.random(n)
+    assert abs(kendall_tau(z, w) - scipy_tau(z, w)) <= 1e-12  # no ties
+
+
+def test_kendall_tau_stacked_rows_of_every_kind_of_tie():
+    # Rows without ties, with ties in x only, in y only, in both, and constant: one call.
+    rng = np.random.default_rng(11)
+    n = 700
+    base = rng.random(n)
+    x = np.stack([base, np.round(base, 1), base, np.round(base, 1), np.zeros(n), base])
+    y = np.stack([base + rng.random(n), base, np.round(base + rng.random(n), 1), np.round(base, 2), base, -base])
+    expected = [scipy_tau(a, b) for a, b in zip(x, y)]
+    np.testing.assert_allclose(kendall_tau(x, y), expected, rtol=0, atol=1e-12)
+    assert kendall_tau(x, y)[-1] == -1.0
+
+
 def test_kendall_tau_stacked_matches_scipy_row_by_row():
     rng = np.random.default_rng(7)
     x = rng.integers(0, 6, size=(4, 3, 30)).astype(float)
@@ -321,6 +416,47 @@ def test_halves_tau_equals_scipy_on_real_runs(matrix, spec):
     np.testing.assert_allclose(fast, reference_halves_tau(scores, average, first, second), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("spec", ["am", "gm:0.01", "gm-floor:1e-5", "hm:0.01", "logit:0.01"])
+@pytest.mark.parametrize("decimals", [1, 2, 4])
+def test_near_ties_are_ranked_as_when_every_system_is_averaged(spec, decimals):
+    # Rounded scores of many systems: on every half, hundreds of sums within rounding of
+    # each other. Only those systems are averaged again; the ranks must be those of
+    # averaging every system of the split, as halves_tau first did.
+    scores = np.round(collection(10, systems=400, topics=16), decimals)
+    average = parse_average(spec)
+    distinct = np.unique(scores, axis=0)
+    by_topic = np.ascontiguousarray(distinct.T)
+    g_by_topic = np.ascontiguousarray(consistency._monotone_form(average, distinct).T)
+    first, _ = draw_halves(16, 50, 2)
+    ranks = consistency._ranks_by_sums(distinct, by_topic, g_by_topic, average, first)
+    everyone = consistency._dense_ranks(consistency._half_averages(by_topic, average, first))
+    np.testing.assert_array_equal(ranks, everyone)
+    # and τ-b of the averages, computed in the same layout (each system's sum in topic order)
+    second = np.sort(np.array([np.setdiff1d(np.arange(16), f) for f in first]), axis=1)
+
+    def averages(half):
+        return average(np.ascontiguousarray(scores[:, half].T).T, axis=1)
+
+    expected = [scipy_tau(averages(a), averages(b)) for a, b in zip(first, second)]
+    np.testing.assert_allclose(halves_tau(scores, spec, first, second), expected, rtol=0, atol=1e-12)
+
+
+def test_runs_of_near_ties_are_sorted_within_themselves_even_if_they_overlap():
+    # Sums that put three systems in two runs out of the averages' order: each run is
+    # sorted by the averages, but runs keep their places (the sort within runs).
+    by_topic = np.array([[0.5, 0.1, 0.3, 0.2], [0.5, 0.1, 0.3, 0.2]])
+    halves = np.array([[0, 1]])
+    order = np.array([[0, 3, 2, 1]])  # averages 0.5, 0.2 | 0.3, 0.1
+    close = np.array([[True, False, True]])
+    new, tied = consistency._order_near_ties(by_topic, AM(), halves, order.copy(), close)
+    assert new.tolist() == [[3, 0, 1, 2]]
+    assert tied[0].size == 0
+    # equal averages in one run are tied with the place before them
+    by_topic = np.array([[0.2, 0.2, 0.7], [0.4, 0.4, 0.7]])
+    new, tied = consistency._order_near_ties(by_topic, AM(), halves, np.array([[1, 0, 2]]), np.array([[True, False]]))
+    assert new.tolist() == [[1, 0, 2]] and tied[0].tolist() == [0] and tied[1].tolist() == [1]
+
+
 def test_halves_tau_on_systems_tied_on_a_half_but_not_on_the_other():
     # Systems 0 and 1 agree on topics 0-2 and differ on 3; systems 2 and 3 have equal sums on
     # topics 0-1 with different scores.
@@ -355,6 +491,71 @@ def test_split_half_is_halves_tau_of_draw_halves():
     np.testing.assert_array_equal(
         split_half(scores, "gm:0.01", 40, seed=8), halves_tau(scores, "gm:0.01", first, second)
     )
+
+
+def halves_drawn_at_once(n_topics, n_splits, seed):
+    """draw_halves as it was first written: every split's uniform draws in one array."""
+    order = np.argsort(np.random.default_rng(seed).random((n_splits, n_topics)), axis=1)
+    h = n_topics // 2
+    return np.sort(order[:, :h], axis=1), np.sort(order[:, h:], axis=1)
+
+
+@pytest.mark.parametrize("n_topics, draw_values", [(7, 7), (7, 50), (50, 1000), (2, 3)])
+def test_halves_drawn_in_blocks_are_those_of_one_draw(monkeypatch, n_topics, draw_values):
+    # The generator fills an array row after row, so blocks of rows continue one stream.
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", draw_values)
+    blocks = list(consistency._random_halves(n_topics, 101, np.random.default_rng(5)))
+    assert len(blocks) == -(-101 // max(1, draw_values // n_topics)) > 1
+    first, second = draw_halves(n_topics, 101, 5)
+    expected = halves_drawn_at_once(n_topics, 101, 5)
+    for got, want in zip((first, second), expected):
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.concatenate([b[1] for b in blocks]), expected[0])
+
+
+@pytest.mark.parametrize("spec", ["am", "gm:0.01", "hm:0.01", "median", "logit:0.01"])
+def test_split_half_in_blocks_is_halves_tau_of_all_halves_at_once(trec8, monkeypatch, spec):
+    # Real runs (duplicate systems, near ties): blocks of 13 splits drawn, chunks of 5 evaluated.
+    expected = halves_tau(trec8, spec, *halves_drawn_at_once(50, 120, 3), chunk_size=120)
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", 13 * 50)
+    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 5 * 129 * 50)
+    np.testing.assert_array_equal(split_half(trec8, spec, 120, seed=3), expected)
+    np.testing.assert_array_equal(split_half(trec8, spec, 120, seed=3, chunk_size=1), expected)
+
+
+def test_several_averages_over_the_same_splits_in_blocks(trec8, monkeypatch):
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", 9 * 50)
+    std = standardize(trec8)
+    steps = []
+    taus = consistency._split_half_taus([(trec8, "am"), (std, "gm:0.01")], 40, 6, progress=steps.append)
+    np.testing.assert_array_equal(taus[0], split_half(trec8, "am", 40, seed=6))
+    np.testing.assert_array_equal(taus[1], split_half(std, "gm:0.01", 40, seed=6))
+    assert sum(steps) == 80 and max(steps) <= 9
+    with pytest.raises(IrmeansError, match="different numbers of topics"):
+        consistency._split_half_taus([(trec8, "am"), (trec8[:, :10], "am")], 5, 0)
+
+
+def traced_peak(fn):
+    """Peak bytes numpy allocates (numpy reports its buffers to tracemalloc) while ``fn`` runs."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_split_half_memory_does_not_grow_with_the_splits_beyond_their_taus(monkeypatch):
+    scores = collection(9, systems=12, topics=10)
+    monkeypatch.setattr(consistency, "_DRAW_VALUES", 1 << 14)
+    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 1 << 16)
+    small = traced_peak(lambda: split_half(scores, "gm:0.01", 20_000, seed=1))
+    large = traced_peak(lambda: split_half(scores, "gm:0.01", 80_000, seed=1))
+    # 60,000 more splits: their 480 kB of τ, where drawing them all at once would add about 15 MB.
+    assert large - small < 8 * 60_000 + 200_000
 
 
 # --- topic difficulty and fixed splits ------------------------------------------

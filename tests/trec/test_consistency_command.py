@@ -1,11 +1,12 @@
 """``irmeans consistency``: the split-half test on a CSV of scores or on runs evaluated with irmeans."""
 
+import io
 import re
 import warnings
 
 import numpy as np
 import pytest
-from irmeans import consistency, datasets, evaluate, significance
+from irmeans import _progress, consistency, datasets, evaluate, significance
 from irmeans.cli import main
 
 
@@ -145,12 +146,84 @@ def test_a_bad_run_file_names_file_and_line(tmp_path, capsys):
     assert len(err.splitlines()) == 1 and str(r2) in err
 
 
-def test_progress_goes_to_stderr_on_long_runs(trec8_csv, capsys):
+class FastClock:
+    """A clock for irmeans._progress on which each reading is half a second after the last."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 0.5
+        return self.now
+
+
+def test_a_long_run_shows_progress_on_stderr_and_the_same_stdout(trec8_csv, capsys, monkeypatch):
     path, _ = trec8_csv
-    assert main(["consistency", "--scores", path, "-n", "20000", "-a", "am"]) == 0
-    captured = capsys.readouterr()
-    assert "average 1 of 1: am" in captured.err
-    assert "average 1" not in captured.out
+    args = ["consistency", "--scores", path, "-n", "3000", "-a", "am", "-a", "gm:0.01", "--seed", "4"]
+    assert main(args) == 0
+    quick = capsys.readouterr()
+    assert quick.err == ""  # done within the delay: nothing on stderr
+    monkeypatch.setattr(_progress.time, "monotonic", FastClock())  # every step now seems to take 0.5 s
+    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 129 * 50 * 100)  # 100 splits a step: 60 steps
+    assert main(args) == 0
+    slow = capsys.readouterr()
+    assert slow.out == quick.out
+    lines = slow.err.splitlines()
+    assert len(lines) >= 3 and all(line.startswith("irmeans consistency: ") for line in lines)
+    assert "of 3,000 splits (2 averages)" in lines[0] and "left" in lines[0]
+    assert lines[-1].startswith("irmeans consistency: 100% [########################] 3,000 of 3,000 splits")
+    assert "\r" not in slow.err  # not a terminal: whole lines, at most one every 10 s
+    assert len(lines) <= 60 * 0.5 / _progress.LOG_EVERY + 3
+
+
+def test_evaluating_many_runs_shows_progress(tmp_path, capsys, monkeypatch):
+    q = tmp_path / "qrels"
+    q.write_text(QRELS)
+    runs = []
+    for k in range(6):
+        r = tmp_path / f"run{k}"
+        r.write_text(run_text(f"r{k}", k))
+        runs.append(str(r))
+    args = ["consistency", "-m", "P.5", "-n", "40", "-a", "am", str(q), *runs]
+    assert main(args) == 0
+    quick = capsys.readouterr()
+    assert quick.err == ""
+    monkeypatch.setattr(_progress.time, "monotonic", FastClock())
+    monkeypatch.setattr(_progress, "LOG_EVERY", 0.0)
+    assert main(args) == 0
+    slow = capsys.readouterr()
+    assert slow.out == quick.out
+    lines = slow.err.splitlines()  # shown from 2 s on (the fourth run), then after every run
+    assert [line.split("] ")[1].split(",")[0] for line in lines] == [f"{k} of 6 runs evaluated" for k in (4, 5, 6)]
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_is_one_line_redrawn_and_ended(monkeypatch):
+    monkeypatch.setattr(_progress.time, "monotonic", FastClock())
+    term = Terminal()
+    with _progress.Progress(10, "irmeans consistency", "splits", stream=term) as bar:
+        for _ in range(10):
+            bar.update()
+    text = term.getvalue()
+    assert text.startswith("\r") and text.endswith("\n") and text.count("\n") == 1
+    assert text.rstrip().endswith("10 of 10 splits, 5 s")
+    # Stopped by an error: the line is ended, so the error message starts on its own line.
+    term = Terminal()
+    with pytest.raises(KeyboardInterrupt), _progress.Progress(10, "x", "splits", stream=term) as bar:
+        for _ in range(6):
+            bar.update()
+        raise KeyboardInterrupt
+    assert term.getvalue().endswith("\n") and "6 of 10 splits" in term.getvalue().splitlines()[-1]
+    # Nothing at all for work done within the delay.
+    monkeypatch.setattr(_progress.time, "monotonic", lambda: 0.0)
+    term = Terminal()
+    with _progress.Progress(10, "x", "splits", stream=term) as bar:
+        bar.update(10)
+    assert term.getvalue() == ""
 
 
 @pytest.mark.parametrize(
