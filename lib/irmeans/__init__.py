@@ -19,16 +19,10 @@ __version__ = "0.2.0"
 # name -> the module that defines it
 _HOMES = {
     "averages": ["AM", "GM", "HM", "Average", "Logit", "Median", "parse_average"],
-    "consistency": [
-        "difficulty_halves",
-        "draw_halves",
-        "halves_tau",
-        "kendall_tau",
-        "make_halves",
-        "split_half",
-        "standardize",
-        "topic_difficulty",
-    ],
+    "consistency": ["halves_tau", "split_half"],
+    "kendall": ["kendall_tau"],
+    "halves": ["difficulty_halves", "draw_halves", "make_halves"],
+    "topics": ["standardize", "topic_difficulty"],
     "significance": ["compare_taus", "paired_t_test"],
     "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning"],
     "means": ["TREC_EVAL_GM_EPS", "arithmetic_mean", "geometric_mean", "harmonic_mean", "logit_mean", "median"],
@@ -114,17 +108,10 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported at once
     from .averages import AM, GM, HM, Average, Logit, Median, parse_average
-    from .consistency import (
-        difficulty_halves,
-        draw_halves,
-        halves_tau,
-        kendall_tau,
-        make_halves,
-        split_half,
-        standardize,
-        topic_difficulty,
-    )
+    from .consistency import halves_tau, split_half
     from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
+    from .halves import difficulty_halves, draw_halves, make_halves
+    from .kendall import kendall_tau
     from .means import (
         TREC_EVAL_GM_EPS,
         arithmetic_mean,
@@ -148,5 +135,6 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
         reciprocal_rank,
     )
     from .significance import compare_taus, paired_t_test
+    from .topics import standardize, topic_difficulty
     from .trec.evaluate import Evaluation, evaluate
     from .trec.files import Qrels, Run, read_qrels, read_run

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TextIO
 
 __all__ = ["Progress", "DELAY"]
 
@@ -50,7 +51,9 @@ class Progress:
     is rounded down.
     """
 
-    def __init__(self, total: int, prefix: str, unit: str, *, what: str = "", per: int = 1, stream=None):
+    def __init__(
+        self, total: int, prefix: str, unit: str, *, what: str = "", per: int = 1, stream: TextIO | None = None
+    ):
         self.total = max(1, int(total))
         self.per = per
         self.prefix = prefix
@@ -63,14 +66,14 @@ class Progress:
             self.tty = False
         self.done = 0
         self.started = time.monotonic()
-        self.shown_at = None  # when the bar was last written, None before the first time
-        self.shown_done = None  # the count it showed then
+        self.shown_at: float | None = None  # when the bar was last written, None before the first time
+        self.shown_done: int | None = None  # the count it showed then
         self.width = 0  # length of the line on the terminal, to blank it out when it shrinks
 
     def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close(finished=exc[0] is None)
 
     def update(self, k: int = 1) -> None:

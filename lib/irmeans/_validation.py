@@ -22,6 +22,7 @@ __all__ = [
     "first_index",
     "scores_array",
     "integer_array",
+    "score_matrix",
 ]
 
 
@@ -143,3 +144,16 @@ def integer_array(x: ArrayLike, name: str, source: str = "<arrays>") -> np.ndarr
     elif a.dtype.kind not in "ib":
         raise IrmeansError(f"{source}: {name} values must be integers")
     return a.astype(np.int64).reshape(-1)
+
+
+def score_matrix(x: ArrayLike, name: str = "score") -> np.ndarray:
+    """A systems × topics matrix of scores: a 2-d float64 array of finite numbers, at least 2 × 2.
+
+    Refuses what :func:`float_array` refuses (masked arrays, words, NaN, ±inf) and any other shape.
+    """
+    a = float_array(x, name)
+    if a.ndim != 2:
+        raise IrmeansError(f"{name}s must be a 2-d systems × topics array, got shape {a.shape}")
+    if a.shape[0] < 2 or a.shape[1] < 2:
+        raise IrmeansError(f"{name}s needs at least 2 systems and 2 topics, got shape {a.shape}")
+    return a

@@ -5,19 +5,26 @@ halves, order the systems on each half by some average of their per-topic
 scores, and compare the two orders with Kendall's τ. The more consistent the
 average, the closer the τ values of many such splits sit to 1.
 
-:func:`kendall_tau` is Kendall's τ-b for one pair of score vectors or for a
-whole stack of them; :func:`draw_halves` draws the random halves;
-:func:`split_half` runs the experiment for any mean; :func:`standardize` maps
-scores to the standardized scores of Webber, Moffat & Zobel (2008).
+:func:`split_half` runs the experiment for any average and :func:`halves_tau`
+evaluates given halves. The pieces it is made of have their own modules and
+are re-exported here: :func:`~irmeans.kendall.kendall_tau`, the halves
+(:mod:`irmeans.halves`) and the per-topic views of the scores
+(:mod:`irmeans.topics`: difficulty and standardized scores).
 """
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable, Sequence
 
-from ._validation import float_array, whole_number
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validation import score_matrix, whole_number
 from .averages import Average, Logit, Median, parse_average
 from .errors import IrmeansError
+from .halves import SPLIT_KINDS, _random_halves, difficulty_halves, draw_halves, make_halves
+from .kendall import _dense_ranks, _rank_type, _scatter_ranks, _tau_from_ranks, kendall_tau
+from .topics import DIFFICULTY, standardize, topic_difficulty
 
 __all__ = [
     "kendall_tau",
@@ -32,381 +39,16 @@ __all__ = [
     "standardize",
 ]
 
-# Rows of a stacked kendall_tau are processed in blocks of about this many
-# values, which bounds the size of the temporary arrays.
-_BLOCK_VALUES = 1 << 21
-
 # Splits are evaluated (by default) in chunks of about this many scores, splits ×
-# systems × topics, and random halves drawn in blocks of this many topic draws:
-# memory stays bounded whatever the number of splits or systems. An average without
-# sums to order them by (the median) takes every score of a chunk's halves at once;
-# its chunks are smaller, which keeps them in the processor's caches (faster).
+# systems × topics: memory stays bounded whatever the number of splits or
+# systems. An average without sums to order them by (the median) takes every
+# score of a chunk's halves at once; its chunks are smaller, which keeps them in
+# the processor's caches (faster).
 _CHUNK_VALUES = 1 << 22
 _AVERAGED_CHUNK_VALUES = 1 << 20
-_DRAW_VALUES = 1 << 20
-
-# The pair counts of τ go through rows in blocks of about this many values, so
-# that their temporaries stay in the processor's caches.
-_TAU_BLOCK_VALUES = 1 << 18
-
-# Rows of at most this many items have their discordant pairs counted pair by
-# pair (O(n²) byte comparisons: fastest for short rows); longer rows are split
-# by bits (O(n log n)) into blocks of _PAIRWISE_BLOCK values counted pair by pair.
-_PAIRWISE_ITEMS = 256
-_PAIRWISE_BLOCK = 64
 
 
-def _check_finite(a, name):
-    float_array(a, name)
-
-
-def kendall_tau(x, y):
-    """Kendall's τ-b between two score vectors, or between stacks of them.
-
-    τ-b = (C − D) / √((P − Tx)(P − Ty)), where P is the number of pairs of
-    items, C and D the concordant and discordant pairs, and Tx, Ty the pairs
-    tied in ``x`` and in ``y``. Without ties it is the usual τ. The value is
-    that of ``scipy.stats.kendalltau(x, y).statistic``.
-
-    Parameters
-    ----------
-    x, y : array_like, shape (..., n)
-        Scores of the same n items under two orderings. Leading axes are a
-        stack of independent comparisons (shapes must broadcast), so a whole
-        experiment's worth of pairs is one call.
-
-    Returns
-    -------
-    float or ndarray
-        τ for each leading index; a float for 1-d input. τ is NaN where every
-        item of ``x`` or of ``y`` has the same score (the order is undefined),
-        as in scipy.
-
-    Notes
-    -----
-    Knight's (1966) method: each comparison is ordered by ``x`` (ties broken
-    by ``y``) and the discordant pairs are the inversions of ``y`` in that
-    order. They are counted in O(n log n) per row, by splitting the ranks bit
-    by bit from the highest (a merge sort run backwards), in numpy over all
-    rows at once: one Python step per bit, none per row. Short vectors (up to
-    256 items) are counted pair by pair in bytes, which is faster there. All
-    counts are exact integers; only the final ratio is a float.
-
-    Examples
-    --------
-    >>> round(kendall_tau([0.1, 0.4, 0.3, 0.8], [0.2, 0.5, 0.6, 0.7]), 6)  # 5 of 6 pairs agree
-    0.666667
-    >>> kendall_tau([[1, 2, 3], [1, 2, 3]], [[1, 2, 3], [3, 2, 1]])
-    array([ 1., -1.])
-    >>> round(kendall_tau([1, 1, 2, 3], [1, 2, 2, 3]), 6)  # ties in both: τ-b
-    0.8
-    """
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if x.ndim == 0 or y.ndim == 0:
-        raise IrmeansError("kendall_tau needs score vectors, got a scalar")
-    try:
-        x, y = np.broadcast_arrays(x, y)
-    except ValueError:
-        raise IrmeansError(f"x and y must have the same shape (..., n), got {x.shape} and {y.shape}") from None
-    n = x.shape[-1]
-    if n < 2:
-        raise IrmeansError(f"kendall_tau needs at least 2 items to order, got {n}")
-    _check_finite(x, "x")
-    _check_finite(y, "y")
-
-    lead = x.shape[:-1]
-    xs = x.reshape(-1, n)
-    ys = y.reshape(-1, n)
-    out = np.empty(xs.shape[0])
-    step = max(1, _BLOCK_VALUES // n)
-    for start in range(0, xs.shape[0], step):
-        out[start : start + step] = _tau_rows(xs[start : start + step], ys[start : start + step])
-    if not lead:
-        return float(out[0])
-    return out.reshape(lead)
-
-
-def _rank_type(n):
-    """An integer type for ranks 0 … n − 1 that numpy sorts fast (its uint8 row sorts are slow)."""
-    return np.int16 if n < np.iinfo(np.int16).max else np.int64
-
-
-def _scatter_dense_ranks(order, sorted_values, rank_type):
-    """Dense ranks (0 for the smallest) from each row's sorting ``order`` and its sorted values."""
-    return _scatter_ranks(order, sorted_values[:, 1:] != sorted_values[:, :-1], rank_type)
-
-
-def _scatter_ranks(order, step, rank_type):
-    """Dense ranks from each row's sorting ``order`` and where, in that order, the value goes up (``step``)."""
-    rows, n = order.shape
-    dense = np.empty((rows, n), dtype=rank_type)
-    dense[:, 0] = 0
-    dense[:, 1:] = np.cumsum(step, axis=1, dtype=np.int32)
-    rank = np.empty((rows, n), dtype=rank_type)
-    # Flat indices (row offset + position) are much faster than put_along_axis.
-    rank.ravel()[order + (np.arange(rows) * n)[:, None]] = dense
-    return rank
-
-
-def _dense_ranks(v):
-    """Dense ranks of each row of a float array: equal values get equal ranks."""
-    order = np.argsort(v, axis=1)
-    flat = order + (np.arange(v.shape[0]) * v.shape[1])[:, None]
-    return _scatter_dense_ranks(order, v.ravel()[flat], _rank_type(v.shape[1]))
-
-
-def _tau_rows(x, y):
-    """τ-b for each row of two (rows, n) float arrays, checked and finite."""
-    return _tau_from_ranks(_dense_ranks(x), _dense_ranks(y))
-
-
-def _tau_from_ranks(rx, ry):
-    """τ-b for each row of two (rows, n) arrays of dense ranks (as from :func:`_dense_ranks`)."""
-    rows, n = rx.shape
-    tau = np.empty(rows)
-    step = max(1, _TAU_BLOCK_VALUES // n)
-    for start in range(0, rows, step):
-        tau[start : start + step] = _tau_block(rx[start : start + step], ry[start : start + step])
-    return tau
-
-
-def _tau_block(rx, ry):
-    """τ-b for each row of two (rows, n) arrays of dense ranks: the pair counts, exact in integers."""
-    rows, n = rx.shape
-    # Dense ranks without ties reach n − 1: a row with a smaller largest rank has ties.
-    x_tied = rx.max(axis=1) < n - 1
-    y_tied = ry.max(axis=1) < n - 1
-    x_ties, y_ties, both_ties = (np.zeros(rows, dtype=np.int64) for _ in range(3))
-    discordant = np.empty(rows, dtype=np.int64)
-    # Discordant pairs are the strict inversions of y's ranks listed in the order of x, ties
-    # in x broken by y (Knight 1966). Where x has no ties its ranks are a permutation and put
-    # each y in its place directly; where only x has ties, x and y swap roles (the count is
-    # symmetric); where both have ties, one sort of a combined key orders by x, then y. Pairs
-    # tied in one ranking are counted from the runs of equal values of that ranking sorted.
-    for which, first, second, ties in (
-        (~x_tied & ~y_tied, rx, ry, None),
-        (~x_tied & y_tied, rx, ry, y_ties),
-        (x_tied & ~y_tied, ry, rx, x_ties),
-    ):
-        if which.any():
-            part = slice(None) if which.all() else which
-            discordant[part], ordered = _discordant(_place(first[part], second[part]), ties is None)
-            if ties is not None:
-                ties[part] = _tied_pairs_sorted(np.sort(second[part], axis=1) if ordered is None else ordered)
-    both = x_tied & y_tied
-    if both.any():
-        part = slice(None) if both.all() else both
-        bits = (n - 1).bit_length()
-        key = np.left_shift(rx[part], bits, dtype=np.int32 if 2 * bits < 31 else np.int64)
-        np.bitwise_or(key, ry[part], out=key)
-        key.sort(axis=1)
-        x_ties[part] = _tied_pairs_sorted(key >> bits)
-        both_ties[part] = _tied_pairs_sorted(key)
-        discordant[part], ordered = _discordant(np.bitwise_and(key, (1 << bits) - 1).astype(_item_type(n)), False)
-        y_ties[part] = _tied_pairs_sorted(np.sort(ry[part], axis=1) if ordered is None else ordered)
-
-    pairs = n * (n - 1) // 2
-    con_minus_dis = pairs - x_ties - y_ties + both_ties - 2 * discordant
-    # One square root of the product (in floats: it can pass 2**63 for very
-    # long vectors) makes identical orders come out as exactly 1.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tau = con_minus_dis / np.sqrt((pairs - x_ties).astype(np.float64) * (pairs - y_ties))
-    tau[(x_ties == pairs) | (y_ties == pairs)] = np.nan
-    return np.clip(tau, -1.0, 1.0)
-
-
-def _tied_pairs_sorted(s):
-    """Pairs of equal values in each row of a row-sorted array: Σ c(c − 1)/2 over its runs of c equal values.
-
-    Only the places where a value repeats the one before are looked at, so a
-    row with few ties costs one comparison an item.
-    """
-    rows, n = s.shape
-    links = np.flatnonzero(s[:, 1:] == s[:, :-1])  # in (rows, n − 1): value i + 1 repeats value i
-    if not len(links):
-        return np.zeros(rows, dtype=np.int64)
-    row = links // (n - 1)
-    starts = np.ones(len(links), dtype=bool)
-    starts[1:] = (np.diff(links) != 1) | (row[1:] != row[:-1])
-    first = np.flatnonzero(starts)
-    c = np.diff(np.append(first, len(links)))  # links in each run: a run of c + 1 equal values
-    pairs = np.bincount(row[first], weights=c * (c + 1) // 2, minlength=rows)
-    return pairs.astype(np.int64)  # exact: counts below 2**53
-
-
-def _item_type(n):
-    """The integer type for item positions and ranks 0 … n − 1 in the discordant-pair count."""
-    return np.uint8 if n <= 256 else np.int16 if n <= 1 << 15 else np.int32 if n < 1 << 31 else np.int64
-
-
-def _place(order, values):
-    """Each row of ``values`` listed in the order given by ``order``, a permutation of 0 … n − 1."""
-    rows, n = order.shape
-    placed = np.empty((rows, n), dtype=_item_type(n))
-    placed.ravel()[order + (np.arange(rows, dtype=np.intp) * n)[:, None]] = values
-    return placed
-
-
-def _discordant(p, permutation):
-    """Pairs i < j with p[i] > p[j] in each row of p, integers 0 … n − 1 (``permutation``: each once).
-
-    Rows of up to :data:`_PAIRWISE_ITEMS` items are counted pair by pair. Longer
-    rows are made permutations (the stable order of p, which has the same
-    inversions) and counted by :func:`_inversions_of_permutations`. Returns the
-    counts and, when it had to sort them, each row of p sorted (else None).
-    """
-    rows, n = p.shape
-    if n <= _PAIRWISE_ITEMS:
-        return _pairwise_inversions(p.astype(np.uint8, copy=False)), None
-    if permutation:
-        return _inversions_of_permutations(p), None
-    order = np.argsort(p, axis=1, kind="stable")  # a radix sort for 16-bit p
-    return _inversions_of_permutations(order), np.take_along_axis(p, order, axis=1)
-
-
-def _pairwise_inversions(p):
-    """Pairs i < j with p[i] > p[j] in each row of a (rows, n) uint8 array, n ≤ 256: O(n²) comparisons.
-
-    Fastest for short rows: every comparison is a byte compared in numpy
-    over all rows at once. Row k of the accumulator counts, for the item in
-    position k, the later items below it.
-    """
-    rows, n = p.shape
-    if n < 2:
-        return np.zeros(rows, dtype=np.int64)
-    pt = np.ascontiguousarray(p.T)
-    later_below = np.zeros((n - 1, rows), dtype=np.uint8)
-    below = np.empty((n - 1, rows), dtype=bool)
-    for gap in range(1, n):
-        m = n - gap
-        np.greater(pt[:m], pt[gap:], out=below[:m])
-        np.add(later_below[:m], below[:m].view(np.uint8), out=later_below[:m], casting="unsafe")
-    return later_below.sum(axis=0, dtype=np.int64)
-
-
-def _inversions_of_permutations(sigma):
-    """Inversions of each row of a (rows, n) array whose rows are permutations of 0 … n − 1: O(n log n).
-
-    The bits of the values are taken from the highest down. Before bit b is
-    taken, each row is stably ordered by its values' higher bits, so that
-    block g of 2^(b+1) positions holds exactly the values g·2^(b+1) …, in
-    their original order. A pair inverted by its highest differing bit b is
-    a 1 followed by a 0 in one block: for each 0, the 1s before it in the
-    block, a running count. Each block is then stably split into its 0s and
-    1s (a merge sort run backwards). The blocks are complete but for the last,
-    so where every value lands and how many 1s precede a block are known in
-    advance. Once blocks hold :data:`_PAIRWISE_BLOCK` values, the pairs left
-    are counted within each block by :func:`_pairwise_inversions`. Counts are
-    exact integers; one Python step per bit, none per row.
-    """
-    rows, n = sigma.shape
-    work_type = np.int32 if n < 1 << 30 else np.int64
-    a = sigma.astype(work_type)
-    moved, bit, ones, where = (np.empty_like(a) for _ in range(4))
-    flat = np.empty((rows, n), dtype=np.intp)
-    row_start = (np.arange(rows, dtype=np.intp) * n)[:, None]
-    position = np.arange(n, dtype=work_type)
-    values = np.arange(n, dtype=np.int64)
-    inversions = np.zeros(rows, dtype=np.int64)
-    base = _PAIRWISE_BLOCK
-    for b in range((n - 1).bit_length() - 1, base.bit_length() - 2, -1):
-        half = 1 << b
-        np.right_shift(a, b, out=bit)
-        np.bitwise_and(bit, 1, out=bit)
-        np.cumsum(bit, axis=1, out=ones)  # 1s up to each position
-        # Σ over the 0s of the 1s before them in their block: the running count summed over
-        # all positions, less its value at the 1s (1, 2, …) and at the blocks' starts (g·half).
-        value_bit = (values >> b) & 1
-        n_ones = int(value_bit.sum())
-        before_blocks = int((((values >> (b + 1)) << b) * (1 - value_bit)).sum())
-        inversions += ones.sum(axis=1, dtype=np.int64) - (n_ones * (n_ones + 1) // 2 + before_blocks)
-        # The stable split: a 0 goes to i − ones + g·half, a 1 to ones − 1 + (g + 1)·half,
-        # for position i in block g: i − ones + g·half + bit·(2·ones + half − 1 − i).
-        np.add(ones, ones, out=where)
-        np.add(where, (half - 1) - position, out=where)
-        np.multiply(where, bit, out=where)
-        np.subtract(where, ones, out=where)
-        np.add(where, position + ((position >> (b + 1)) << b), out=where)
-        np.add(where, row_start, out=flat)
-        moved.ravel()[flat.ravel()] = a.ravel()
-        a, moved = moved, a
-    # Blocks of `base` values (and a shorter last one), each in its original order.
-    local = np.bitwise_and(a, base - 1).astype(np.uint8)
-    full = n // base
-    if full:
-        inversions += (
-            _pairwise_inversions(local[:, : full * base].reshape(rows * full, base)).reshape(rows, full).sum(axis=1)
-        )
-    inversions += _pairwise_inversions(local[:, full * base :])
-    return inversions
-
-
-def draw_halves(n_topics, n_splits, rng=None):
-    """Random splits of the topics 0 … n_topics − 1 into two halves.
-
-    Each split is a uniformly random permutation of the topics (the argsort
-    of ``n_topics`` uniform draws from ``rng``); its first ``n_topics // 2``
-    topics are the first half and the rest the second, so with an odd number
-    of topics the second half has one more. Each half is returned sorted.
-
-    Parameters
-    ----------
-    n_topics : int
-        Number of topics, at least 2.
-    n_splits : int
-        Number of splits, at least 1.
-    rng : numpy.random.Generator or int or None
-        The generator, or a seed for ``numpy.random.default_rng``.
-
-    Returns
-    -------
-    first, second : ndarray of int, shapes (n_splits, n_topics // 2) and (n_splits, n_topics - n_topics // 2)
-
-    Examples
-    --------
-    >>> first, second = draw_halves(5, 3, rng=0)
-    >>> first.shape, second.shape
-    ((3, 2), (3, 3))
-    >>> sorted(first[0].tolist() + second[0].tolist())
-    [0, 1, 2, 3, 4]
-    """
-    n_topics = whole_number(n_topics, "n_topics", minimum=2)
-    n_splits = whole_number(n_splits, "n_splits", minimum=1)
-    h = n_topics // 2
-    first = np.empty((n_splits, h), dtype=np.intp)
-    second = np.empty((n_splits, n_topics - h), dtype=np.intp)
-    for start, a, b in _random_halves(n_topics, n_splits, np.random.default_rng(rng)):
-        first[start : start + len(a)] = a
-        second[start : start + len(b)] = b
-    return first, second
-
-
-def _random_halves(n_topics, n_splits, rng):
-    """The halves of :func:`draw_halves`, drawn in blocks of splits: (first split's index, first, second).
-
-    The uniform draws of a block of rows are the next rows of the one draw of
-    all splits (the generator fills an array in row order), so the halves
-    are the same; only a block's draws and sorts are in memory at a time.
-    """
-    h = n_topics // 2
-    step = max(1, _DRAW_VALUES // n_topics)
-    for start in range(0, n_splits, step):
-        order = np.argsort(rng.random((min(step, n_splits - start), n_topics)), axis=1)
-        yield start, np.sort(order[:, :h], axis=1), np.sort(order[:, h:], axis=1)
-
-
-def _system_scores(scores):
-    s = np.asarray(scores, dtype=np.float64)
-    if s.ndim != 2:
-        raise IrmeansError(f"scores must be a 2-d systems × topics array, got shape {s.shape}")
-    if s.shape[0] < 2 or s.shape[1] < 2:
-        raise IrmeansError(f"scores needs at least 2 systems and 2 topics, got shape {s.shape}")
-    _check_finite(s, "score")
-    return s
-
-
-def _monotone_form(average, s):
+def _monotone_form(average: Average, s: np.ndarray) -> np.ndarray | None:
     """The elementwise transform g for which ``average`` is a strictly increasing function of mean(g(x)).
 
     So the order of the systems by ``average`` on a half is their order by the sum of g
@@ -422,12 +64,12 @@ def _monotone_form(average, s):
     return g
 
 
-def _half_averages(by_topic, average, halves):
+def _half_averages(by_topic: np.ndarray, average: Average, halves: np.ndarray) -> np.ndarray:
     """``average`` of every system on each half: (splits, systems), as the average itself computes it."""
     return _averages_of(by_topic[halves], average)
 
 
-def _averages_of(x, average):
+def _averages_of(x: np.ndarray, average: Average) -> np.ndarray:
     """``average`` over the topics of x, shape (splits, topics of a half, systems): (splits, systems).
 
     Every caller hands over this layout (systems innermost, each average taken
@@ -442,7 +84,9 @@ def _averages_of(x, average):
     return np.asarray(average(x.transpose(0, 2, 1), axis=-1))
 
 
-def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int | None = None) -> np.ndarray:
+def halves_tau(
+    scores: ArrayLike, average: Average | str, first: ArrayLike, second: ArrayLike, *, chunk_size: int | None = None
+) -> np.ndarray:
     """Kendall's τ between the system orders on given pairs of topic halves.
 
     For each split k the systems are averaged with ``average`` over the
@@ -486,7 +130,7 @@ def halves_tau(scores, average: Average | str, first, second, *, chunk_size: int
     [1.0, 0.333]
     """
     average = parse_average(average)
-    s = _system_scores(scores)
+    s = score_matrix(scores)
     if chunk_size is not None:
         chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
     halves = []
@@ -512,7 +156,7 @@ class _HalvesTau:
     their τ in ``out`` (see :func:`halves_tau`), ``chunk_size`` splits at a time.
     """
 
-    def __init__(self, scores, average, chunk_size=None):
+    def __init__(self, scores: np.ndarray, average: Average, chunk_size: int | None = None):
         self.average = average
         # The average's own checks (zeros for an HM without ε, scores outside [0, 1] for the logit...).
         average(scores, axis=1)
@@ -527,7 +171,9 @@ class _HalvesTau:
             chunk_size = max(1, values // scores.size)
         self.chunk_size = chunk_size
 
-    def __call__(self, first, second, out, progress=None):
+    def __call__(
+        self, first: np.ndarray, second: np.ndarray, out: np.ndarray, progress: Callable[[int], object] | None = None
+    ) -> np.ndarray:
         """τ of each split (rows of ``first`` and ``second``) into ``out``; ``progress(k)`` after each k splits."""
         step = self.chunk_size
         for start in range(0, len(out), step):
@@ -547,7 +193,7 @@ class _HalvesTau:
 _PRODUCT_VALUES = 200_000
 
 
-def _products(pick, g):
+def _products(pick: np.ndarray, g: np.ndarray) -> np.ndarray:
     """``pick @ g`` in blocks of rows small enough for the BLAS to use one thread.
 
     On a busy machine a second BLAS thread, left spinning after each product,
@@ -556,14 +202,16 @@ def _products(pick, g):
     """
     step = max(1, _PRODUCT_VALUES // (g.shape[0] * g.shape[1]))
     if step >= pick.shape[0]:
-        return pick @ g
+        return np.asarray(pick @ g)
     out = np.empty((pick.shape[0], g.shape[1]))
     for start in range(0, pick.shape[0], step):
         np.matmul(pick[start : start + step], g, out=out[start : start + step])
     return out
 
 
-def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
+def _ranks_by_sums(
+    distinct: np.ndarray, by_topic: np.ndarray, g_by_topic: np.ndarray, average: Average, halves: np.ndarray
+) -> np.ndarray:
     """Dense ranks of the distinct systems by ``average`` on each half, from the sums of g over the half.
 
     Systems whose sums are within rounding of each other (1e-9 of the largest)
@@ -597,7 +245,7 @@ def _ranks_by_sums(distinct, by_topic, g_by_topic, average, halves):
     return _scatter_ranks(order, step, _rank_type(sums.shape[1]))
 
 
-def _order_within_rounding(v):
+def _order_within_rounding(v: np.ndarray) -> np.ndarray:
     """An order of each row of finite floats, exact but between values less than 2**-31 of their size apart.
 
     The values' bits, as integers in the same order, lose their lowest bits
@@ -616,10 +264,12 @@ def _order_within_rounding(v):
     key <<= bits
     key |= np.arange(n)
     key.sort(axis=1)
-    return key & ((1 << bits) - 1)
+    return np.asarray(key & ((1 << bits) - 1))
 
 
-def _order_near_ties(by_topic, average, halves, order, close):
+def _order_near_ties(
+    by_topic: np.ndarray, average: Average, halves: np.ndarray, order: np.ndarray, close: np.ndarray
+) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """Systems ordered by ``average`` itself where their sums are within rounding of each other.
 
     ``order`` sorts each split's systems by their sums; ``close`` marks the
@@ -665,7 +315,12 @@ def _order_near_ties(by_topic, average, halves, order, close):
 
 
 def split_half(
-    scores, average: Average | str, n_splits: int = 10_000, seed=None, *, chunk_size: int | None = None
+    scores: ArrayLike,
+    average: Average | str,
+    n_splits: int = 10_000,
+    seed: int | np.random.Generator | None = None,
+    *,
+    chunk_size: int | None = None,
 ) -> np.ndarray:
     """Kendall's τ between system orders on random halves of the topics.
 
@@ -710,13 +365,20 @@ def split_half(
     >>> split_half(scores, "am", n_splits=3, seed=1)
     array([1., 1., 1.])
     """
-    s = _system_scores(scores)
+    s = score_matrix(scores)
     n_splits = whole_number(n_splits, "n_splits", minimum=1)
     (taus,) = _split_half_taus([(s, average)], n_splits, seed, chunk_size=chunk_size)
     return taus
 
 
-def _split_half_taus(experiments, n_splits, seed, *, chunk_size=None, progress=None):
+def _split_half_taus(
+    experiments: Sequence[tuple[ArrayLike, Average | str]],
+    n_splits: int,
+    seed: int | np.random.Generator | None,
+    *,
+    chunk_size: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> list[np.ndarray]:
     """τ of several (scores, average) pairs over the same random splits: a list of arrays, one per pair.
 
     Every pair's scores must have the same topics. The halves are drawn block
@@ -726,7 +388,7 @@ def _split_half_taus(experiments, n_splits, seed, *, chunk_size=None, progress=N
     """
     evaluators = []
     for scores, average in experiments:
-        scores = _system_scores(scores)
+        scores = score_matrix(scores)
         average = parse_average(average)
         if chunk_size is not None:
             chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
@@ -739,183 +401,3 @@ def _split_half_taus(experiments, n_splits, seed, *, chunk_size=None, progress=N
         for evaluate, t in zip(evaluators, taus):
             evaluate(first, second, t[start : start + len(first)], progress)
     return taus
-
-
-#: The definitions of topic difficulty :func:`topic_difficulty` knows.
-DIFFICULTY = ("eq2", "eq1", "max")
-
-#: The kinds of split :func:`make_halves` makes.
-SPLIT_KINDS = ("random", "hard-easy", "middle-rest")
-
-
-def topic_difficulty(scores, definition: str = "eq2") -> np.ndarray:
-    """How hard each topic is, from the systems' scores on it: higher is harder.
-
-    Parameters
-    ----------
-    scores : array_like, shape (systems, topics)
-    definition : {"eq2", "eq1", "max"}
-        ``"eq2"``: Ravana & Moffat's (2009) Equation 2, D = (max − mean) / sd
-        of the topic's scores over the systems: a topic is hard when one
-        system does surprisingly well on it compared with the rest. The sd is
-        the sample standard deviation; any other choice scales every D alike
-        and keeps their order. A topic on which every system scores the same
-        has no such system and gets D = 0.
-        ``"eq1"``: their Equation 1, D = 1 − mean.
-        ``"max"``: D = 1 − max, hard when even the best system does poorly.
-
-    Returns
-    -------
-    ndarray, shape (topics,)
-
-    Examples
-    --------
-    >>> s = [[0.1, 0.5, 0.0], [0.2, 0.6, 0.0], [0.9, 0.7, 0.3]]
-    >>> topic_difficulty(s).round(3).tolist()
-    [1.147, 1.0, 1.155]
-    >>> topic_difficulty(s, "eq1").round(3).tolist()
-    [0.6, 0.4, 0.9]
-    """
-    s = _system_scores(scores)
-    if definition == "eq1":
-        return 1.0 - s.mean(axis=0)
-    if definition == "max":
-        return 1.0 - s.max(axis=0)
-    if definition != "eq2":
-        raise IrmeansError(f"definition must be one of {', '.join(DIFFICULTY)}, got {definition!r}")
-    spread = s.max(axis=0) - s.mean(axis=0)
-    sd = s.std(axis=0, ddof=1)
-    flat = sd == 0
-    return np.where(flat, 0.0, spread / np.where(flat, 1.0, sd))
-
-
-def difficulty_halves(difficulty, kind: str = "hard-easy") -> tuple[np.ndarray, np.ndarray]:
-    """The two halves of a split by topic difficulty (Ravana & Moffat 2009, §5.4).
-
-    Topics are ranked from hardest (highest difficulty) to easiest; topics
-    of equal difficulty keep their order. With t topics and h = t // 2:
-
-    - ``"hard-easy"``: the h hardest against the other t − h;
-    - ``"middle-rest"``: the h middle topics against the ⌊(t − h) / 2⌋
-      hardest and the rest of the easiest (for 50 topics: the 25 middle
-      against the 12 hardest and the 13 easiest).
-
-    Parameters
-    ----------
-    difficulty : array_like, shape (topics,)
-        As from :func:`topic_difficulty`.
-    kind : {"hard-easy", "middle-rest"}
-
-    Returns
-    -------
-    first, second : ndarray of int, shape (1, h) and (1, t − h)
-        One split, each half sorted, ready for :func:`halves_tau`.
-
-    Examples
-    --------
-    >>> first, second = difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2])
-    >>> first.tolist(), second.tolist()
-    ([[1, 2, 3]], [[0, 4, 5]])
-    >>> [h.tolist() for h in difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2], "middle-rest")]
-    [[[2, 3, 4]], [[0, 1, 5]]]
-    """
-    d = float_array(difficulty, "difficulty")
-    if d.ndim != 1 or d.size < 2:
-        raise IrmeansError(f"difficulty must be a 1-d array of at least 2 topics, got shape {d.shape}")
-    t = d.size
-    h = t // 2
-    order = np.argsort(-d, kind="stable")  # hardest first
-    if kind == "hard-easy":
-        first, second = order[:h], order[h:]
-    elif kind == "middle-rest":
-        k = (t - h) // 2
-        first, second = order[k : k + h], np.concatenate([order[:k], order[k + h :]])
-    else:
-        raise IrmeansError(f"kind must be 'hard-easy' or 'middle-rest', got {kind!r}")
-    return np.sort(first)[None, :], np.sort(second)[None, :]
-
-
-def make_halves(
-    scores, kind: str = "random", n_splits: int = 10_000, seed=None, *, difficulty: str = "eq2"
-) -> tuple[np.ndarray, np.ndarray]:
-    """The halves of a split-half experiment of any kind in :data:`SPLIT_KINDS`.
-
-    ``"random"`` draws ``n_splits`` random halves (:func:`draw_halves` with
-    ``seed``); the other kinds make the one split by the ``difficulty`` of the
-    topics in ``scores`` (:func:`topic_difficulty`, :func:`difficulty_halves`),
-    and ignore ``n_splits`` and ``seed``.
-
-    Examples
-    --------
-    >>> s = [[0.1, 0.5, 0.0, 0.4], [0.2, 0.6, 0.0, 0.3], [0.9, 0.7, 0.3, 0.5]]
-    >>> [h.shape for h in make_halves(s, "random", 5, seed=1)]
-    [(5, 2), (5, 2)]
-    >>> [h.tolist() for h in make_halves(s, "hard-easy")]
-    [[[0, 2]], [[1, 3]]]
-    """
-    s = _system_scores(scores)
-    if kind == "random":
-        return draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
-    if kind not in SPLIT_KINDS:
-        raise IrmeansError(f"split kind must be one of {', '.join(SPLIT_KINDS)}, got {kind!r}")
-    return difficulty_halves(topic_difficulty(s, difficulty), kind)
-
-
-def standardize(scores, *, reference=None, ddof=1, constant="raise"):
-    """Standardized scores of Webber, Moffat & Zobel (2008).
-
-    On each topic every score becomes z = (score − μ) / σ, with μ and σ the
-    mean and standard deviation of the topic's scores over the reference
-    systems, and is then mapped through the standard normal CDF to (0, 1): a
-    system at the topic's mean gets 0.5, one a standard deviation above it
-    about 0.84, whatever the topic's difficulty.
-
-    Parameters
-    ----------
-    scores : array_like, shape (systems, topics)
-        Per-topic scores to standardize.
-    reference : array_like, shape (reference systems, topics), optional
-        The systems whose scores define μ and σ; by default ``scores`` itself.
-    ddof : int, default 1
-        Delta degrees of freedom of σ: 1 is the sample standard deviation,
-        0 the population one.
-    constant : {"raise", "half"}, default "raise"
-        What to do with a topic on which every reference system has the same
-        score (σ = 0, z undefined): raise ``ValueError``, or give every
-        system 0.5 on that topic.
-
-    Returns
-    -------
-    ndarray, shape (systems, topics)
-        Values strictly inside (0, 1) for moderate z; the normal CDF rounds
-        to 0 or 1 only beyond about 8 standard deviations.
-
-    Examples
-    --------
-    >>> standardize([[0.1, 0.5], [0.3, 0.5], [0.5, 0.8]]).round(4)
-    array([[0.1587, 0.2819],
-           [0.5   , 0.2819],
-           [0.8413, 0.8759]])
-    """
-    s = _system_scores(scores)
-    r = s if reference is None else _system_scores(reference)
-    if r.shape[1] != s.shape[1]:
-        raise IrmeansError(f"reference has {r.shape[1]} topics but scores has {s.shape[1]}: they must share the topics")
-    if constant not in ("raise", "half"):
-        raise IrmeansError(f"constant must be 'raise' or 'half', got {constant!r}")
-    ddof = whole_number(ddof, "ddof", minimum=0)
-    if r.shape[0] <= ddof:
-        raise IrmeansError(f"ddof={ddof} needs more than {ddof} reference systems, got {r.shape[0]}")
-    mu = r.mean(axis=0)
-    sd = r.std(axis=0, ddof=ddof)
-    flat = sd == 0
-    if flat.any() and constant == "raise":
-        t = int(np.argmax(flat))
-        raise IrmeansError(
-            f"topic {t}: every reference system scores {float(r[0, t])!r}, so its standard deviation is 0 "
-            "and the scores cannot be standardized; pass constant='half' to give them all 0.5"
-        )
-    z = (s - mu) / np.where(flat, 1.0, sd)
-    from scipy.special import ndtr  # here, not at the top: `import irmeans` stays light for the CLI
-
-    return np.where(flat, 0.5, ndtr(z))

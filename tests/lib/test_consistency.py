@@ -1,6 +1,8 @@
 """Kendall's τ-b, random topic halves, the split-half experiment, standardized scores."""
 
 import irmeans.consistency as consistency
+import irmeans.halves as halves
+import irmeans.kendall as kendall
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -114,8 +116,8 @@ def tied_vectors(draw, max_size=300):
 def test_kendall_tau_is_scipys_tau_b_on_tied_vectors_of_any_length(vectors, pair_counts):
     x, y = vectors
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
-        mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
+        mp.setattr(kendall, "_PAIRWISE_ITEMS", pair_counts[0])
+        mp.setattr(kendall, "_PAIRWISE_BLOCK", pair_counts[1])
         tau = kendall_tau(x, y)
     expected = scipy_tau(x, y)
     if np.isnan(expected):  # every item of x or of y the same
@@ -133,10 +135,10 @@ def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
     p = rng.integers(0, min(levels, n), (3, n))
     p[1] = rng.permutation(n)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(consistency, "_PAIRWISE_ITEMS", pair_counts[0])
-        mp.setattr(consistency, "_PAIRWISE_BLOCK", pair_counts[1])
-        got, ordered = consistency._discordant(p.astype(consistency._item_type(n)), False)
-        permutation, _ = consistency._discordant(p[1:2].astype(consistency._item_type(n)), True)
+        mp.setattr(kendall, "_PAIRWISE_ITEMS", pair_counts[0])
+        mp.setattr(kendall, "_PAIRWISE_BLOCK", pair_counts[1])
+        got, ordered = kendall._discordant(p.astype(kendall._item_type(n)), False)
+        permutation, _ = kendall._discordant(p[1:2].astype(kendall._item_type(n)), True)
     assert got.dtype == np.int64
     assert got.tolist() == [brute_force_inversions(row) for row in p]
     assert permutation.tolist() == [brute_force_inversions(p[1])]
@@ -149,7 +151,7 @@ def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
 def test_tied_pairs_are_counted_from_the_runs(n, levels, rows, seed):
     s = np.sort(np.random.default_rng(seed).integers(0, levels, (rows, n)), axis=1)
     expected = [sum(c * (c - 1) // 2 for c in np.unique(row, return_counts=True)[1]) for row in s]
-    got = consistency._tied_pairs_sorted(s)
+    got = kendall._tied_pairs_sorted(s)
     assert got.dtype == np.int64 and got.tolist() == expected
 
 
@@ -200,7 +202,7 @@ def test_kendall_tau_blocks_do_not_change_the_result(monkeypatch):
     x = rng.integers(0, 8, size=(37, 25)).astype(float)
     y = rng.integers(0, 8, size=(37, 25)).astype(float)
     whole = kendall_tau(x, y)
-    monkeypatch.setattr(consistency, "_BLOCK_VALUES", 60)  # two rows per block
+    monkeypatch.setattr(kendall, "_BLOCK_VALUES", 60)  # two rows per block
     np.testing.assert_array_equal(kendall_tau(x, y), whole)
     np.testing.assert_allclose(whole, [scipy_tau(a, b) for a, b in zip(x, y)], rtol=0, atol=1e-12)
 
@@ -503,8 +505,8 @@ def halves_drawn_at_once(n_topics, n_splits, seed):
 @pytest.mark.parametrize("n_topics, draw_values", [(7, 7), (7, 50), (50, 1000), (2, 3)])
 def test_halves_drawn_in_blocks_are_those_of_one_draw(monkeypatch, n_topics, draw_values):
     # The generator fills an array row after row, so blocks of rows continue one stream.
-    monkeypatch.setattr(consistency, "_DRAW_VALUES", draw_values)
-    blocks = list(consistency._random_halves(n_topics, 101, np.random.default_rng(5)))
+    monkeypatch.setattr(halves, "_DRAW_VALUES", draw_values)
+    blocks = list(halves._random_halves(n_topics, 101, np.random.default_rng(5)))
     assert len(blocks) == -(-101 // max(1, draw_values // n_topics)) > 1
     first, second = draw_halves(n_topics, 101, 5)
     expected = halves_drawn_at_once(n_topics, 101, 5)
@@ -518,14 +520,14 @@ def test_halves_drawn_in_blocks_are_those_of_one_draw(monkeypatch, n_topics, dra
 def test_split_half_in_blocks_is_halves_tau_of_all_halves_at_once(trec8, monkeypatch, spec):
     # Real runs (duplicate systems, near ties): blocks of 13 splits drawn, chunks of 5 evaluated.
     expected = halves_tau(trec8, spec, *halves_drawn_at_once(50, 120, 3), chunk_size=120)
-    monkeypatch.setattr(consistency, "_DRAW_VALUES", 13 * 50)
+    monkeypatch.setattr(halves, "_DRAW_VALUES", 13 * 50)
     monkeypatch.setattr(consistency, "_CHUNK_VALUES", 5 * 129 * 50)
     np.testing.assert_array_equal(split_half(trec8, spec, 120, seed=3), expected)
     np.testing.assert_array_equal(split_half(trec8, spec, 120, seed=3, chunk_size=1), expected)
 
 
 def test_several_averages_over_the_same_splits_in_blocks(trec8, monkeypatch):
-    monkeypatch.setattr(consistency, "_DRAW_VALUES", 9 * 50)
+    monkeypatch.setattr(halves, "_DRAW_VALUES", 9 * 50)
     std = standardize(trec8)
     steps = []
     taus = consistency._split_half_taus([(trec8, "am"), (std, "gm:0.01")], 40, 6, progress=steps.append)
@@ -550,7 +552,7 @@ def traced_peak(fn):
 
 def test_split_half_memory_does_not_grow_with_the_splits_beyond_their_taus(monkeypatch):
     scores = collection(9, systems=12, topics=10)
-    monkeypatch.setattr(consistency, "_DRAW_VALUES", 1 << 14)
+    monkeypatch.setattr(halves, "_DRAW_VALUES", 1 << 14)
     monkeypatch.setattr(consistency, "_CHUNK_VALUES", 1 << 16)
     small = traced_peak(lambda: split_half(scores, "gm:0.01", 20_000, seed=1))
     large = traced_peak(lambda: split_half(scores, "gm:0.01", 80_000, seed=1))

@@ -3,7 +3,7 @@
 import irmeans
 import numpy as np
 import pytest
-from irmeans import consistency, means, measures
+from irmeans import consistency, means, measures, significance
 from irmeans.datasets import robertson_example
 from irmeans.errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
 
@@ -105,3 +105,52 @@ def test_the_example_data_load_from_the_installed_package():
     ap = robertson_example()
     assert ap.shape == (50,) and int((ap == 0).sum()) == 3
     assert round(means.arithmetic_mean(ap), 3) == 0.309
+
+
+MATRIX = [[0.1, 0.5, 0.3, 0.2], [0.4, 0.6, 0.2, 0.3], [0.9, 0.7, 0.4, 0.5]]
+HALVES = ([[0, 1]], [[2, 3]])
+
+#: Every public function that takes per-topic scores, called on ``x`` (a vector or a matrix as it needs).
+SCORE_TAKERS = {
+    "arithmetic_mean": lambda x: means.arithmetic_mean(x),
+    "geometric_mean": lambda x: means.geometric_mean(x, eps=0.01),
+    "harmonic_mean": lambda x: means.harmonic_mean(x, eps=0.01),
+    "median": lambda x: means.median(x),
+    "logit_mean": lambda x: means.logit_mean(x, eps=0.01),
+    "log_odds": lambda x: means.log_odds(x, eps=0.01),
+    "GM()": lambda x: irmeans.GM(eps=0.01)(x),
+    "paired_t_test": lambda x: significance.paired_t_test(x, [0.2, 0.1, 0.3]),
+    "wilcoxon_test": lambda x: significance.wilcoxon_test(x, [0.2, 0.1, 0.3]),
+    "compare_taus": lambda x: significance.compare_taus(x, [0.2, 0.1, 0.3]),
+    "kendall_tau": lambda x: irmeans.kendall_tau(x, [0.2, 0.1, 0.3]),
+    "kendall_tau (y)": lambda x: irmeans.kendall_tau([0.2, 0.1, 0.3], x),
+    "split_half": lambda m: irmeans.split_half(m, "am", n_splits=2, seed=0),
+    "halves_tau": lambda m: irmeans.halves_tau(m, "am", *HALVES),
+    "standardize": lambda m: irmeans.standardize(m),
+    "standardize (reference)": lambda m: irmeans.standardize(MATRIX, reference=m),
+    "topic_difficulty": lambda m: irmeans.topic_difficulty(m),
+    "make_halves": lambda m: irmeans.make_halves(m, "hard-easy"),
+}
+MATRIX_TAKERS = {
+    "split_half",
+    "halves_tau",
+    "standardize",
+    "standardize (reference)",
+    "topic_difficulty",
+    "make_halves",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCORE_TAKERS))
+def test_every_function_taking_scores_refuses_a_masked_array_and_words(name):
+    call = SCORE_TAKERS[name]
+    good = np.array(MATRIX) if name in MATRIX_TAKERS else np.array([0.3, 0.9, 0.5])
+    call(good)  # the valid input passes
+    masked = np.ma.masked_array(good, mask=np.zeros(good.shape, bool))
+    masked.mask.flat[1] = True
+    masked.data.flat[1] = 99.0  # the masked-out value must never be used
+    with pytest.raises(IrmeansError, match="masked array"):
+        call(masked)
+    words = np.where(np.ones(good.shape, bool), "x", "")
+    with pytest.raises(IrmeansError, match="must be numbers"):
+        call(words.tolist())
