@@ -114,7 +114,7 @@ def whole_process(qrels, run, rounds):
         "pytrec_eval": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "pytrec_eval", qrels, run]),
         "ir_measures": lambda: run_child([py, os.path.join(HERE, "contenders.py"), "ir_measures", qrels, run]),
         # start-up alone: the interpreter, numpy and the irmeans package
-        "(start-up: import irmeans.trec.command)": lambda: run_child([py, "-c", "import irmeans.trec.command"]),
+        "(start-up: import irmeans.cli)": lambda: run_child([py, "-c", "import irmeans.cli"]),
     }
     import importlib.util
 

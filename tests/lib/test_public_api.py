@@ -1,7 +1,9 @@
 """The shape of the installed library: every public module says what it exports, and nothing else comes in."""
 
+import ast
 import importlib
 import importlib.resources
+import pathlib
 import pkgutil
 import subprocess
 import sys
@@ -42,3 +44,33 @@ def test_the_package_s_names_are_its_modules_names():
     for name in irmeans.__all__:
         module = importlib.import_module(f"irmeans.{irmeans._MODULE_OF[name]}")
         assert getattr(irmeans, name) is getattr(module, name)
+
+
+LIBRARY = pathlib.Path(irmeans.__file__).parent
+
+
+def _modules():
+    return sorted(p for p in LIBRARY.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_no_two_library_modules_share_a_file_name_and_none_is_over_600_lines():
+    names = [p.name for p in _modules() if p.name not in ("__init__.py", "__main__.py")]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
+    long = {str(p.relative_to(LIBRARY)): n for p in _modules() if (n := len(p.read_text().splitlines())) > 600}
+    assert long == {}
+
+
+def test_trec_eval_s_floor_of_1e_5_is_defined_once():
+    """Any module-level name bound to 1e-5 is either the GM floor or trec_eval's own infAP ε."""
+    bound = {}
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value == 1e-5:
+                for target in node.targets:
+                    bound[f"{path.relative_to(LIBRARY)}:{ast.unparse(target)}"] = node.value.value
+    assert set(bound) == {"averages.py:TREC_EVAL_GM_EPS", "trec/kernels.py:INFAP_EPSILON"}
+    from irmeans.averages import TREC_EVAL_GM
+    from irmeans.trec import evaluate
+
+    assert evaluate.TREC_EVAL_GM is TREC_EVAL_GM  # the evaluator's gm_map is the library's floor GM
+    assert (TREC_EVAL_GM.eps, TREC_EVAL_GM.form) == (irmeans.TREC_EVAL_GM_EPS, "floor")

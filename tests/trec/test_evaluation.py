@@ -259,7 +259,7 @@ def test_hash_collisions_fall_back_to_string_comparison(monkeypatch):
 def test_every_kernel_is_listed_documented_and_has_one_contract():
     import inspect
 
-    from irmeans.trec import command as cli
+    from irmeans.cli import eval_command as cli
     from irmeans.trec import kernels
 
     public = {

@@ -95,18 +95,21 @@ def test_standard_input_serves_one_run(runs, monkeypatch):
 #: The library's modules a plain evaluation of small files loads (a new one here is a decision).
 EVAL_MODULES = {
     "irmeans",
-    "irmeans._arguments",
     "irmeans._numeric",
     "irmeans._validation",
     "irmeans.averages",
+    "irmeans._progress",
     "irmeans.cli",
-    "irmeans.consistency",
-    "irmeans.consistency_command",
+    "irmeans.cli.arguments",
+    "irmeans.cli.consistency_command",
+    "irmeans.cli.eval_command",
+    "irmeans.cli.output",
+    "irmeans.halves",
+    "irmeans.topics",
     "irmeans.errors",
     "irmeans.measures",
     "irmeans.trec",
     "irmeans.trec.arrow",
-    "irmeans.trec.command",
     "irmeans.trec.context",
     "irmeans.trec.evaluate",
     "irmeans.trec.files",
@@ -141,3 +144,20 @@ def test_a_small_evaluation_imports_only_what_it_needs(tmp_path):
     loaded = set(out[1].split())
     assert {m for m in loaded if m.startswith("irmeans")} == EVAL_MODULES
     assert not {m for m in loaded if m in NOT_FOR_A_SMALL_RUN or m.split(".")[0] in NOT_FOR_A_SMALL_RUN}
+
+
+def test_runs_large_enough_for_pyarrow_load_it_once_and_print_the_same_lines(runs, monkeypatch):
+    from irmeans.cli import eval_command
+
+    qrels, paths = runs
+    _, small, warned = run(["eval", "-q", qrels, *paths], monkeypatch)
+    loaded = []
+    import irmeans.trec.arrow as arrow
+
+    real_load = arrow.load
+    monkeypatch.setattr(arrow, "load", lambda: loaded.append(1) or real_load())
+    monkeypatch.setattr(eval_command, "ARROW_BYTES", 1)  # these runs count as big: pyarrow is loaded first
+    status, big, err = run(["eval", "-q", qrels, *paths], monkeypatch)
+    assert (status, err) == (0, warned)
+    assert loaded == [1]
+    assert big == small

@@ -37,22 +37,22 @@ from __future__ import annotations
 import argparse
 import os
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
-from . import consistency
-from ._arguments import EXIT_STATUS, digits, integer, positive_integer
-from ._progress import Progress
-from .averages import Average, parse_average
-from .errors import FileFormatError, IrmeansError, shown_path
+from .._progress import Progress
+from ..averages import Average, parse_average
+from ..errors import FileFormatError, IrmeansError, shown_path
+from ..halves import SPLIT_KINDS
+from ..topics import DIFFICULTY
+from .arguments import EXIT_STATUS, dataset, digits, seed, splits
+from .output import Output
 
 __all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES", "parse_spec"]
 
 #: The averages compared when ``-a`` is not given.
 DEFAULT_AVERAGES = ["am", "gm:0.01", "gm-floor:1e-5", "std-am"]
-
-#: The most random splits drawn (a billion already takes hours).
-MAX_SPLITS = 10**9
 
 DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
 
@@ -69,35 +69,14 @@ def parse_spec(spec: str) -> tuple[Average, bool]:
     return parse_average(text[4:] if standardized else text), standardized
 
 
-def _label(spec):
+def _label(spec: str) -> str:
     avg, std = parse_spec(spec)
     return ("std-" if std else "") + avg.spec
 
 
-def _splits(text):
-    value = positive_integer(text)
-    if value > MAX_SPLITS:
-        raise argparse.ArgumentTypeError(f"{text!r} is more than the {MAX_SPLITS:,} splits irmeans draws")
-    return value
-
-
-def _dataset(text):
-    collection, colon, measure = text.partition(":")
-    if not colon or not collection or not measure:
-        raise argparse.ArgumentTypeError(f"{text!r} is not COLLECTION:MEASURE (for example adhoc8:ap)")
-    return collection.strip().lower(), measure.strip().lower()
-
-
-def _seed(text):
-    value = integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
-    return value
-
-
-def add_parser(sub) -> argparse.ArgumentParser:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``consistency`` subcommand to the ``irmeans`` subparsers ``sub``."""
-    p = sub.add_parser(
+    p: argparse.ArgumentParser = sub.add_parser(
         "consistency",
         help="split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)",
         description=DESCRIPTION,
@@ -106,7 +85,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dataset",
-        type=_dataset,
+        type=dataset,
         metavar="COLLECTION:MEASURE",
         help="a TREC matrix shipped with irmeans, e.g. adhoc8:ap or robust2004:ap",
     )
@@ -121,28 +100,28 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--split",
-        choices=consistency.SPLIT_KINDS,
+        choices=SPLIT_KINDS,
         default="random",
         help="random halves, or the one split by topic difficulty (default random)",
     )
     p.add_argument(
         "--difficulty",
-        choices=consistency.DIFFICULTY,
+        choices=DIFFICULTY,
         default="eq2",
         help="topic difficulty for hard-easy and middle-rest: Ravana & Moffat's Equation 2 or 1, or 1 - max",
     )
-    p.add_argument("-n", "--splits", type=_splits, default=10_000, help="random splits (default 10000)")
-    p.add_argument("--seed", type=_seed, default=0, help="seed of the random splits (default 0)")
+    p.add_argument("-n", "--splits", type=splits, default=10_000, help="random splits (default 10000)")
+    p.add_argument("--seed", type=seed, default=0, help="seed of the random splits (default 0)")
     p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
     p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
     p.set_defaults(handler=run_consistency)
     return p
 
 
-def _scores_from_runs(qrels, runs, measure):
+def _scores_from_runs(qrels: str, runs: list[str], measure: str) -> tuple[np.ndarray, list[str], list[str]]:
     """Evaluate every run on every qrels topic; (systems × topics array, system names, topics)."""
-    from .trec.evaluate import evaluate
-    from .trec.files import read_qrels
+    from ..trec.evaluate import evaluate
+    from ..trec.files import read_qrels
 
     if len(runs) < 2:
         raise IrmeansError("give a qrels file and at least two run files (or --dataset or --scores)")
@@ -166,19 +145,15 @@ def _scores_from_runs(qrels, runs, measure):
             rows.append(np.asarray(values, dtype=float))
             names.append(ev.runid or os.path.basename(path))
             progress.update()
-    return np.vstack(rows), names, topics
+    return np.vstack(rows), names, topics or []
 
 
-def _p(p):
+def _p(p: float) -> str:
     """A p-value; one below the smallest float prints as such, not as 0."""
     return "<1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
-def _fmt(x, digits):
-    return f"{x:.{digits}f}"
-
-
-def _read_scores(opts):
+def _read_scores(opts: argparse.Namespace) -> tuple[np.ndarray, Sequence[str], Sequence[str], str, str]:
     """(scores, systems, topics, what the scores are, where they come from for messages)."""
     given = [
         name
@@ -187,7 +162,7 @@ def _read_scores(opts):
     ]
     if len(given) > 1:
         raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
-    from . import datasets  # here: `irmeans eval` never needs it
+    from .. import datasets  # here: `irmeans eval` never needs it
 
     if opts.dataset:
         collection, measure = opts.dataset
@@ -195,7 +170,13 @@ def _read_scores(opts):
             matrix = datasets.load(collection, measure)
         except IrmeansError as exc:
             raise IrmeansError(f"--dataset {collection}:{measure}: {exc}") from None
-        return np.array(matrix.scores), matrix.systems, matrix.topics, matrix.label, f"--dataset {collection}:{measure}"
+        return (
+            np.array(matrix.scores),
+            matrix.systems,
+            matrix.topics,
+            str(matrix.label),
+            f"--dataset {collection}:{measure}",
+        )
     if opts.scores:
         matrix = datasets.read_csv(opts.scores)
         return np.array(matrix.scores), matrix.systems, matrix.topics, opts.scores, shown_path(opts.scores)
@@ -208,7 +189,14 @@ def _read_scores(opts):
     return scores, systems, topics, source, f"-m {opts.m}"
 
 
-def _check_scores(scores, systems, topics, parsed, labels, where):
+def _check_scores(
+    scores: np.ndarray,
+    systems: Sequence[str],
+    topics: Sequence[str],
+    parsed: list[tuple[Average, bool]],
+    labels: list[str],
+    where: str,
+) -> None:
     """Refuse a score an average cannot take, naming the system, the topic and the average."""
     for (avg, std), label in zip(parsed, labels):
         if std:  # standardized scores lie in (0, 1), which every average takes
@@ -222,7 +210,7 @@ def _check_scores(scores, systems, topics, parsed, labels, where):
             )
 
 
-def _mean_and_range(t, digits):
+def _mean_and_range(t: np.ndarray, digits: int) -> tuple[str, str, str]:
     fmt = f"{{:.{digits}f}}"
     if len(t) > 1:
         lo, hi = (fmt.format(v) for v in np.percentile(t, [2.5, 97.5]))
@@ -231,11 +219,13 @@ def _mean_and_range(t, digits):
     return fmt.format(t.mean()), lo, hi
 
 
-def run_consistency(opts: argparse.Namespace, out) -> int:
+def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
     specs = opts.average or DEFAULT_AVERAGES
     parsed = [parse_spec(s) for s in specs]
     labels = [_label(s) for s in specs]
+    from .. import consistency  # here, not at the top: `irmeans eval` never needs it
+
     scores, systems, topics, source, where = _read_scores(opts)
     n_systems, n_topics = scores.shape
     if n_topics < 2 or n_systems < 2:
@@ -247,7 +237,9 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
         standardized = consistency.standardize(scores, constant="half")
     baseline = "am"
     # Each average once (a repeated -a is the same column), and the baseline of the paired tests.
-    experiments = {label: (standardized if std else scores, avg) for (avg, std), label in zip(parsed, labels)}
+    experiments: dict[str, tuple[np.ndarray, Average]] = {}
+    for (avg, std), label in zip(parsed, labels):
+        experiments[label] = (standardized if std and standardized is not None else scores, avg)
     experiments.setdefault(baseline, (scores, parse_average("am")))
     if opts.split == "random":
         n_splits = opts.splits
@@ -300,7 +292,7 @@ def run_consistency(opts: argparse.Namespace, out) -> int:
             if ok.sum() < 2:
                 out.write(f"{label}\t-\t-\t-\t-\t-\t-\n")
                 continue
-            from .significance import compare_taus
+            from ..significance import compare_taus
 
             c = compare_taus(a[ok], b[ok])
             out.write(

@@ -1,6 +1,8 @@
 """The ``irmeans`` command line: one parser, a subcommand per task.
 
-``irmeans eval`` is :mod:`irmeans.trec.command`. Usage errors exit 2,
+``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency``
+:mod:`.consistency_command`; their shared argument types are in
+:mod:`.arguments` and the output stream in :mod:`.output`. Usage errors exit 2,
 the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
 failed or short write of the results print one line and exit 1, an output
 closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130,
@@ -10,13 +12,14 @@ and anything else is a bug and shows its traceback.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import sys
+from collections.abc import Sequence
+from typing import NoReturn
 
-from . import consistency_command
-from .errors import IrmeansError, one_line
-from .trec import command as eval_command
+from ..errors import IrmeansError, one_line
+from . import consistency_command, eval_command
+from .output import Output
 
 __all__ = ["build_parser", "main", "Output"]
 
@@ -26,54 +29,22 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: {message}")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``irmeans`` argument parser with its subcommands (usage errors raise)."""
     parser = _Parser(prog="irmeans", description="IR effectiveness measures and their averages across topics.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=_Parser
+    )
     eval_command.add_parser(sub)
     consistency_command.add_parser(sub)
     return parser
 
 
-class Output:
-    """Standard output for results: every byte written, or an ``OSError``, never a silent loss.
-
-    Python's own text stream does not check how much of a write went through when it is
-    unbuffered (``PYTHONUNBUFFERED``): a file size limit could cut the output with no error.
-    Here the text is written with ``os.write`` until every byte is out; a write that fails
-    raises, and :func:`main` turns that into one line and a non-zero exit status.  A stream
-    without a file descriptor (a test's ``StringIO``) is written to as it is.
-    """
-
-    def __init__(self, stream):
-        self.stream = stream
-        try:
-            self.fd = stream.fileno()
-        except (OSError, AttributeError, ValueError):  # io.UnsupportedOperation is an OSError
-            self.fd = None
-
-    def write(self, text: str) -> None:
-        if self.fd is None:
-            self.stream.write(text)
-            return
-        self.stream.flush()  # anything already written through the stream goes first
-        view = memoryview(text.encode("utf-8", "surrogateescape"))
-        while view:
-            done = os.write(self.fd, view)
-            if done <= 0:  # pragma: no cover - write(2) reports errors, not 0, for a regular file
-                raise OSError(errno.EIO, "nothing could be written")
-            view = view[done:]
-
-    def flush(self) -> None:
-        if self.fd is None:
-            self.stream.flush()
-
-
-def _quiet_stdout():
+def _quiet_stdout() -> None:
     """Point standard output at /dev/null, so that exiting does not try to flush it again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -83,7 +54,7 @@ def _quiet_stdout():
         pass
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``irmeans`` console script; returns the exit status.
 
     Usage errors exit 2; the library's own errors, an unreadable file or output that could
@@ -105,14 +76,14 @@ def main(argv=None) -> int:
             parser.print_help()
             return 2
         out = Output(stdout)
-        status = opts.handler(opts, out)
+        status: int = opts.handler(opts, out)
         out.flush()
         return status
     except _UsageError as exc:
         print(one_line(str(exc)), file=sys.stderr)
         return 2
     except IrmeansError as exc:
-        print(f"irmeans {opts.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        print(f"irmeans {getattr(opts, 'command', '')}: error: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         _quiet_stdout()
@@ -131,7 +102,3 @@ def main(argv=None) -> int:
         what = exc.strerror or one_line(str(exc)) if str(exc) else type(exc).__name__
         print(f"irmeans {getattr(opts, 'command', '')}: error: cannot write the output ({what})", file=sys.stderr)
         return 1
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -12,15 +12,19 @@ import argparse
 import os
 import sys
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._arguments import EXIT_STATUS, digits, integer
 from ..averages import eval_lines
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
-from .numbers import INT64_MAX, c_float
-from .table import MEASURE_FAMILIES, NICKNAMES
-from .tokens import ARROW_BYTES
+from ..trec.table import MEASURE_FAMILIES, NICKNAMES
+from ..trec.tokens import ARROW_BYTES
+from .arguments import EXIT_STATUS, count, digits, eps, level
+from .output import Output
+
+if TYPE_CHECKING:
+    from ..trec.evaluate import Evaluation
 
 __all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES", "measures_help"]
 
@@ -39,14 +43,14 @@ def measures_help() -> str:
         if fam.form in forms:
             example = forms[fam.form]
             if fam.form == "doubles":
-                example = example.format(fam.name, ",".join(f"{p:g}" for p in fam.params))
+                example = example.format(fam.name, ",".join(f"{p:g}" for p in fam.params or ()))
             elif fam.name in ("rbp", "rbp_resid"):
                 example = f"p=P,GRADE=GAIN,... e.g. {fam.name}.p=0.5"
             else:
                 example = example.format(fam.name)
             default = ""
             if fam.form in ("cut_long", "cut_double"):
-                default = " (default " + ",".join(f"{p:g}" for p in fam.params) + ")"
+                default = " (default " + ",".join(f"{p:g}" for p in fam.params or ()) + ")"
             line += f"\n  {'':<22}  -m {example}{default}"
         out.append(line)
     return "\n".join(out)
@@ -85,35 +89,9 @@ trec_eval's -m arguments has exactly trec_eval's lines.
 EXTRA_AVERAGES = list(eval_lines(0.0))
 
 
-_int = integer
-
-
-def _level(text):
-    return max(min(_int(text), INT64_MAX), -INT64_MAX - 1)
-
-
-def _count(text):
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
-    return min(value, INT64_MAX)
-
-
-_digits = digits
-
-
-def _eps(text):
-    value = c_float(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
-    if not (value >= 0 and value < 1):
-        raise argparse.ArgumentTypeError(f"{text!r} is not in [0, 1)")
-    return value
-
-
-def add_parser(sub) -> argparse.ArgumentParser:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``eval`` subcommand to the ``irmeans`` subparsers ``sub``."""
-    ev = sub.add_parser(
+    ev: argparse.ArgumentParser = sub.add_parser(
         "eval",
         help="evaluate a TREC run against qrels (trec_eval compatible)",
         description=EVAL_DESCRIPTION,
@@ -124,19 +102,19 @@ def add_parser(sub) -> argparse.ArgumentParser:
     ev.add_argument("-c", action="store_true", help="count qrels topics missing from the run as empty rankings")
     ev.add_argument("-n", action="store_true", help="print no 'all' lines (with -q: per-topic lines only)")
     # -M 0: every ranking empty, as in trec_eval (which crashes on a negative N)
-    ev.add_argument("-M", type=_count, metavar="N", help="evaluate only the top N per topic")
-    ev.add_argument("-l", type=_level, default=1, metavar="N", help="lowest grade that counts as relevant (default 1)")
-    ev.add_argument("-N", type=_count, default=0, metavar="N", help="documents in the collection (utility's d)")
+    ev.add_argument("-M", type=count, metavar="N", help="evaluate only the top N per topic")
+    ev.add_argument("-l", type=level, default=1, metavar="N", help="lowest grade that counts as relevant (default 1)")
+    ev.add_argument("-N", type=count, default=0, metavar="N", help="documents in the collection (utility's d)")
     ev.add_argument(
         "-m",
         action="append",
         metavar="MEASURE",
         help="measure, measure.params or nickname (official, all_trec, set); repeatable",
     )
-    ev.add_argument("--digits", type=_digits, default=4, metavar="D", help="decimals printed (default 4)")
+    ev.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals printed (default 4)")
     ev.add_argument(
         "--eps",
-        type=_eps,
+        type=eps,
         default=1e-5,
         metavar="E",
         help="epsilon of the extra gm_map_add, hm_map and logit_map lines (default 1e-5)",
@@ -148,7 +126,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return ev
 
 
-def _format(name, qid, value, kind, digits):
+def _format(name: str, qid: str, value: Any, kind: str, digits: int) -> str:
     if kind == "long":
         text = "%d" % int(value)
     elif kind == "string":
@@ -160,12 +138,12 @@ def _format(name, qid, value, kind, digits):
     return "%-22s\t%s\t%s" % (name, qid, text)
 
 
-def _note(text):
+def _note(text: str) -> None:
     print(f"irmeans eval: {text}", file=sys.stderr)
 
 
-def _extra_lines(ap, names, eps, digits):
-    lines = []
+def _extra_lines(ap: np.ndarray, names: list[str], eps: float, digits: int) -> list[str]:
+    lines: list[str] = []
     averages = eval_lines(eps)
     for name in names:
         try:
@@ -178,7 +156,7 @@ def _extra_lines(ap, names, eps, digits):
     return lines
 
 
-def _warn(w):
+def _warn(w: warnings.WarningMessage) -> None:
     message = w.message
     if isinstance(message, TopicsLeftOutWarning):
         _note(f"warning: {message.text(remedy='-c')}")
@@ -186,9 +164,9 @@ def _warn(w):
         _note(f"warning: {message}")
 
 
-def _selection(specs, extra):
+def _selection(specs: list[str] | None, extra: bool) -> tuple[list[str] | None, list[str], bool]:
     """(trec_eval -m specs for evaluate(), extra lines to print, whether map's own lines are printed)."""
-    from .table import parse_measures
+    from ..trec.table import parse_measures
 
     extras = list(EXTRA_AVERAGES) if (extra or specs is None) else [n for n in EXTRA_AVERAGES if n in specs]
     trec_specs = None if specs is None else [s for s in specs if s not in EXTRA_AVERAGES]
@@ -199,11 +177,11 @@ def _selection(specs, extra):
     return wanted, extras, show_map
 
 
-def _lines(ev, opts, extras, show_map) -> list:
+def _lines(ev: Evaluation, opts: argparse.Namespace, extras: list[str], show_map: bool) -> list[str]:
     """trec_eval's output lines of one evaluation."""
-    from .evaluate import printed_per_topic
+    from ..trec.evaluate import printed_per_topic
 
-    lines = []
+    lines: list[str] = []
     if opts.q:
         names = [n for n in printed_per_topic(ev) if n != "map" or show_map]
         columns = [ev.per_topic[n] for n in names]
@@ -221,14 +199,14 @@ def _lines(ev, opts, extras, show_map) -> list:
     return lines
 
 
-def _size(path) -> int:
+def _size(path: str) -> int:
     try:
         return os.stat(path).st_size
     except OSError:
         return 0
 
 
-def run_eval(opts, out) -> int:
+def run_eval(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns the exit status.
 
     The qrels are read once and each run evaluated in turn, its lines written as soon as it is
@@ -236,8 +214,8 @@ def run_eval(opts, out) -> int:
     that cannot be evaluated gets its one-line error on standard error, the others are still
     evaluated, and the status is then 1.
     """
-    from .evaluate import evaluate
-    from .files import read_qrels
+    from ..trec.evaluate import evaluate
+    from ..trec.files import read_qrels
 
     wanted, extras, show_map = _selection(opts.m, opts.extra)
     runs = opts.runs
@@ -245,7 +223,7 @@ def run_eval(opts, out) -> int:
         raise IrmeansError("'-' (standard input) may be given once: the qrels and the runs cannot share it")
     qrels = read_qrels(opts.qrels)
     if len(runs) > 1 and sum(_size(r) for r in runs) >= ARROW_BYTES:
-        from .arrow import load
+        from ..trec.arrow import load
 
         load()  # every run is then read by pyarrow's tokeniser: its import is paid once for all
     failed = 0

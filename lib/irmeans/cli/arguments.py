@@ -1,0 +1,107 @@
+"""Argument types shared by the ``irmeans`` subcommands: numbers in C's syntax, as trec_eval reads them.
+
+Python's ``int("1_0")`` is 10; trec_eval reads ``1``. Every count on the
+command line goes through here so that no subcommand reads one differently.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..trec.numbers import INT64_MAX, c_float, c_int
+
+__all__ = [
+    "integer",
+    "positive_integer",
+    "count",
+    "level",
+    "digits",
+    "eps",
+    "seed",
+    "splits",
+    "dataset",
+    "MAX_SPLITS",
+    "EXIT_STATUS",
+]
+
+#: The most random splits ``irmeans consistency`` draws (a billion already takes hours).
+MAX_SPLITS = 10**9
+
+
+def integer(text: str, what: str = "an integer") -> int:
+    """``text`` as an integer in C's syntax, or an ``argparse`` error."""
+    value = c_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    return value
+
+
+def positive_integer(text: str) -> int:
+    """A whole number >= 1 (a larger one than a C long reads as the largest)."""
+    value = integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return min(value, INT64_MAX)
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (a larger one than a C long reads as the largest), as ``-M`` and ``-N``."""
+    value = integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return min(value, INT64_MAX)
+
+
+def level(text: str) -> int:
+    """Any integer, clamped to a C long as trec_eval's ``atol`` clamps it (``-l``)."""
+    return max(min(integer(text), INT64_MAX), -INT64_MAX - 1)
+
+
+def seed(text: str) -> int:
+    """A random seed: a whole number >= 0 (numpy takes any size)."""
+    value = integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return value
+
+
+def splits(text: str) -> int:
+    """A number of random splits: 1 to :data:`MAX_SPLITS`."""
+    value = positive_integer(text)
+    if value > MAX_SPLITS:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than the {MAX_SPLITS:,} splits irmeans draws")
+    return value
+
+
+def dataset(text: str) -> tuple[str, str]:
+    """``COLLECTION:MEASURE`` of a shipped matrix, both lower-cased."""
+    collection, colon, measure = text.partition(":")
+    if not colon or not collection or not measure:
+        raise argparse.ArgumentTypeError(f"{text!r} is not COLLECTION:MEASURE (for example adhoc8:ap)")
+    return collection.strip().lower(), measure.strip().lower()
+
+
+def eps(text: str) -> float:
+    """An ε in [0, 1), in C's number syntax."""
+    value = c_float(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    if not (value >= 0 and value < 1):
+        raise argparse.ArgumentTypeError(f"{text!r} is not in [0, 1)")
+    return value
+
+
+def digits(text: str) -> int:
+    """Decimals to print: 0 to 17."""
+    value = integer(text)
+    if not 0 <= value <= 17:
+        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 17")
+    return value
+
+
+#: What ``irmeans COMMAND --help`` says of the exit status.
+EXIT_STATUS = """\
+exit status: 0 done; 1 an error (bad input, or the results could not all be
+written: a full disk, a file size limit), with one line on standard error;
+2 a usage error; 141 the output was closed before all of it was written (as
+with '| head'), with one line on standard error; 130 interrupted (Ctrl-C)."""
