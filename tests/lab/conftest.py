@@ -1,6 +1,6 @@
 """Fixtures of the JupyterLab tests: the book's own JupyterLab on a copy of the chapters, and Chromium.
 
-The server is started as ``make lab`` starts it (``book/lab.py``'s command), on a
+The server is started as ``make lab`` starts it (``book/scripts/lab.py``'s command), on a
 free port of 127.0.0.1, with a token, on a copy of the chapters in a temporary
 folder (the bibliography beside it, as in the repository), so nothing in the
 repository changes; its user settings and workspaces are temporary too, so a
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "book"))
+sys.path.insert(0, str(ROOT / "book" / "scripts"))
 import lab  # noqa: E402 - the book's script, not an installed module
 
 #: Debian's browser; the tests never download one of their own.

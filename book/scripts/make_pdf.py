@@ -1,6 +1,6 @@
 """The whole book as one PDF: a single-page build of the site, printed by Chromium.
 
-Usage: ``python book/make_pdf.py [--site _build/html]`` (``make pdf``; ``make site`` runs it too).
+Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; ``make site`` runs it too).
 
 1. Jupyter Book builds the book as a single HTML page into ``_build/pdf/``,
    with the site's configuration except that the chapters are not executed
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "_build" / "pdf"
 SITE = ROOT / "_build" / "html"
 PDF_NAME = "irmeans-book.pdf"

@@ -1,6 +1,6 @@
 """Write every numbered figure of the book as SVG, PNG and PDF, for slides and handouts.
 
-Usage: ``python book/make_figures.py [--out _build/figures] [--only fig-ch4-eps ...]``
+Usage: ``python book/scripts/make_figures.py [--out _build/figures] [--only fig-ch4-eps ...]``
 (``make figures``).
 
 Each figure is made by the function its chapter calls, with the chapter's
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = ROOT / "chapters"
 OUT = ROOT / "_build" / "figures"
 FORMATS = ("svg", "png", "pdf")
@@ -390,7 +390,7 @@ def main(argv: list[str]) -> int:
     missing = [label for label in missing if label in {f["label"] for f in figures}]
     print(f"{len(figures) - len(missing) - len(failed)} figures in {args.out}")
     if missing:
-        print(f"no call in book/make_figures.py's FIGURES for: {', '.join(missing)}; not written", file=sys.stderr)
+        print(f"no call in FIGURES for: {', '.join(missing)}; not written", file=sys.stderr)
     if failed:
         print(f"the table's call failed for: {', '.join(failed)}; not written", file=sys.stderr)
     return 1 if missing or failed else 0
