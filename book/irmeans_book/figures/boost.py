@@ -23,6 +23,9 @@ from irmeans_book import robertson
 from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
 
 __all__ = [
+    "FIGURES",
+    "histogram_figure",
+    "boost_figure",
     "AMOUNTS",
     "CHOICES",
     "figures_table",
@@ -358,3 +361,17 @@ def boost_controls(ap):
         },
         draw,
     )
+
+
+def histogram_figure():
+    """Figure 5.1 as the chapter shows it: the reconstructed example's 50 AP values."""
+    return histogram_chart(robertson.load_example())
+
+
+def boost_figure():
+    """Figure 5.2 as the chapter shows it: 0.05 added to the lowest 25 topics."""
+    return boost_chart(robertson.load_example(), initial_amount=0.05, initial_which="lowest")
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch5-histogram": histogram_figure, "fig-ch5-boost": boost_figure}

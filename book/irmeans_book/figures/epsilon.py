@@ -25,6 +25,8 @@ from irmeans_book.figures.averaging import TABLE1_SCORES
 from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
 
 __all__ = [
+    "FIGURES",
+    "epsilon_figure",
     "S2",
     "EXPONENTS",
     "FORMS",
@@ -291,3 +293,12 @@ def epsilon_controls():
         },
         draw,
     )
+
+
+def epsilon_figure():
+    """Figure 6.1 as the chapter shows it: ε = 10⁻⁵."""
+    return epsilon_chart(initial_log10=-5.0)
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch6-epsilon": epsilon_figure}
