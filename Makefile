@@ -36,12 +36,12 @@ ASSETS := book/assets/.stamp
 node_modules/.package-lock.json: package.json package-lock.json | system
 	npm ci --no-audit --no-fund --loglevel=error
 
-$(ASSETS): node_modules/.package-lock.json book/vendor_assets.py $(STAMP)
-	$(BIN)/python book/vendor_assets.py
+$(ASSETS): node_modules/.package-lock.json book/scripts/vendor_assets.py $(STAMP)
+	$(BIN)/python book/scripts/vendor_assets.py
 	touch $@
 
 # Everything the site is made from; `make site` rebuilds only if one is newer than the last good build.
-BOOK_SOURCES := _config.yml _toc.yml references.bib $(wildcard chapters/* book/*.py book/static/* \
+BOOK_SOURCES := _config.yml _toc.yml references.bib $(wildcard chapters/* book/scripts/*.py book/extensions/*.py book/static/* \
 	lib/irmeans/*.py lib/irmeans/*/*.py book/irmeans_book/*.py book/irmeans_book/*/*.py)
 SITE := _build/site.stamp
 
@@ -50,9 +50,9 @@ $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
 	# build can keep stale copies of the vendored JavaScript.
 	rm -rf _build
 	$(BIN)/jupyter-book build -W -n --keep-going .
-	$(BIN)/python book/check_site.py _build/html
-	# The whole book as one PDF, linked from the site (book/make_pdf.py; needs chromium).
-	$(BIN)/python book/make_pdf.py
+	$(BIN)/python book/scripts/check_site.py _build/html
+	# The whole book as one PDF, linked from the site (book/scripts/make_pdf.py; needs chromium).
+	$(BIN)/python book/scripts/make_pdf.py
 	touch $@
 
 site: venv system $(SITE)
@@ -62,31 +62,31 @@ book: venv system $(ASSETS)
 	$(MAKE) --no-print-directory site
 
 # Read the chapters live: JupyterLab on chapters/, with jupyterlab-myst for their MyST markup
-# (book/lab.py). The server listens on 127.0.0.1 only and asks nothing of the internet (no news
+# (book/scripts/lab.py). The server listens on 127.0.0.1 only and asks nothing of the internet (no news
 # and no pop-up asking for it, no update check; book/lab/ holds its settings). Extra options:
 # make lab LAB_ARGS="--no-browser --port 8890". Run as root, it adds --allow-root.
 LAB_ARGS ?=
 .PHONY: lab
 lab: venv
-	$(BIN)/python book/lab.py $(LAB_ARGS)
+	$(BIN)/python book/scripts/lab.py $(LAB_ARGS)
 
 # For lecturers: every numbered figure as SVG, slide-sized PNG and PDF in _build/figures/,
-# made by the functions the chapters call (book/make_figures.py).
+# made by the functions the chapters call (book/scripts/make_figures.py).
 .PHONY: figures
 figures: venv
-	$(BIN)/python book/make_figures.py --out _build/figures
+	$(BIN)/python book/scripts/make_figures.py --out _build/figures
 
 # The whole book as one PDF, _build/pdf/irmeans-book.pdf: Chromium prints a single-page build
 # (from the chapters' stored outputs), with controls hidden and a new page for each chapter,
 # and the PDF is copied into _build/html if the site is there. `make site` runs it too.
 .PHONY: pdf
 pdf: venv $(ASSETS)
-	$(BIN)/python book/make_pdf.py
+	$(BIN)/python book/scripts/make_pdf.py
 
 # Re-execute the chapters in place: refreshes the outputs nbval compares against.
 .PHONY: notebooks
 notebooks: venv
-	$(BIN)/python book/execute_notebooks.py
+	$(BIN)/python book/scripts/execute_notebooks.py
 
 # Lint, the standalone library check, then every test. The browser tests
 # (tests/browser) run `make site` themselves and use Debian's chromium.

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import json
@@ -45,6 +46,8 @@ __all__ = [
     "SITE_DRAW",
     "csv_data",
     "slider_param",
+    "Grid",
+    "example",
     "without_controls",
     "LiveFigure",
 ]
@@ -220,6 +223,70 @@ def slider_param(name, values, value, label):
         value=float(value),
         bind=alt.binding_range(min=float(grid[0]), max=float(grid[-1]), step=step, name=label),
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class Grid:
+    """A slider's settings, written once: ``start`` to ``stop`` in steps of ``step``.
+
+    The one definition of a slider for both of its forms: the site's
+    (:meth:`param`, a Vega-Lite parameter over the precomputed rows,
+    :attr:`values`) and the kernel's (:meth:`float_slider`, an ipywidgets
+    slider with the same range and step). Each value is rounded to
+    ``decimals``, so that it is the number the slider shows.
+
+    Examples
+    --------
+    >>> g = Grid(0.01, 0.05, 0.01, decimals=2)
+    >>> g.values.tolist()
+    [0.01, 0.02, 0.03, 0.04, 0.05]
+    >>> g.param("w", 0.03, "w ").param.bind.to_dict()["step"]
+    0.01
+    """
+
+    start: float
+    stop: float
+    step: float
+    decimals: int = 10
+
+    @property
+    def values(self) -> np.ndarray:
+        """Every setting, from :attr:`start` to :attr:`stop`."""
+        n = int(round((self.stop - self.start) / self.step))
+        return np.round(self.start + np.arange(n + 1) * self.step, self.decimals)
+
+    def param(self, name, value, label):
+        """The Vega-Lite parameter of the slider (:func:`slider_param` over :attr:`values`)."""
+        return slider_param(name, self.values, value, label)
+
+    def float_slider(self, value, description, **options):
+        """The same slider as an ipywidgets ``FloatSlider``, redrawing when let go."""
+        import ipywidgets as w
+
+        return w.FloatSlider(
+            value=float(value),
+            min=float(self.start),
+            max=float(self.stop),
+            step=float(self.step),
+            description=description,
+            continuous_update=False,
+            **options,
+        )
+
+
+def example(values, dtype=float):
+    """A chapter's example data as a read-only float array: the one copy the chapter,
+    its figures and its self-checks share, which none of them can change by accident.
+
+    Examples
+    --------
+    >>> x = example([0.5, 0.25])
+    >>> x.tolist(), x.flags.writeable
+    ([0.5, 0.25], False)
+    """
+    array = np.array(values, dtype=dtype)
+    array.setflags(write=False)
+    return array
 
 
 def csv_data(frame):

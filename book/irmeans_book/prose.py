@@ -10,7 +10,7 @@ read the same markdown:
 - JupyterLab (jupyterlab-myst) evaluates it when the markdown cell is run and
   keeps the result in the cell's ``user_expressions`` metadata, which is what
   it shows when the notebook is opened: ``make notebooks`` stores it
-  (``book/execute_notebooks.py``), and the book's single-page build for the
+  (``book/scripts/execute_notebooks.py``), and the book's single-page build for the
   PDF reads it from there too.
 
 Cross-references and citations go the same way, because jupyterlab-myst can
@@ -23,7 +23,7 @@ return a :class:`Reference`, whose MIME bundle holds both forms:
   topics", "[Robertson, 2006]", "Ravana and Moffat [2009]"), which JupyterLab
   shows;
 - :data:`MYST_MIMETYPE`, the MyST role itself, which the site's build parses
-  in place (``book/irmeans_eval.py``), so the site keeps its numbered figure
+  in place (``book/extensions/irmeans_eval.py``), so the site keeps its numbered figure
   references and its citations linked to the bibliography. JupyterLab has no
   renderer for this type and ignores it.
 

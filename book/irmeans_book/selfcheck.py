@@ -167,8 +167,10 @@ def _winner(scores: dict[str, float]) -> str:
 # Chapter 1: two systems, five topics
 # ---------------------------------------------------------------------------
 
-CH1_A = (0.60, 0.55, 0.50, 0.45, 0.01)
-CH1_B = (0.35, 0.30, 0.30, 0.25, 0.20)
+# The chapters' example data are their figure modules' (irmeans_book.figures): the one copy of each.
+from irmeans_book.figures import introduction, ranked_lists, scales  # noqa: E402
+
+CH1_A, CH1_B = introduction.SCORES_A, introduction.SCORES_B
 
 
 @selfcheck("sc-ch1-gm-b")
@@ -188,8 +190,7 @@ def ch1_hm_winner() -> Choice:
 # Chapter 2: relevant at ranks 1, 3 and 6, R = 5
 # ---------------------------------------------------------------------------
 
-CH2_RANKING = (1, 0, 1, 0, 0, 1, 0, 0, 0, 0)
-CH2_R = 5
+CH2_RANKING, CH2_R = ranked_lists.RANKING, ranked_lists.R
 
 
 @selfcheck("sc-ch2-r-precision")
@@ -209,8 +210,7 @@ def ch2_interpolated() -> Number:
 # Chapter 3: six topics, A excellent on two, B middling
 # ---------------------------------------------------------------------------
 
-CH3_A = (0.95, 0.90, 0.15, 0.12, 0.10, 0.05)
-CH3_B = (0.40, 0.35, 0.30, 0.25, 0.20, 0.18)
+CH3_A, CH3_B = scales.SCORES_A, scales.SCORES_B
 
 
 @selfcheck("sc-ch3-gm-doubled")

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from docutils import nodes
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "book"))
+sys.path[:0] = [str(ROOT / "book" / "scripts"), str(ROOT / "book" / "extensions")]
 
 import check_site  # noqa: E402
 import irmeans_site  # noqa: E402

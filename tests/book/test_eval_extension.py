@@ -11,8 +11,8 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BOOK = ROOT / "book"
-sys.path.insert(0, str(BOOK))
+BOOK = ROOT / "book" / "extensions"
+sys.path[:0] = [str(ROOT / "book" / "scripts"), str(BOOK)]
 import execute_notebooks  # noqa: E402 - a script of the book's, not an installed module
 import irmeans_eval  # noqa: E402
 from irmeans_book.prose import MYST_MIMETYPE  # noqa: E402

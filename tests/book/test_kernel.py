@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-BOOK = Path(__file__).resolve().parents[2] / "book"
+BOOK = Path(__file__).resolve().parents[2] / "book" / "extensions"
 SCRIPT = """
 import sys
 sys.path.insert(0, {book!r})

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "book"))
+sys.path.insert(0, str(ROOT / "book" / "scripts"))
 import make_figures  # noqa: E402 - a script of the book's, not an installed module
 
 VEGALITE = "application/vnd.vegalite.v5+json"
@@ -22,7 +22,7 @@ def test_the_table_has_a_call_for_every_numbered_figure_and_no_other():
     labels = [f["label"] for f in make_figures.numbered_figures()]
     assert len(labels) == len(set(labels)), "two figures share a label"
     assert set(labels) == set(make_figures.FIGURES), (
-        "book/make_figures.py's FIGURES must have exactly the chapters' numbered figures: "
+        "book/scripts/make_figures.py's FIGURES must have exactly the chapters' numbered figures: "
         f"missing {sorted(set(labels) - set(make_figures.FIGURES))}, "
         f"extra {sorted(set(make_figures.FIGURES) - set(labels))}"
     )
@@ -105,7 +105,7 @@ def test_each_figure_is_the_chapters_own():
         if not _same(_canonical(made), _canonical(stored[label])):
             differ.append(label)
     assert not differ, (
-        f"{differ}: book/make_figures.py does not call these as their chapters do, "
+        f"{differ}: book/scripts/make_figures.py does not call these as their chapters do, "
         "or the chapters' stored outputs are stale (make notebooks)"
     )
     assert len(stored) >= len(make_figures.FIGURES) - 3  # nearly all stored (a chapter being rewritten may lack one)

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "book"))
+sys.path.insert(0, str(ROOT / "book" / "scripts"))
 import make_pdf  # noqa: E402 - a script of the book's, not an installed module
 
 PRINT_CSS = ROOT / "book" / "static" / "irmeans-print.css"

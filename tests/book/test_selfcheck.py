@@ -14,7 +14,7 @@ from irmeans_book import selfcheck
 from irmeans_book.selfcheck import ANSWERS, Choice, Number, answer
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "book"))
+sys.path.insert(0, str(ROOT / "book" / "extensions"))
 import irmeans_selfcheck  # noqa: E402 - the book's local Sphinx extension, not an installed module
 
 CHAPTERS = ROOT / "chapters"
@@ -138,7 +138,7 @@ def _build(tmp_path, text):
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(ROOT / 'book')!r})\n"
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / 'extensions')!r})\n"
         "extensions = ['myst_parser', 'sphinx_exercise', 'irmeans_selfcheck']\n"
         f"html_static_path = [{str(ROOT / 'book' / 'static')!r}]\n"
     )

@@ -44,8 +44,7 @@ def browser(site, playwright):
     """
     if not sitetools.CHROMIUM.is_file():
         pytest.fail(
-            f"{sitetools.CHROMIUM} is missing: install Debian's chromium "
-            "(apt-get install chromium) or set IRMEANS_CHROMIUM",
+            sitetools.chromium_missing(),
             pytrace=False,
         )
     if not sitetools.AXE.is_file():

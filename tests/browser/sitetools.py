@@ -9,30 +9,19 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import subprocess
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from irmeans_book import chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "_build" / "html"
 #: Where screenshots, the PDF of a page and the report go, for a person to look at.
 OUTPUT = ROOT / "_build" / "screenshots"
-#: Debian's browser; the tests never download one of their own.
-CHROMIUM = Path(os.environ.get("IRMEANS_CHROMIUM", "/usr/bin/chromium"))
-#: No sandbox (CI runs as root); no background traffic (the pages alone may make requests).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--no-first-run",
-    "--no-default-browser-check",
-]
+#: Debian's browser and its flags, as the book's PDF is printed with; the tests never download one of their own.
+CHROMIUM, CHROMIUM_ARGS, chromium_missing = chromium.EXECUTABLE, chromium.ARGS, chromium.missing_message
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 HELPERS = Path(__file__).with_name("page_helpers.js")
 # Folders of the site that hold assets and sources, not pages.

@@ -1,4 +1,4 @@
-"""The whole book as one PDF (made with the site by book/make_pdf.py), and the print style it is made with.
+"""The whole book as one PDF (made with the site by book/scripts/make_pdf.py), and the print style it is made with.
 
 The PDF is read with poppler (pdf_pages.py): where its words are printed, the sizes of its fonts, and
 each page as a picture. The single page it is printed from is also opened in Chromium laid out for
@@ -17,11 +17,11 @@ import pytest
 import sitetools
 from visit import open_page
 
-sys.path.insert(0, str(sitetools.ROOT / "book"))
+sys.path.insert(0, str(sitetools.ROOT / "book" / "scripts"))
 import make_pdf  # noqa: E402 - a script of the book's, not an installed module
 
 PDF = "irmeans-book.pdf"
-#: The single page the PDF is printed from (book/make_pdf.py).
+#: The single page the PDF is printed from (book/scripts/make_pdf.py).
 SINGLE_PAGE = sitetools.ROOT / "_build" / "pdf" / "_build" / "singlehtml"
 #: The smallest text the book prints, in points.
 MIN_PT = 9

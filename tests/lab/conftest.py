@@ -1,6 +1,6 @@
 """Fixtures of the JupyterLab tests: the book's own JupyterLab on a copy of the chapters, and Chromium.
 
-The server is started as ``make lab`` starts it (``book/lab.py``'s command), on a
+The server is started as ``make lab`` starts it (``book/scripts/lab.py``'s command), on a
 free port of 127.0.0.1, with a token, on a copy of the chapters in a temporary
 folder (the bibliography beside it, as in the repository), so nothing in the
 repository changes; its user settings and workspaces are temporary too, so a
@@ -21,24 +21,15 @@ from pathlib import Path
 
 import pytest
 
+# Debian's browser and its flags, as the book's PDF is printed with; the tests never download one of their own.
+from irmeans_book.chromium import ARGS as CHROMIUM_ARGS
+from irmeans_book.chromium import EXECUTABLE as CHROMIUM
+from irmeans_book.chromium import missing_message as chromium_missing
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "book"))
+sys.path.insert(0, str(ROOT / "book" / "scripts"))
 import lab  # noqa: E402 - the book's script, not an installed module
 
-#: Debian's browser; the tests never download one of their own.
-CHROMIUM = Path(os.environ.get("IRMEANS_CHROMIUM", "/usr/bin/chromium"))
-#: No sandbox (CI runs as root); no background traffic (the page alone may make requests).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--no-first-run",
-    "--no-default-browser-check",
-]
 #: Where screenshots go, for a person to look at.
 OUTPUT = ROOT / "_build" / "screenshots" / "lab"
 
@@ -103,7 +94,7 @@ def lab_url(book_copy, tmp_path_factory):
 def browser(playwright):
     """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip."""
     if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium or set IRMEANS_CHROMIUM", pytrace=False)
+        pytest.fail(chromium_missing(), pytrace=False)
     chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     yield chromium
     chromium.close()

@@ -22,6 +22,9 @@ from irmeans import means
 from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show, slider_param
 
 __all__ = [
+    "FIGURES",
+    "eps_figure",
+    "means_figure",
     "TABLE1_SCORES",
     "AVERAGE_NAMES",
     "all_means",
@@ -300,3 +303,17 @@ def means_controls(scores=TABLE1_SCORES["S2"], eps=0.01):
         value=eps, base=10, min=-5, max=1, step=0.25, description="ε", continuous_update=False
     )
     return LiveFigure({"eps": eps_slider, **sliders}, draw)
+
+
+def eps_figure():
+    """Figure 4.1 as the chapter shows it."""
+    return eps_chart()
+
+
+def means_figure():
+    """Figure 4.2 as the chapter shows it: system S2 to start from, its first score 0, ε = 10⁻²."""
+    return means_chart(initial=("S2", 0.0, -2))
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch4-eps": eps_figure, "fig-ch4-means": means_figure}

@@ -20,9 +20,13 @@ import numpy as np
 import pandas as pd
 
 from irmeans_book import robertson
-from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
 
 __all__ = [
+    "FIGURES",
+    "histogram_figure",
+    "boost_figure",
+    "AMOUNT",
     "AMOUNTS",
     "CHOICES",
     "figures_table",
@@ -35,7 +39,8 @@ __all__ = [
 ]
 
 #: The boost slider's settings: 0 to 0.10 in steps of 0.005.
-AMOUNTS = np.round(np.arange(21) * 0.005, 3)
+AMOUNT = Grid(0.0, 0.10, 0.005, decimals=3)
+AMOUNTS = AMOUNT.values
 
 #: What the select offers, in order: the key of :func:`irmeans_book.robertson.boost` -> its label.
 #: No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
@@ -343,18 +348,24 @@ def boost_controls(ap):
 
     return LiveFigure(
         {
-            "amount": w.FloatSlider(
-                value=0.05,
-                min=0.0,
-                max=0.10,
-                step=0.005,
-                readout_format=".3f",
-                description="Boost",
-                continuous_update=False,
-            ),
+            "amount": AMOUNT.float_slider(0.05, "Boost", readout_format=".3f"),
             "which": w.Dropdown(
                 options=[(label, key) for key, label in CHOICES.items()], value="lowest", description="Topics"
             ),
         },
         draw,
     )
+
+
+def histogram_figure():
+    """Figure 5.1 as the chapter shows it: the reconstructed example's 50 AP values."""
+    return histogram_chart(robertson.load_example())
+
+
+def boost_figure():
+    """Figure 5.2 as the chapter shows it: 0.05 added to the lowest 25 topics."""
+    return boost_chart(robertson.load_example(), initial_amount=0.05, initial_which="lowest")
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch5-histogram": histogram_figure, "fig-ch5-boost": boost_figure}

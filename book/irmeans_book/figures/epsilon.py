@@ -22,10 +22,13 @@ from irmeans import measures as ranked
 
 from irmeans_book import robertson
 from irmeans_book.figures.averaging import TABLE1_SCORES
-from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
 
 __all__ = [
+    "FIGURES",
+    "epsilon_figure",
     "S2",
+    "EXPONENT",
     "EXPONENTS",
     "FORMS",
     "data_sets",
@@ -41,7 +44,8 @@ __all__ = [
 S2 = TABLE1_SCORES["S2"]
 
 #: The slider's settings of log10 ε: −8 to 0 in steps of 0.1.
-EXPONENTS = np.round(np.arange(-80, 1) / 10, 1)
+EXPONENT = Grid(-8.0, 0.0, 0.1, decimals=1)
+EXPONENTS = EXPONENT.values
 
 #: The lines of the chart, in legend order, and their colours and dashes.
 FORMS = {
@@ -284,10 +288,17 @@ def epsilon_controls():
 
     return LiveFigure(
         {
-            "log10_eps": w.FloatSlider(
-                value=-5.0, min=-8.0, max=0.0, step=0.1, description="log10 ε", continuous_update=False
-            ),
+            "log10_eps": EXPONENT.float_slider(-5.0, "log10 ε"),
             "data_set": w.Dropdown(options=list(sets), description="Data set"),
         },
         draw,
     )
+
+
+def epsilon_figure():
+    """Figure 6.1 as the chapter shows it: ε = 10⁻⁵."""
+    return epsilon_chart(initial_log10=-5.0)
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch6-epsilon": epsilon_figure}

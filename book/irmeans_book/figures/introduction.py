@@ -20,9 +20,26 @@ import numpy as np
 import pandas as pd
 from irmeans.averages import AM, GM, HM, Median
 
-from irmeans_book.plots import LiveFigure, show, slider_param
+from irmeans_book.plots import Grid, LiveFigure, example, show, slider_param
 
-__all__ = ["AVERAGES", "averages_table", "averages_chart", "describe_comparison", "averages_controls"]
+__all__ = [
+    "SCORES_A",
+    "SCORES_B",
+    "WEAKEST",
+    "AVERAGES",
+    "FIGURES",
+    "averages_table",
+    "averages_chart",
+    "averages_figure",
+    "describe_comparison",
+    "averages_controls",
+]
+
+#: Chapter 1's example: the per-topic scores of systems A and B on five topics.
+SCORES_A = example([0.60, 0.55, 0.50, 0.45, 0.01])
+SCORES_B = example([0.35, 0.30, 0.30, 0.25, 0.20])
+#: The slider for A's weakest (last) topic: 0.01, 0.02, ..., 0.30.
+WEAKEST = Grid(0.01, 0.30, 0.01, decimals=2)
 
 #: The averages of chapter 1's figure, by the name shown in its select.
 AVERAGES = {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM(), "median": Median()}
@@ -144,6 +161,11 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
     return alt.hconcat(left, right).add_params(weakest, average)
 
 
+def averages_figure():
+    """Figure 1.1 as the chapter shows it: :data:`SCORES_A` and :data:`SCORES_B`, the slider at A's own score."""
+    return averages_chart(SCORES_A, SCORES_B, WEAKEST.values, initial_weakest=SCORES_A[-1])
+
+
 def describe_comparison(scores_a, scores_b, average):
     """One line: the chosen average of two systems' per-topic scores, and which is higher.
 
@@ -165,7 +187,7 @@ def describe_comparison(scores_a, scores_b, average):
     return f"{average}: A {a:.4f}, B {b:.4f} -> {verdict}"
 
 
-def averages_controls(scores_a, scores_b):
+def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
     """A slider for A's last topic score and a dropdown of averages that redraw chapter 1's figure.
 
     Examples
@@ -185,10 +207,12 @@ def averages_controls(scores_a, scores_b):
 
     return LiveFigure(
         {
-            "weakest": w.FloatSlider(
-                value=float(a[-1]), min=0.01, max=0.30, step=0.01, description="A, last topic", continuous_update=False
-            ),
+            "weakest": WEAKEST.float_slider(a[-1], "A, last topic"),
             "average": w.Dropdown(options=list(AVERAGES), description="Average"),
         },
         draw,
     )
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch1-averages": averages_figure}

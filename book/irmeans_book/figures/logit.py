@@ -25,6 +25,9 @@ from irmeans.means import log_odds
 from irmeans_book.plots import OKABE_ITO, LiveFigure, show
 
 __all__ = [
+    "FIGURES",
+    "curves_figure",
+    "logit_figure",
     "log_odds",
     "SCALES",
     "AVERAGES",
@@ -374,3 +377,17 @@ def logit_controls(datasets=DATASETS):
         },
         draw,
     )
+
+
+def curves_figure():
+    """Figure 8.1 as the chapter shows it: ε = 0.01."""
+    return curves_chart(initial=0.01)
+
+
+def logit_figure():
+    """Figure 8.2 as the chapter shows it: ε = 10⁻³."""
+    return logit_chart(initial={"eps": 1e-3})
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch8-curves": curves_figure, "fig-ch8-averages": logit_figure}

@@ -20,9 +20,15 @@ import numpy as np
 import pandas as pd
 from irmeans import measures as ranked
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show
+from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, example, show
 
 __all__ = [
+    "RANKING",
+    "R",
+    "RELEVANT_RANKS",
+    "FIGURES",
+    "pr_curve_figure",
+    "ranking_figure",
     "rankings_table",
     "RANKING_MEASURES",
     "ranking_chart",
@@ -32,6 +38,13 @@ __all__ = [
     "describe_ranking",
     "ranking_controls",
 ]
+
+#: Chapter 2's example: the relevance (1 or 0) of the documents at ranks 1 to 10 ...
+RANKING = example([1, 0, 1, 0, 0, 1, 0, 0, 0, 0], dtype=int)
+#: ... and R, the number of relevant documents for the topic in all.
+R = 5
+#: The relevant ranks of :data:`RANKING`: 1, 3 and 6.
+RELEVANT_RANKS = tuple(int(k) for k in np.flatnonzero(RANKING) + 1)
 
 
 def _all_rankings(depth):
@@ -114,7 +127,7 @@ def rankings_table(depth=10, max_r=15, decimals=3):
 RANKING_MEASURES = {"p5": "P@5", "p10": "P@10", "rprec": "R-precision", "ap": "AP", "rr": "RR"}
 
 
-def ranking_chart(depth=10, max_r=15, initial=(1, 0, 1, 0, 0, 1, 0, 0, 0, 0), initial_r=5):
+def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), initial_r=R):
     """Chapter 2's figure: tick relevant ranks, pick R, read the measures and the P-R curve.
 
     Examples
@@ -348,7 +361,7 @@ def describe_ranking(relevant_ranks, num_relevant, depth=10):
     return "\n".join(lines)
 
 
-def ranking_controls(depth=10, max_r=15, initial=(1, 3, 6), initial_r=5):
+def ranking_controls(depth=10, max_r=15, initial=RELEVANT_RANKS, initial_r=R):
     """Ten checkboxes (relevant ranks) and an R slider that redraw chapter 2's figure.
 
     The slider never reads less than the relevant ranks ticked: ticking more
@@ -382,3 +395,17 @@ def ranking_controls(depth=10, max_r=15, initial=(1, 3, 6), initial_r=5):
     for widget in (slider, *boxes.values()):
         widget.observe(at_least_ticked, names="value")
     return LiveFigure({"R": slider, **boxes}, draw)
+
+
+def pr_curve_figure():
+    """Figure 2.1 as the chapter shows it: the curve of :data:`RANKING` with :data:`R`."""
+    return pr_curve_chart(RANKING, R)
+
+
+def ranking_figure():
+    """Figure 2.2 as the chapter shows it: :data:`RANKING` ticked, :data:`R` on the slider."""
+    return ranking_chart(initial=tuple(RANKING), initial_r=R)
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch2-pr-curve": pr_curve_figure, "fig-ch2-ranking": ranking_figure}

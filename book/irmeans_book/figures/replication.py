@@ -27,7 +27,16 @@ from irmeans.averages import AM, GM
 
 from irmeans_book.plots import OKABE_ITO, slider_param
 
-__all__ = ["SEED", "N_SPLITS", "EPS_GRID", "MEASURE_ORDER", "replication_tables", "replication_chart"]
+__all__ = [
+    "FIGURES",
+    "replication_figure",
+    "SEED",
+    "N_SPLITS",
+    "EPS_GRID",
+    "MEASURE_ORDER",
+    "replication_tables",
+    "replication_chart",
+]
 
 #: Seed of every matrix's random splits.
 SEED = 2009
@@ -204,3 +213,13 @@ def replication_chart(wide, eps_grid=EPS_GRID, initial_log_eps=-2.0, initial_mea
     )
     chart = alt.vconcat(readout, fig9, fig10).add_params(logeps, measure).resolve_scale(color="shared")
     return chart.properties(usermeta={"irmeans_check": "replication"})
+
+
+def replication_figure():
+    """Figure 9.4 as the chapter shows it."""
+    _, wide = replication_tables()
+    return replication_chart(wide)
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch9-replication": replication_figure}

@@ -28,9 +28,15 @@ import pandas as pd
 from irmeans import means
 from scipy.stats import rankdata
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, example, show, slider_param
 
 __all__ = [
+    "SCORES_A",
+    "SCORES_B",
+    "LOWEST",
+    "FIGURES",
+    "doubling_figure",
+    "transform_figure",
     "TRANSFORMS",
     "BACK_TRANSFORMED",
     "transform",
@@ -41,6 +47,12 @@ __all__ = [
     "describe_transform",
     "transform_controls",
 ]
+
+#: Chapter 3's example: six topics, system A excellent on two and poor on the rest, B middling on all.
+SCORES_A = example([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])
+SCORES_B = example([0.40, 0.35, 0.30, 0.25, 0.20, 0.18])
+#: The slider for A's lowest (last) topic: 0.01, 0.02, ..., 0.30.
+LOWEST = Grid(0.01, 0.30, 0.01, decimals=2)
 
 #: The transformations of the chapter, in the order of the figure's select.
 TRANSFORMS = ("identity", "log", "logit", "rank")
@@ -288,7 +300,7 @@ def describe_transform(scores_a, scores_b, name):
     return line
 
 
-def transform_controls(scores_a, scores_b, lowest=(0.01, 0.30, 0.01)):
+def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
     """A dropdown of transformations and a slider for A's last score that redraw the chapter's figure.
 
     Examples
@@ -301,9 +313,8 @@ def transform_controls(scores_a, scores_b, lowest=(0.01, 0.30, 0.01)):
     import ipywidgets as w
 
     a = np.asarray(scores_a, dtype=float)
-    lo, hi, step = lowest
     # The slider's settings, as the site's figure has them: the scale's floor is the same in both.
-    grid = np.round(np.arange(lo, hi + step / 2, step), 6)
+    grid = lowest.values
 
     def draw(name, last):
         chart = transform_chart(a, scores_b, grid, initial_lowest=last, initial_transform=name)
@@ -312,9 +323,21 @@ def transform_controls(scores_a, scores_b, lowest=(0.01, 0.30, 0.01)):
     return LiveFigure(
         {
             "name": w.Dropdown(options=list(TRANSFORMS), description="Transformation"),
-            "last": w.FloatSlider(
-                value=float(a[-1]), min=lo, max=hi, step=step, description="A, last topic", continuous_update=False
-            ),
+            "last": lowest.float_slider(a[-1], "A, last topic"),
         },
         draw,
     )
+
+
+def doubling_figure():
+    """Figure 3.1 as the chapter shows it."""
+    return doubling_chart()
+
+
+def transform_figure():
+    """Figure 3.2 as the chapter shows it: :data:`SCORES_A` and :data:`SCORES_B`, the slider at A's own score."""
+    return transform_chart(SCORES_A, SCORES_B, LOWEST.values, initial_lowest=SCORES_A[-1])
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch3-doubling": doubling_figure, "fig-ch3-transform": transform_figure}

@@ -25,9 +25,13 @@ import pandas as pd
 from irmeans import means, significance
 from irmeans.averages import AM, GM
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show, slider_param
+from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, example, show, slider_param
 
 __all__ = [
+    "RANKS",
+    "FIGURES",
+    "verdicts_figure",
+    "rank_shares_figure",
     "EPS",
     "SEED",
     "easy_topics",
@@ -522,3 +526,23 @@ def rank_shares_chart(ranks):
         )
         .properties(width=360, height=70)
     )
+
+
+#: Chapter 7's two systems' ranks of the known item: X at rank 1 on nine topics and 500 on the tenth, Y at 2 on all.
+RANKS = {"X": example([1] * 9 + [500], dtype=int), "Y": example([2] * 10, dtype=int)}
+
+
+def verdicts_figure():
+    """Figure 7.1 as the chapter shows it: gain 0.2 on the easy topics, loss 0.3 on the hard ones."""
+    from irmeans_book import robertson
+
+    return verdicts_chart(robertson.load_example(), GAINS, LOSSES, initial=(0.2, 0.3))
+
+
+def rank_shares_figure():
+    """Figure 7.2 as the chapter shows it: :data:`RANKS`."""
+    return rank_shares_chart(RANKS)
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+FIGURES = {"fig-ch7-verdicts": verdicts_figure, "fig-ch7-rank-shares": rank_shares_figure}

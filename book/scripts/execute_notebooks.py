@@ -9,7 +9,7 @@ the cell's ``user_expressions`` metadata, as jupyterlab-myst stores them when th
 cell is run: a chapter opened in JupyterLab shows its numbers, references and
 citations before anything is run. An expression that fails stops the run.
 
-Usage: ``python book/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter).
+Usage: ``python book/scripts/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter).
 
 The kernels use local sockets (``irmeans_kernel.LocalKernelManager``), as in the book's build,
 so ipykernel has no unencrypted TCP connection to warn about.
@@ -23,11 +23,15 @@ from pathlib import Path
 
 import nbformat
 from irmeans_book.prose import EVAL_PATTERN, eval_expressions
-from irmeans_kernel import LocalKernelManager
 from nbclient import NotebookClient
 from nbclient.util import ensure_async
 
-CHAPTERS = Path(__file__).resolve().parent.parent / "chapters"
+ROOT = Path(__file__).resolve().parents[2]
+CHAPTERS = ROOT / "chapters"
+# The kernel manager lives with the book's Sphinx extensions, which the build loads it as.
+sys.path.insert(0, str(ROOT / "book" / "extensions"))
+from irmeans_kernel import LocalKernelManager  # noqa: E402 - a module of the book's, not an installed one
+
 #: Where jupyterlab-myst keeps a markdown cell's evaluated expressions.
 USER_EXPRESSIONS = "user_expressions"
 

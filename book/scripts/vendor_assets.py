@@ -5,7 +5,7 @@ the npm packages pinned in ``package.json`` (installed by ``npm ci``).
 ``_config.yml`` lists ``book/assets`` in ``html_static_path``, so Sphinx
 copies it to ``_build/html/_static/``.
 
-Usage: ``python book/vendor_assets.py`` from the repository root.
+Usage: ``python book/scripts/vendor_assets.py`` from the repository root.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import altair as alt
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "book" / "assets"
 NODE_MODULES = ROOT / "node_modules"
 MATHJAX = NODE_MODULES / "mathjax" / "es5"

@@ -1,6 +1,6 @@
 """``make lab``: JupyterLab on the chapters, with jupyterlab-myst for their MyST markup.
 
-Usage: ``python book/lab.py [JUPYTER LAB OPTION ...]`` (``make lab LAB_ARGS="--no-browser --port 8890"``).
+Usage: ``python book/scripts/lab.py [JUPYTER LAB OPTION ...]`` (``make lab LAB_ARGS="--no-browser --port 8890"``).
 
 The server listens on 127.0.0.1 only and asks nothing of the internet: no news
 feed (``LabApp.news_url``), no update check, and the settings in ``book/lab/``
@@ -16,10 +16,10 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = ROOT / "chapters"
 #: JupyterLab's settings for the book (overrides.json5).
-SETTINGS = Path(__file__).resolve().with_name("lab")
+SETTINGS = ROOT / "book" / "lab"
 
 
 def command(notebook_dir: Path = CHAPTERS, *extra: str) -> list[str]:

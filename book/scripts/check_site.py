@@ -1,6 +1,6 @@
 """Check the built site: nothing is loaded from elsewhere, figures have their script, pages stay small.
 
-Usage: ``python book/check_site.py _build/html``; exits non-zero on a problem.
+Usage: ``python book/scripts/check_site.py _build/html``; exits non-zero on a problem.
 """
 
 from __future__ import annotations

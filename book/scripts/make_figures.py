@@ -1,6 +1,6 @@
 """Write every numbered figure of the book as SVG, PNG and PDF, for slides and handouts.
 
-Usage: ``python book/make_figures.py [--out _build/figures] [--only fig-ch4-eps ...]``
+Usage: ``python book/scripts/make_figures.py [--out _build/figures] [--only fig-ch4-eps ...]``
 (``make figures``).
 
 Each figure is made by the function its chapter calls, with the chapter's
@@ -26,9 +26,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = ROOT / "chapters"
 OUT = ROOT / "_build" / "figures"
 FORMATS = ("svg", "png", "pdf")
@@ -53,156 +51,25 @@ READOUT_HEIGHT = 30
 
 
 # ---------------------------------------------------------------------------
-# The chapters' calls, with the chapters' arguments
+# The chapters' calls: each chapter's module holds its own (its FIGURES)
 # ---------------------------------------------------------------------------
 
 
-def _ch1_averages():
-    from irmeans_book.figures import introduction
+def chapter_figures() -> dict[str, Callable]:
+    """Every numbered figure of the book, by label: the calls the chapters' modules list in their ``FIGURES``."""
+    from irmeans_book import figures
 
-    scores_a = np.array([0.60, 0.55, 0.50, 0.45, 0.01])
-    scores_b = np.array([0.35, 0.30, 0.30, 0.25, 0.20])
-    weakest_values = np.round(np.arange(1, 31) / 100, 2)
-    return introduction.averages_chart(scores_a, scores_b, weakest_values, initial_weakest=scores_a[-1])
-
-
-CH2_RANKING = np.array([1, 0, 1, 0, 0, 1, 0, 0, 0, 0])
-CH2_R = 5
-
-
-def _ch2_pr_curve():
-    from irmeans_book.figures import ranked_lists
-
-    return ranked_lists.pr_curve_chart(CH2_RANKING, CH2_R)
-
-
-def _ch2_ranking():
-    from irmeans_book.figures import ranked_lists
-
-    return ranked_lists.ranking_chart(initial=tuple(CH2_RANKING), initial_r=CH2_R)
-
-
-def _ch3_doubling():
-    from irmeans_book.figures import scales
-
-    return scales.doubling_chart()
-
-
-def _ch3_transform():
-    from irmeans_book.figures import scales
-
-    scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])
-    scores_b = np.array([0.40, 0.35, 0.30, 0.25, 0.20, 0.18])
-    lowest_values = np.round(np.arange(1, 31) / 100, 2)
-    return scales.transform_chart(scores_a, scores_b, lowest_values, initial_lowest=scores_a[-1])
-
-
-def _ch4_eps():
-    from irmeans_book.figures import averaging
-
-    return averaging.eps_chart()
-
-
-def _ch4_means():
-    from irmeans_book.figures import averaging
-
-    return averaging.means_chart(initial=("S2", 0.0, -2))
-
-
-def _ch5_histogram():
-    from irmeans_book import robertson
-    from irmeans_book.figures import boost
-
-    return boost.histogram_chart(robertson.load_example())
-
-
-def _ch5_boost():
-    from irmeans_book import robertson
-    from irmeans_book.figures import boost
-
-    return boost.boost_chart(robertson.load_example(), initial_amount=0.05, initial_which="lowest")
-
-
-def _ch6_epsilon():
-    from irmeans_book.figures import epsilon
-
-    return epsilon.epsilon_chart(initial_log10=-5.0)
-
-
-def _ch7_verdicts():
-    from irmeans_book import robertson
-    from irmeans_book.figures import verdicts
-
-    return verdicts.verdicts_chart(robertson.load_example(), verdicts.GAINS, verdicts.LOSSES, initial=(0.2, 0.3))
-
-
-def _ch7_rank_shares():
-    from irmeans_book.figures import verdicts
-
-    return verdicts.rank_shares_chart({"X": np.array([1] * 9 + [500]), "Y": np.array([2] * 10)})
-
-
-def _ch8_curves():
-    from irmeans_book.figures import logit
-
-    return logit.curves_chart(initial=0.01)
-
-
-def _ch8_averages():
-    from irmeans_book.figures import logit
-
-    return logit.logit_chart(initial={"eps": 1e-3})
-
-
-def _ch9_scores():
-    from irmeans_book.figures import split_half
-
-    return split_half.score_density_chart(*split_half.score_density_table())
-
-
-def _ch9_difficulty():
-    from irmeans_book.figures import split_half
-
-    return split_half.difficulty_chart(split_half.difficulty_table())
-
-
-def _ch9_sweep():
-    from irmeans import datasets
-    from irmeans_book.figures import split_half
-
-    ap = np.array(datasets.load("adhoc8", "ap").scores)
-    curve, density, _ = split_half.tau_sweep(ap, n_splits=10_000, seed=split_half.SEED)
-    return split_half.sweep_chart(curve, density, initial_log_eps=-2.0)
-
-
-def _ch9_replication():
-    from irmeans_book.figures import replication
-
-    _, wide = replication.replication_tables()
-    return replication.replication_chart(wide)
+    table: dict[str, Callable] = {}
+    for module in figures.chapter_modules():
+        for label, call in module.FIGURES.items():
+            if label in table:
+                raise ValueError(f"two calls for {label}")
+            table[label] = call
+    return table
 
 
 #: Every numbered figure of the book: its label, and the call that makes it as its chapter does.
-FIGURES: dict[str, Callable] = {
-    "fig-ch1-averages": _ch1_averages,
-    "fig-ch2-pr-curve": _ch2_pr_curve,
-    "fig-ch2-ranking": _ch2_ranking,
-    "fig-ch3-doubling": _ch3_doubling,
-    "fig-ch3-transform": _ch3_transform,
-    "fig-ch4-eps": _ch4_eps,
-    "fig-ch4-means": _ch4_means,
-    "fig-ch5-histogram": _ch5_histogram,
-    "fig-ch5-boost": _ch5_boost,
-    "fig-ch6-epsilon": _ch6_epsilon,
-    "fig-ch7-verdicts": _ch7_verdicts,
-    "fig-ch7-rank-shares": _ch7_rank_shares,
-    "fig-ch8-curves": _ch8_curves,
-    "fig-ch8-averages": _ch8_averages,
-    "fig-ch9-scores": _ch9_scores,
-    "fig-ch9-difficulty": _ch9_difficulty,
-    "fig-ch9-sweep": _ch9_sweep,
-    "fig-ch9-replication": _ch9_replication,
-}
+FIGURES: dict[str, Callable] = chapter_figures()
 
 
 # ---------------------------------------------------------------------------
@@ -390,7 +257,7 @@ def main(argv: list[str]) -> int:
     missing = [label for label in missing if label in {f["label"] for f in figures}]
     print(f"{len(figures) - len(missing) - len(failed)} figures in {args.out}")
     if missing:
-        print(f"no call in book/make_figures.py's FIGURES for: {', '.join(missing)}; not written", file=sys.stderr)
+        print(f"no call in FIGURES for: {', '.join(missing)}; not written", file=sys.stderr)
     if failed:
         print(f"the table's call failed for: {', '.join(failed)}; not written", file=sys.stderr)
     return 1 if missing or failed else 0

@@ -1,6 +1,6 @@
 """The whole book as one PDF: a single-page build of the site, printed by Chromium.
 
-Usage: ``python book/make_pdf.py [--site _build/html]`` (``make pdf``; ``make site`` runs it too).
+Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; ``make site`` runs it too).
 
 1. Jupyter Book builds the book as a single HTML page into ``_build/pdf/``,
    with the site's configuration except that the chapters are not executed
@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
-import os
 import shutil
 import subprocess
 import sys
@@ -32,21 +31,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
+from irmeans_book import chromium
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "_build" / "pdf"
 SITE = ROOT / "_build" / "html"
 PDF_NAME = "irmeans-book.pdf"
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
-CHROMIUM = Path(os.environ.get("IRMEANS_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 #: Every figure drawn: an SVG or a canvas in each figure's div.
 FIGURES_DRAWN = (
     """() => Array.from(document.querySelectorAll(".irmeans-figure")).every((d) => d.querySelector("svg, canvas"))"""
@@ -134,11 +125,11 @@ def print_pdf(folder: Path, page: str, pdf: Path, timeout_ms: int = 180_000) -> 
     """Print ``page`` of ``folder`` (served from it) to ``pdf`` with Chromium, once its figures are drawn."""
     from playwright.sync_api import sync_playwright
 
-    if not CHROMIUM.is_file():
-        raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium or set IRMEANS_CHROMIUM")
+    if not chromium.EXECUTABLE.is_file():
+        raise RuntimeError(chromium.missing_message())
     outside = []
     with _serve(folder) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=str(chromium.EXECUTABLE), args=chromium.ARGS)
         try:
             context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
             tab = context.new_page()

@@ -7,7 +7,7 @@ the same machine, so they use ZeroMQ's IPC transport (Unix domain sockets in
 Jupyter's runtime folder, readable by the user only), and ipykernel has
 nothing to warn about. On a system without Unix sockets the transport stays TCP.
 
-Two places start kernels: ``book/execute_notebooks.py`` (``make notebooks``),
+Two places start kernels: ``book/scripts/execute_notebooks.py`` (``make notebooks``),
 which passes :class:`LocalKernelManager` to nbclient, and the book's build,
 where myst-nb runs each chapter inline (its ``ModifiedNotebookClient``, so
 that the prose's ``{eval}`` roles are evaluated as the chapter runs) or, in

@@ -3,7 +3,7 @@
 A chapter's figure is stored in its notebook as the Vega-Lite mimetype, which
 Jupyter renders. On the site this extension renders that output as the HTML
 of :func:`irmeans_book.plots.embed_html`, and adds the site's own copy of Vega
-(``book/assets/vega/``, made by ``book/vendor_assets.py``) to exactly the
+(``book/assets/vega/``, made by ``book/scripts/vendor_assets.py``) to exactly the
 pages that have such a figure.
 
 It also makes the pages right for a reader with no Jupyter:
