@@ -100,6 +100,7 @@ CHAPTERS = {
     ],
     "10-which-average": [
         ("0.05 0.02 0.04 0.4 0.8", "the table's illustrations: a gain of 0.05; 0.02 → 0.04 counts as 0.4 → 0.8"),
+        ("0.25 0.3", "Robertson's illustration (§4, cited): GMAP counts 0.05 → 0.1 as 0.25 → 0.5, MAP as 0.25 → 0.3"),
         ("50", "an example of what to write, 'over 50 topics'"),
         ("0.9 0.7 0.0 0.6 -4.6 -11.5", "the exercise's scores and the logs of its two ε: log 0.01, log 10⁻⁵"),
         ("200 0.5 0.1", "the exercises' settings: 200 logged queries; mean AP around 0.5 and 0.1"),
