@@ -81,7 +81,10 @@ CHAPTERS = {
             "rates and difference, and the tenfold difference of errors, log 10 ≈ 2.30",
         ),
         ("0.011 0.0101", "the exercise's arithmetic: those failure rates plus ε = 0.01"),
-        ("0.25 -0.15 0.05", "Robertson's reversed example (§4, cited): 0.5 → 0.25 against 0.1 → −0.15; on the log scale, 0.05"),
+        (
+            "0.25 -0.15 0.05",
+            "Robertson's reversed example (§4, cited): 0.5 → 0.25 against 0.1 → −0.15; on the log scale, 0.05",
+        ),
         ("99 10,000", "the exercise's filters: 99 % on one day, 10,000 messages a day"),
         ("0.1 0.99 0.999", "points of the scale the figure marks (book code): 0.001, 0.01, 0.1, 0.99, 0.999"),
         ("0.5 0.9 3 9", "the self-checks' scores, 0.5, 0.9 and 0.99, and their hints' odds, 9, 99 and 3"),
