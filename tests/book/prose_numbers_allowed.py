@@ -60,8 +60,8 @@ CHAPTERS = {
     "06-zeros-and-epsilon": [
         ("0.2 0.3 0.4", "S2's scores in Ravana and Moffat's Table 1 (cited)"),
         ("5 200 900 1000", "the examples' ranks, 5 and 200 in a top 1000 (TREC's cutoff), and 900"),
-        ("10⁻⁶ 10⁻⁴ 10 50", "Robertson's three ε for his 50 values (§3, cited), a factor of 10 apart"),
-        ("0.00001", "the Robust track's value for a zero AP (Voorhees, cited)"),
+        ("10⁻⁶ 10⁻⁴ 10 50", "Robertson's three ε for his 50 values (§4.1, cited), a factor of 10 apart"),
+        ("0.00001", "the value the Robust track set a zero AP to at TREC 2005 (Robertson §4.1, cited)"),
         ("10⁻⁸ 10⁶ 0.1", "the figure's range of ε from 10⁻⁸ (book code), the text's large ε, the self-check's ε"),
     ],
     "07-map-gmap-mrr": [
@@ -81,6 +81,10 @@ CHAPTERS = {
             "rates and difference, and the tenfold difference of errors, log 10 ≈ 2.30",
         ),
         ("0.011 0.0101", "the exercise's arithmetic: those failure rates plus ε = 0.01"),
+        (
+            "0.25 -0.15 0.05",
+            "Robertson's reversed example (§4, cited): 0.5 → 0.25 against 0.1 → −0.15; on the log scale, 0.05",
+        ),
         ("99 10,000", "the exercise's filters: 99 % on one day, 10,000 messages a day"),
         ("0.1 0.99 0.999", "points of the scale the figure marks (book code): 0.001, 0.01, 0.1, 0.99, 0.999"),
         ("0.5 0.9 3 9", "the self-checks' scores, 0.5, 0.9 and 0.99, and their hints' odds, 9, 99 and 3"),
@@ -100,6 +104,7 @@ CHAPTERS = {
     ],
     "10-which-average": [
         ("0.05 0.02 0.04 0.4 0.8", "the table's illustrations: a gain of 0.05; 0.02 → 0.04 counts as 0.4 → 0.8"),
+        ("0.25 0.3", "Robertson's illustration (§4, cited): GMAP counts 0.05 → 0.1 as 0.25 → 0.5, MAP as 0.25 → 0.3"),
         ("50", "an example of what to write, 'over 50 topics'"),
         ("0.9 0.7 0.0 0.6 -4.6 -11.5", "the exercise's scores and the logs of its two ε: log 0.01, log 10⁻⁵"),
         ("200 0.5 0.1", "the exercises' settings: 200 logged queries; mean AP around 0.5 and 0.1"),
