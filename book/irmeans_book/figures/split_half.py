@@ -331,7 +331,10 @@ def _histogram(taus, edges):
 
 
 def tau_sweep(scores, n_splits=10_000, seed=SEED, eps_grid=EPS_GRID, bin_width=0.01):
-    """Figures 1 to 3 of Ravana & Moffat: mean τ against ε for εGM and εHM, and the τ of each split.
+    """Mean τ against ε for εGM and εHM, and the τ of each split: Ravana & Moffat's Figures 1-3 on any matrix.
+
+    Their Figure 1 plots εGM and εHM on TREC9, Figure 3 εGM alone (with AM as ε → ∞) on TREC8
+    and TREC2001, and Figure 2 the distribution of τ at ε = 0.01; this computes all of them.
 
     All averages use the same ``n_splits`` random halves.
 
@@ -378,7 +381,8 @@ _SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[2]]
 
 
 def sweep_chart(curve, density, initial_log_eps=-2.0):
-    """Mean τ against ε (Figures 1 and 3) above the distribution of τ at the chosen ε (Figure 2).
+    """Mean τ against ε (as in Ravana & Moffat's Figure 1; their Figure 3 has the εGM curve alone) above
+    the distribution of τ at the chosen ε (as in their Figure 2).
 
     A slider sets log10 ε; a line of text gives the four mean τ there.
 
