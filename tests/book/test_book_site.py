@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT / "book"))
 
 import check_site  # noqa: E402
 import irmeans_site  # noqa: E402
-from irmeans_book import plots  # noqa: E402
+from irmeans_book import plots, prose  # noqa: E402
 
 SPEC = {"description": "A chart.", "mark": "point"}
 
@@ -168,6 +168,11 @@ def test_the_site_cites_with_the_year_of_the_bibliography_label():
         return "".join(n.astext() for n in rendered if not isinstance(n, nodes.raw))
 
     assert "irmeans_author_year" in (ROOT / "_config.yml").read_text(encoding="utf-8")
+    # the bibliography's labels and the prose's citations (irmeans_book.prose) give every work the same year
+    years = prose.labelled_years(bib.entries)
+    assert {key: entry.label.rsplit(", ", 1)[-1] for key, entry in formatted.items()} == {
+        key: years[key] for key in formatted
+    }
     assert cite("t", "urbano2019standardization") == "Urbano et al. [2019a]"
     assert cite("t", "urbano2019statistical") == "Urbano et al. [2019b]"
     assert (
