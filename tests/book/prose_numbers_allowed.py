@@ -34,6 +34,10 @@ CHAPTERS = {
         ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
         ("1000", "TREC's cutoff of 1000 documents per topic (trec_eval, cited)"),
         ("0.4", "the self-check's recall level"),
+        (
+            "10.0 4",
+            "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without results",
+        ),
     ],
     "03-scales": [
         ("10 20 30", "the example's temperatures in °C, set in the chapter's code"),
