@@ -24,7 +24,10 @@ It also makes the pages right for a reader with no Jupyter:
 - every page gets ``irmeans-page.js``: a box that scrolls sideways says so, a wide
   table of text is stacked on a narrow screen, long code may break across printed pages;
 - the bibliography is labelled author–year, like the citations in the text
-  (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``).
+  (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``), and the
+  citations write the year as the bibliography's label does, with its letter ("Urbano et al.
+  [2019a]"; :class:`LabelledYearReferenceStyle`, the ``bibtex_reference_style``
+  ``irmeans_author_year``).
 """
 
 from __future__ import annotations
@@ -39,9 +42,18 @@ from irmeans_book.plots import SITE_DRAW, VEGALITE_MIMETYPE, embed_html
 from irmeans_book.prose import bibliography_order, who_and_year
 from myst_nb.core import render
 from pybtex.plugin import register_plugin
+from pybtex.richtext import Text
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.labels import BaseLabelStyle
 from pybtex.style.sorting import BaseSortingStyle
+from pybtex.style.template import node as template_node
+from sphinxcontrib.bibtex.plugin import register_plugin as register_bibtex_plugin
+from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+from sphinxcontrib.bibtex.style.referencing.basic_author_year import (
+    BasicAuthorYearParentheticalReferenceStyle,
+    BasicAuthorYearTextualReferenceStyle,
+)
+from sphinxcontrib.bibtex.style.template import join, join2, post_text, pre_text, reference
 
 VEGA_JS = "vega/vega-bundle.js"
 #: Fits each figure to its column and to the page's colours, then draws it (book/static).
@@ -168,6 +180,59 @@ class AuthorYearStyle(UnsrtStyle):
 
 
 register_plugin("pybtex.style.formatting", "irmeans_author_year", AuthorYearStyle)
+
+
+@template_node
+def labelled_year(children, data):
+    """The year of a citation as the entry's bibliography label writes it: "2019a" of "Urbano et al., 2019a".
+
+    sphinxcontrib-bibtex's own ``year`` is the entry's field, without the letter that
+    tells two works of the same authors and year apart.
+    """
+    assert not children
+    return Text(data["formatted_entry"].label.rsplit(", ", 1)[-1])
+
+
+class _LabelledParenthetical(BasicAuthorYearParentheticalReferenceStyle):
+    def inner(self, role_name):
+        who = self.person.author_or_editor_or_title(full="s" in role_name)
+        return join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
+            pre_text, reference[join(sep=self.author_year_sep)[who, labelled_year]], post_text
+        ]
+
+
+class _LabelledTextual(BasicAuthorYearTextualReferenceStyle):
+    def inner(self, role_name):
+        who = self.person.author_or_editor_or_title(full="s" in role_name)
+        cited = join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[pre_text, reference[labelled_year], post_text]
+        return join(sep=self.text_reference_sep)[who, join[self.bracket.left, cited, self.bracket.right]]
+
+
+class LabelledYearReferenceStyle(AuthorYearReferenceStyle):
+    """sphinxcontrib-bibtex's ``author_year`` citations, with the year of the bibliography's label."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.styles[:2] = [
+            _LabelledParenthetical(
+                bracket=self.bracket_parenthetical,
+                person=self.person,
+                author_year_sep=self.author_year_sep,
+                pre_text_sep=self.pre_text_sep,
+                post_text_sep=self.post_text_sep,
+            ),
+            _LabelledTextual(
+                bracket=self.bracket_textual,
+                person=self.person,
+                text_reference_sep=self.text_reference_sep,
+                pre_text_sep=self.pre_text_sep,
+                post_text_sep=self.post_text_sep,
+            ),
+        ]
+        self.role_style = {name: style for style in self.styles for name in style.role_names()}
+
+
+register_bibtex_plugin("sphinxcontrib.bibtex.style.referencing", "irmeans_author_year", LabelledYearReferenceStyle)
 
 
 def _is_thebe(asset) -> bool:

@@ -69,6 +69,7 @@ __all__ = [
     "cite_t",
     "doc",
     "eval_expressions",
+    "labelled_years",
     "numbered_figures",
     "numref",
     "who_and_year",
@@ -235,6 +236,31 @@ def bibliography_order(entry) -> tuple[str, str]:
     return f"{who}, {year}".casefold(), entry.fields.get("title", "").casefold()
 
 
+def labelled_years(entries) -> dict[str, str]:
+    """Each entry's year as its label writes it, by key: a letter after it tells two works apart.
+
+    Works whose authors and year are the same ("Urbano et al., 2019") get "2019a", "2019b"... in
+    the bibliography's order (:func:`bibliography_order`), as the bibliography labels them
+    (``AuthorYearLabels`` of ``book/irmeans_site.py``), so that the text and the list agree.
+
+    >>> from pybtex.database import Entry, Person
+    >>> works = {key: Entry("misc", {"year": "2019", "title": title}, {"author": [Person("Urbano, J.")]})
+    ...          for key, title in (("b", "Statistical testing"), ("a", "A new perspective"), ("c", "Other"))}
+    >>> works["c"].fields["year"] = "2018"
+    >>> sorted(labelled_years(works).items())
+    [('a', '2019a'), ('b', '2019b'), ('c', '2018')]
+    """
+    entries = dict(entries)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for key in sorted(entries, key=lambda key: bibliography_order(entries[key])):
+        groups.setdefault(who_and_year(entries[key]), []).append(key)
+    years = {}
+    for (_, year), keys in groups.items():
+        for i, key in enumerate(keys):
+            years[key] = year if len(keys) == 1 else year + "abcdefghijklmnopqrstuvwxyz"[i]
+    return {key: years[key] for key in entries}
+
+
 def _cited(keys: tuple[str, ...], chapters: Path | None) -> list[tuple[str, str]]:
     if not keys:
         raise ValueError("cite at least one key")
@@ -242,7 +268,22 @@ def _cited(keys: tuple[str, ...], chapters: Path | None) -> list[tuple[str, str]
     missing = [key for key in keys if key not in entries]
     if missing:
         raise ValueError(f"not in {BIBLIOGRAPHY}: {', '.join(missing)}")
-    return [who_and_year(entry) for entry in sorted((entries[key] for key in keys), key=bibliography_order)]
+    years = _labelled_years(chapters)
+    return [
+        (who_and_year(entries[key])[0], years[key])
+        for key in sorted(keys, key=lambda key: bibliography_order(entries[key]))
+    ]
+
+
+def _labelled_years(chapters: Path | None) -> dict[str, str]:
+    path = _folder(chapters).parent / BIBLIOGRAPHY
+    stat = path.stat()
+    return _read_labelled_years(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4)
+def _read_labelled_years(path: str, mtime_ns: int, size: int) -> dict[str, str]:
+    return labelled_years(_read_bibliography(path, mtime_ns, size))
 
 
 def cite_p(*keys: str, chapters: Path | None = None) -> Reference:

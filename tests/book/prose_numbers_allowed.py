@@ -23,6 +23,10 @@ CHAPTERS = {
     "01-introduction": [
         ("0.20 0.25 0.30 0.35 0.45", "the example's scores of A and B and the slider's top, set in the chapter's code"),
         ("5 100", "the self-check's hint, arithmetic on those scores: 1/0.01 = 100, and B's 1/0.20 = 5"),
+        (
+            "0.05 0.1 0.3 0.5",
+            "Robertson's illustration of GMAP's and MAP's scales (§4, cited): 0.05 → 0.1, 0.25 → 0.5, 0.25 → 0.3",
+        ),
     ],
     "02-ranked-lists": [
         ("3 5 6 10", "the example: ten documents, relevant at ranks 1, 3 and 6, R = 5; P@5 and P@10"),
@@ -30,6 +34,10 @@ CHAPTERS = {
         ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
         ("1000", "TREC's cutoff of 1000 documents per topic (trec_eval, cited)"),
         ("0.4", "the self-check's recall level"),
+        (
+            "10.0 4",
+            "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without results",
+        ),
     ],
     "03-scales": [
         ("10 20 30", "the example's temperatures in °C, set in the chapter's code"),

@@ -11,7 +11,7 @@ sys.path[:0] = [str(ROOT / "book" / "scripts"), str(ROOT / "book" / "extensions"
 
 import check_site  # noqa: E402
 import irmeans_site  # noqa: E402
-from irmeans_book import plots  # noqa: E402
+from irmeans_book import plots, prose  # noqa: E402
 
 SPEC = {"description": "A chart.", "mark": "point"}
 
@@ -144,6 +144,44 @@ def test_the_bibliography_is_labelled_author_year_as_the_text_cites():
     assert "Robertson, 2006" in labels and "Ravana and Moffat, 2009" in labels and "Webber et al., 2008" in labels
     assert not any(label.isdigit() for label in labels) and labels == sorted(labels, key=str.casefold)
     assert "irmeans_author_year" in (ROOT / "chapters" / "bibliography.md").read_text(encoding="utf-8")
+
+
+def test_the_site_cites_with_the_year_of_the_bibliography_label():
+    # sphinxcontrib-bibtex's author_year writes the entry's year field: "Urbano et al. [2019]" for both 2019 papers.
+    import pybtex_docutils
+    from pybtex.database import parse_file
+    from pybtex.plugin import find_plugin
+    from sphinxcontrib.bibtex.plugin import find_plugin as find_bibtex_plugin
+    from sphinxcontrib.bibtex.style.referencing import format_references
+    from sphinxcontrib.bibtex.style.template import SphinxReferenceInfo
+
+    bib = parse_file(ROOT / "references.bib")
+    formatted = {
+        e.key: e for e in find_plugin("pybtex.style.formatting", "irmeans_author_year")().format_bibliography(bib)
+    }
+    style = find_bibtex_plugin("sphinxcontrib.bibtex.style.referencing", "irmeans_author_year")()
+    latex = SimpleNamespace(name="latex")  # a builder whose links are raw LaTeX around the text
+
+    def cite(role, *keys):
+        refs = [(bib.entries[k], formatted[k], SphinxReferenceInfo(latex, "a", "b", k, None, "", "")) for k in keys]
+        rendered = format_references(style, role, refs).render(pybtex_docutils.Backend())
+        return "".join(n.astext() for n in rendered if not isinstance(n, nodes.raw))
+
+    assert "irmeans_author_year" in (ROOT / "_config.yml").read_text(encoding="utf-8")
+    # the bibliography's labels and the prose's citations (irmeans_book.prose) give every work the same year
+    years = prose.labelled_years(bib.entries)
+    assert {key: entry.label.rsplit(", ", 1)[-1] for key, entry in formatted.items()} == {
+        key: years[key] for key in formatted
+    }
+    assert cite("t", "urbano2019standardization") == "Urbano et al. [2019a]"
+    assert cite("t", "urbano2019statistical") == "Urbano et al. [2019b]"
+    assert (
+        cite("p", "urbano2019standardization", "urbano2019statistical")
+        == "[Urbano et al., 2019a, Urbano et al., 2019b]"
+    )
+    assert cite("t", "robertson2006gmap") == "Robertson [2006]" and cite("p", "ravana2009aggregation") == (
+        "[Ravana and Moffat, 2009]"
+    )
 
 
 def test_thebe_assets_are_taken_off_the_pages():
