@@ -273,6 +273,22 @@ class Grid:
             **options,
         )
 
+    def float_log_slider(self, value, description, **options):
+        """The same slider over exponents of 10 as an ipywidgets ``FloatLogSlider``: it shows and gives
+        ``10 ** k`` for the grid's ``k``; ``value`` is that power of 10."""
+        import ipywidgets as w
+
+        return w.FloatLogSlider(
+            value=float(value),
+            base=10,
+            min=float(self.start),
+            max=float(self.stop),
+            step=float(self.step),
+            description=description,
+            continuous_update=False,
+            **options,
+        )
+
 
 def example(values, dtype=float):
     """A chapter's example data as a read-only float array: the one copy the chapter,

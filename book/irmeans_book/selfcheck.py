@@ -168,7 +168,7 @@ def _winner(scores: dict[str, float]) -> str:
 # ---------------------------------------------------------------------------
 
 # The chapters' example data are their figure modules' (irmeans_book.figures): the one copy of each.
-from irmeans_book.figures import introduction, ranked_lists, scales  # noqa: E402
+from irmeans_book.figures import averaging, boost, epsilon, introduction, ranked_lists, scales  # noqa: E402
 
 CH1_A, CH1_B = introduction.SCORES_A, introduction.SCORES_B
 
@@ -237,8 +237,6 @@ def ch3_logit_winner() -> Choice:
 
 
 def _table1() -> dict[str, tuple[float, ...]]:
-    from irmeans_book.figures import averaging
-
     return {name: tuple(scores) for name, scores in averaging.TABLE1_SCORES.items()}
 
 
@@ -258,27 +256,28 @@ def ch4_first_ehm() -> Choice:
 
 
 # ---------------------------------------------------------------------------
-# Chapter 5: the reconstructed 50 AP values of Robertson's example
+# Chapter 5: the reconstructed 50 AP values of Robertson's example, its boost of 0.05
 # ---------------------------------------------------------------------------
 
 CH5_EPS = 1e-5
+CH5_BOOST = boost.BOOST
 
 
 @selfcheck("sc-ch5-map-ten")
 def ch5_map_ten() -> Number:
-    """How much MAP rises when the 10 lowest topics gain 0.05: 10 x 0.05 / 50."""
+    """How much MAP rises when the 10 lowest topics gain the chapter's boost, 0.05: 10 x 0.05 / 50."""
     from irmeans_book import robertson
 
     ap = robertson.load_example()
     boosted = ap.copy()
-    boosted[np.argsort(ap, kind="stable")[:10]] += 0.05
+    boosted[np.argsort(ap, kind="stable")[:10]] += CH5_BOOST
     gain = irmeans.arithmetic_mean(boosted) - irmeans.arithmetic_mean(ap)
-    assert np.isclose(gain, 10 * 0.05 / ap.size)
+    assert np.isclose(gain, 10 * CH5_BOOST / ap.size)
     return Number(gain, decimals=4)
 
 
-CH5_ZEROS = "the three zeros raised to 0.05"
-CH5_TOP = "the 25 highest topics raised by 0.05 each"
+CH5_ZEROS = f"the three zeros raised to {CH5_BOOST:g}"
+CH5_TOP = f"the 25 highest topics raised by {CH5_BOOST:g} each"
 
 
 @selfcheck("sc-ch5-zeros-or-top")
@@ -287,8 +286,8 @@ def ch5_zeros_or_top() -> Choice:
     from irmeans_book import robertson
 
     ap = robertson.load_example()
-    zeros = np.where(ap == 0, 0.05, ap)
-    top = robertson.boost(ap, 0.05, "highest")
+    zeros = np.where(ap == 0, CH5_BOOST, ap)
+    top = robertson.boost(ap, CH5_BOOST, "highest")
     assert (ap == 0).sum() == 3
     gmap = {CH5_ZEROS: irmeans.geometric_mean(zeros, eps=CH5_EPS), CH5_TOP: irmeans.geometric_mean(top, eps=CH5_EPS)}
     return Choice((CH5_ZEROS, CH5_TOP), _winner(gmap))
@@ -302,8 +301,6 @@ def ch5_zeros_or_top() -> Choice:
 @selfcheck("sc-ch6-s2-floor")
 def ch6_s2_floor() -> Number:
     """trec_eval's floor form of the geometric mean of S2 with ε = 0.1."""
-    from irmeans_book.figures import epsilon
-
     return Number(irmeans.geometric_mean(epsilon.S2, eps=0.1, form="floor"), decimals=3)
 
 
@@ -313,8 +310,6 @@ CH6_RULES = {"the Robust track's rule": "Robust track", "trec_eval's floor": "fl
 @selfcheck("sc-ch6-late-below-none")
 def ch6_late_below_none() -> Choice:
     """The one rule under which one relevant document at rank 900 of R = 200 scores below finding none."""
-    from irmeans_book.figures import epsilon
-
     late = irmeans.average_precision(np.eye(1, 1000, 899)[0], num_relevant=200)
     found, none = epsilon.zero_rules([late]), epsilon.zero_rules([0.0])
     below = [option for option, key in CH6_RULES.items() if found[key] < none[key]]

@@ -125,3 +125,18 @@ def test_table_1_of_chapter_4_prints_every_average_with_three_decimals():
     for row in rows:
         cells = re.findall(r"<td>(.*?)</td>", row)[1:]  # after the scores
         assert len(cells) == 6 and all(re.fullmatch(r"\d\.\d{3}|–", c) for c in cells), cells
+
+
+def test_the_controls_sliders_are_the_site_figures():
+    """The ipywidgets sliders have the site's grids: a score in steps of 0.05 from 0 to 1, k of ε = 10**k from -4 to 1."""
+    spec = plots.to_spec(averaging.means_figure(), "alt")
+    site = {p["name"]: p["bind"] for p in spec["params"] if p["name"] in ("first", "k")}
+    live = averaging.means_controls()
+    for widget in (live.widgets[f"t{i}"] for i in range(1, 6)):
+        grid = averaging.FIRST
+        assert (widget.min, widget.max, widget.step) == (grid.start, grid.stop, grid.step)
+        assert (site["first"]["min"], site["first"]["max"], site["first"]["step"]) == (grid.start, grid.stop, grid.step)
+    eps, grid = live.widgets["eps"], averaging.EPS_EXPONENT
+    assert (eps.base, eps.min, eps.max, eps.step) == (10, grid.start, grid.stop, grid.step)
+    assert (site["k"]["min"], site["k"]["max"], site["k"]["step"]) == (grid.start, grid.stop, grid.step)
+    assert eps.value == pytest.approx(averaging.EPS) and live.widgets["t1"].value == averaging.TABLE1_SCORES["S2"][0]

@@ -120,3 +120,12 @@ def test_charts_print_their_numbers():
     row = table.query("dataset == 'nDCG: easy and middling topics' and eps == 1e-5 and system == 'Y'")
     y = np.array(logit.DATASETS["nDCG: easy and middling topics"]["Y"])
     assert row.set_index("average").value["geometric mean"] == irmeans.geometric_mean(y, eps=1e-5)
+
+
+def test_the_controls_eps_are_the_site_figures():
+    """The ipywidgets ε offers the site's select's values, and starts where the chapter's figure does."""
+    live = logit.logit_controls()
+    assert list(live.widgets["eps"].options) == [(f"{e:g}", e) for e in logit.EPS_OPTIONS]
+    assert live.widgets["eps"].value == logit.EPS
+    site = {p["name"]: p["value"] for p in plots.to_spec(logit.logit_figure(), "alt")["params"]}
+    assert site["eps"] == logit.EPS

@@ -165,3 +165,15 @@ def test_disagreeing_pairs_on_robust_2004_are_every_opposite_pair():
     adv = np.log(np.maximum(s[b], 1e-5)) - np.log(np.maximum(s[a], 1e-5))
     best = np.sort(adv)[::-1]
     assert adv.sum() - best[: row.flip].sum() < 0 <= adv.sum() - best[: row.flip - 1].sum()
+
+
+def test_the_controls_sliders_are_the_site_figures(baseline):
+    live = verdicts.feedback_controls(baseline)
+    for name, grid, values in (
+        ("gain", verdicts.GAIN_GRID, verdicts.GAINS),
+        ("loss", verdicts.LOSS_GRID, verdicts.LOSSES),
+    ):
+        widget = live.widgets[name]
+        assert (widget.min, widget.max, widget.step) == (grid.start, grid.stop, grid.step)
+        assert (values[0], values[-1]) == (grid.start, grid.stop)
+    assert (live.widgets["gain"].value, live.widgets["loss"].value) == (verdicts.GAIN, verdicts.LOSS)

@@ -19,13 +19,18 @@ import numpy as np
 import pandas as pd
 from irmeans import means
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, show, slider_param
 
 __all__ = [
     "FIGURES",
     "eps_figure",
     "means_figure",
     "TABLE1_SCORES",
+    "EPS_K",
+    "EPS",
+    "START",
+    "FIRST",
+    "EPS_EXPONENT",
     "AVERAGE_NAMES",
     "all_means",
     "means_table",
@@ -43,6 +48,16 @@ TABLE1_SCORES = {
     "S3": (0.1, 0.5, 0.3, 0.2, 0.2),
     "S4": (0.2, 0.2, 0.3, 0.2, 0.2),
 }
+
+#: The chapter's ε in εGM and εHM (the table's, and where the figure's ε slider starts): 10 ** -2.
+EPS_K = -2
+EPS = 10.0**EPS_K
+#: The system the chapter's figure and controls start from.
+START = "S2"
+#: The slider of a topic's score: 0, 0.05, ..., 1.
+FIRST = Grid(0.0, 1.0, 0.05, decimals=2)
+#: The slider of k in ε = 10 ** k: −4, −3.75, ..., 1.
+EPS_EXPONENT = Grid(-4.0, 1.0, 0.25, decimals=2)
 
 #: The palette without its yellow, which is hard to see on white as a thin line or a label.
 _COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
@@ -106,8 +121,8 @@ def means_table(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, de
     >>> v.query("s == 2 and x == 0 and m == 2").v.item()  # S2 as printed: εGM with ε = 0.01
     0.1514
     """
-    xs = np.round(np.arange(0, 21) * 0.05, 2) if first_values is None else np.asarray(first_values, float)
-    ks = np.arange(-4, 1.01, 0.25) if eps_exponents is None else np.asarray(eps_exponents, float)
+    xs = FIRST.values if first_values is None else np.asarray(first_values, float)
+    ks = EPS_EXPONENT.values if eps_exponents is None else np.asarray(eps_exponents, float)
     topics, values = [], []
     for s, scores in enumerate(systems.values(), start=1):
         stack = np.tile(np.asarray(scores, dtype=float), (xs.size, 1))
@@ -124,7 +139,7 @@ def means_table(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, de
     return pd.concat(topics, ignore_index=True), pd.concat(values, ignore_index=True)
 
 
-def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, initial=("S2", 0.0, -2)):
+def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, initial=(START, 0.0, EPS_K)):
     """The chapter's interactive figure: five topic scores and their six averages.
 
     A select picks the starting system, a slider its first topic's score, and
@@ -272,8 +287,11 @@ def describe_means(scores, eps):
     return "\n".join(lines)
 
 
-def means_controls(scores=TABLE1_SCORES["S2"], eps=0.01):
+def means_controls(scores=TABLE1_SCORES[START], eps=EPS):
     """A slider per topic score and one for ε that redraw the chapter's figure for those scores.
+
+    The sliders are the site's figure's: a score in :data:`FIRST`'s steps, ε = 10 ** k for k in
+    :data:`EPS_EXPONENT`.
 
     Examples
     --------
@@ -282,27 +300,18 @@ def means_controls(scores=TABLE1_SCORES["S2"], eps=0.01):
     >>> print(live.figure.spec["description"].splitlines()[3])
     HM    0.2143
     """
-    import ipywidgets as w
-
-    sliders = {
-        f"t{i}": w.FloatSlider(
-            value=float(v), min=0.0, max=1.0, step=0.01, description=f"Topic {i}", continuous_update=False
-        )
-        for i, v in enumerate(scores, start=1)
-    }
+    sliders = {f"t{i}": FIRST.float_slider(v, f"Topic {i}") for i, v in enumerate(scores, start=1)}
 
     def draw(eps, **topic):
         x = [float(np.round(v, 2)) for v in topic.values()]
-        k = float(np.log10(eps))
+        k = float(np.round(np.log10(eps), 2))
+        eps = 10.0**k
         chart = means_chart(
             {"these scores": x}, first_values=[x[0]], eps_exponents=[k], initial=("these scores", x[0], k)
         )
         return show(chart, alt=describe_means(x, eps), controls=False)
 
-    eps_slider = w.FloatLogSlider(
-        value=eps, base=10, min=-5, max=1, step=0.25, description="ε", continuous_update=False
-    )
-    return LiveFigure({"eps": eps_slider, **sliders}, draw)
+    return LiveFigure({"eps": EPS_EXPONENT.float_log_slider(eps, "ε"), **sliders}, draw)
 
 
 def eps_figure():
@@ -311,8 +320,8 @@ def eps_figure():
 
 
 def means_figure():
-    """Figure 4.2 as the chapter shows it: system S2 to start from, its first score 0, ε = 10⁻²."""
-    return means_chart(initial=("S2", 0.0, -2))
+    """Figure 4.2 as the chapter shows it: :data:`START` (S2) with its own first score 0, ε = :data:`EPS`."""
+    return means_chart(initial=(START, TABLE1_SCORES[START][0], EPS_K))
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

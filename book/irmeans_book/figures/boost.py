@@ -28,6 +28,8 @@ __all__ = [
     "boost_figure",
     "AMOUNT",
     "AMOUNTS",
+    "BOOST",
+    "WHICH",
     "CHOICES",
     "figures_table",
     "boost_table",
@@ -41,6 +43,9 @@ __all__ = [
 #: The boost slider's settings: 0 to 0.10 in steps of 0.005.
 AMOUNT = Grid(0.0, 0.10, 0.005, decimals=3)
 AMOUNTS = AMOUNT.values
+#: The chapter's example, where its figure and controls start: 0.05 added to the lowest 25 topics.
+BOOST = 0.05
+WHICH = "lowest"
 
 #: What the select offers, in order: the key of :func:`irmeans_book.robertson.boost` -> its label.
 #: No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
@@ -205,7 +210,7 @@ def _mean_rules(means):
     return rules, text
 
 
-def boost_chart(ap, amounts=AMOUNTS, initial_amount=0.05, initial_which="lowest", width=0.05):
+def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, width=0.05):
     """Chapter 5's interactive figure: boost size and which topics, the histogram, MAP and GMAP.
 
     A slider sets the boost, a select which topics get it. Left: the histogram
@@ -348,9 +353,9 @@ def boost_controls(ap):
 
     return LiveFigure(
         {
-            "amount": AMOUNT.float_slider(0.05, "Boost", readout_format=".3f"),
+            "amount": AMOUNT.float_slider(BOOST, "Boost", readout_format=".3f"),
             "which": w.Dropdown(
-                options=[(label, key) for key, label in CHOICES.items()], value="lowest", description="Topics"
+                options=[(label, key) for key, label in CHOICES.items()], value=WHICH, description="Topics"
             ),
         },
         draw,
@@ -363,8 +368,8 @@ def histogram_figure():
 
 
 def boost_figure():
-    """Figure 5.2 as the chapter shows it: 0.05 added to the lowest 25 topics."""
-    return boost_chart(robertson.load_example(), initial_amount=0.05, initial_which="lowest")
+    """Figure 5.2 as the chapter shows it: :data:`BOOST` (0.05) added to the :data:`WHICH` (lowest) 25 topics."""
+    return boost_chart(robertson.load_example(), initial_amount=BOOST, initial_which=WHICH)
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

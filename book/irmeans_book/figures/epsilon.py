@@ -30,6 +30,7 @@ __all__ = [
     "S2",
     "EXPONENT",
     "EXPONENTS",
+    "START",
     "FORMS",
     "data_sets",
     "epsilon_table",
@@ -46,6 +47,8 @@ S2 = TABLE1_SCORES["S2"]
 #: The slider's settings of log10 ε: −8 to 0 in steps of 0.1.
 EXPONENT = Grid(-8.0, 0.0, 0.1, decimals=1)
 EXPONENTS = EXPONENT.values
+#: Where the chapter's figure and controls start: log10 ε = −5, Robertson's ε = 10⁻⁵.
+START = -5.0
 
 #: The lines of the chart, in legend order, and their colours and dashes.
 FORMS = {
@@ -161,7 +164,7 @@ def unretrieved_ap(relevant_ranks, num_relevant, collection_size, depth=1000):
     }
 
 
-def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=-5.0, initial_data=None):
+def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_data=None):
     """Chapter 6's interactive figure: both ε-forms and the arithmetic mean against log10 ε.
 
     A slider sets log10 ε, a select the data set; a rule marks the current ε
@@ -288,7 +291,7 @@ def epsilon_controls():
 
     return LiveFigure(
         {
-            "log10_eps": EXPONENT.float_slider(-5.0, "log10 ε"),
+            "log10_eps": EXPONENT.float_slider(START, "log10 ε"),
             "data_set": w.Dropdown(options=list(sets), description="Data set"),
         },
         draw,
@@ -296,8 +299,8 @@ def epsilon_controls():
 
 
 def epsilon_figure():
-    """Figure 6.1 as the chapter shows it: ε = 10⁻⁵."""
-    return epsilon_chart(initial_log10=-5.0)
+    """Figure 6.1 as the chapter shows it: ε = 10 ** :data:`START` = 10⁻⁵."""
+    return epsilon_chart(initial_log10=START)
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

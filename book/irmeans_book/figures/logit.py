@@ -22,7 +22,7 @@ import pandas as pd
 from irmeans.averages import AM, GM, Logit
 from irmeans.means import log_odds
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, show
+from irmeans_book.plots import OKABE_ITO, LiveFigure, example, show
 
 __all__ = [
     "FIGURES",
@@ -35,6 +35,9 @@ __all__ = [
     "DATASETS",
     "UNITS",
     "EPS_OPTIONS",
+    "EPS",
+    "CURVES_EPS",
+    "MARKS",
     "curves_table",
     "curves_chart",
     "averages_table",
@@ -62,8 +65,14 @@ DATASETS = {
 #: What one score of a data set is of: a topic, unless named here.
 UNITS = {"Spam filters: daily accuracy": "day"}
 
-#: The ε of the figure's select.
+#: The ε of the figures' select (and of the ipywidgets controls' dropdown).
 EPS_OPTIONS = [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]
+#: The chapter's ε for its averages, where the second figure and the controls start ...
+EPS = 1e-3
+#: ... and where the first figure, of the curves, starts.
+CURVES_EPS = 1e-2
+#: The scores the curves' figure marks, and the chapter's table shows on each scale.
+MARKS = example([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])
 
 #: Each scale, and the average that is the arithmetic mean on it.
 SCALES = {"score": "arithmetic mean", "log(score + ε)": "geometric mean", "logit(score, ε)": "logit mean"}
@@ -113,7 +122,7 @@ def curves_table(eps_values=EPS_OPTIONS, n_points=201):
     return pd.concat(frames, ignore_index=True)
 
 
-def curves_chart(eps_values=EPS_OPTIONS, initial=1e-2, marks=(0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999)):
+def curves_chart(eps_values=EPS_OPTIONS, initial=CURVES_EPS, marks=MARKS):
     """log(x + ε) and logit(x, ε) against x, with a select for ε and points at ``marks``.
 
     A line of text below gives both curves' values at the scores 0 and 1.
@@ -271,7 +280,7 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
     )
     eps = alt.param(
         name="eps",
-        value=float(initial.get("eps", 1e-3)),
+        value=float(initial.get("eps", EPS)),
         bind=alt.binding_select(
             options=[float(e) for e in eps_values], labels=[f"{e:g}" for e in eps_values], name="ε "
         ),
@@ -352,7 +361,7 @@ def describe_logit(dataset, eps, datasets=DATASETS):
 
 
 def logit_controls(datasets=DATASETS):
-    """Dropdowns for the data set and the scale and a log-scale ε slider that redraw chapter 8's figure.
+    """Dropdowns for the data set, the scale and ε (the figure's :data:`EPS_OPTIONS`) that redraw chapter 8's figure.
 
     Examples
     --------
@@ -371,22 +380,20 @@ def logit_controls(datasets=DATASETS):
         {
             "dataset": w.Dropdown(options=list(datasets), description="Data set"),
             "scale": w.Dropdown(options=list(SCALES), value="logit(score, ε)", description="Scale"),
-            "eps": w.FloatLogSlider(
-                value=1e-3, base=10, min=-6, max=-0.5, step=0.25, description="ε", continuous_update=False
-            ),
+            "eps": w.Dropdown(options=[(f"{e:g}", e) for e in EPS_OPTIONS], value=EPS, description="ε"),
         },
         draw,
     )
 
 
 def curves_figure():
-    """Figure 8.1 as the chapter shows it: ε = 0.01."""
-    return curves_chart(initial=0.01)
+    """Figure 8.1 as the chapter shows it: ε = :data:`CURVES_EPS` (0.01)."""
+    return curves_chart(initial=CURVES_EPS)
 
 
 def logit_figure():
-    """Figure 8.2 as the chapter shows it: ε = 10⁻³."""
-    return logit_chart(initial={"eps": 1e-3})
+    """Figure 8.2 as the chapter shows it: ε = :data:`EPS` (10⁻³)."""
+    return logit_chart(initial={"eps": EPS})
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -33,6 +33,8 @@ __all__ = [
     "difficulty_figure",
     "sweep_figure",
     "SEED",
+    "N_SPLITS",
+    "SWEEP_START",
     "TABLE_AVERAGES",
     "PAPER_TABLE_3C",
     "EPS_GRID",
@@ -50,6 +52,9 @@ __all__ = [
 
 #: Seed of the random splits throughout the chapter.
 SEED = 2009
+
+#: The number of random splits of the chapter's tables and sweep.
+N_SPLITS = 10_000
 
 #: The averages of Table 3(c), by label.
 TABLE_AVERAGES = {
@@ -70,6 +75,9 @@ PAPER_TABLE_3C = {
 
 #: The ε of the sweep (Figures 1 to 3) and of its slider: 10^-5 to 10^0 in steps of 10^0.5.
 EPS_GRID = np.round(10.0 ** np.arange(-5.0, 0.01, 0.5), 12)
+
+#: Where the sweep's slider starts: log10 ε = −2, ε = 0.01.
+SWEEP_START = -2.0
 
 _SPLITS = ("random", "hard-easy", "middle-rest")
 
@@ -273,7 +281,7 @@ def difficulty_chart(table, initial="TREC-8 ad hoc (1999), AP"):
     )
 
 
-def table_3c(scores, n_splits=10_000, seed=SEED, ddof=1):
+def table_3c(scores, n_splits=N_SPLITS, seed=SEED, ddof=1):
     """Table 3(c) of Ravana & Moffat (2009) recomputed, beside the paper's values.
 
     Rows are (scores, split): AP or SP (the standardized scores, with sample
@@ -330,7 +338,7 @@ def _histogram(taus, edges):
     return np.round(counts / taus.size, 6)
 
 
-def tau_sweep(scores, n_splits=10_000, seed=SEED, eps_grid=EPS_GRID, bin_width=0.01):
+def tau_sweep(scores, n_splits=N_SPLITS, seed=SEED, eps_grid=EPS_GRID, bin_width=0.01):
     """Mean τ against ε for εGM and εHM, and the τ of each split: Ravana & Moffat's Figures 1-3 on any matrix.
 
     Their Figure 1 plots εGM and εHM on TREC9, Figure 3 εGM alone (with AM as ε → ∞) on TREC8
@@ -380,7 +388,7 @@ _SWEEP_AVERAGES = ["εGM", "εHM", "AM", "median"]
 _SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[2]]
 
 
-def sweep_chart(curve, density, initial_log_eps=-2.0):
+def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
     """Mean τ against ε (as in Ravana & Moffat's Figure 1; their Figure 3 has the εGM curve alone) above
     the distribution of τ at the chosen ε (as in their Figure 2).
 
@@ -456,7 +464,7 @@ def sweep_chart(curve, density, initial_log_eps=-2.0):
     return alt.vconcat(top, readout, hist).add_params(logeps).properties(usermeta={"irmeans_check": "tau sweep"})
 
 
-def paired_averages(scores, a, b, n_splits=10_000, seed=SEED):
+def paired_averages(scores, a, b, n_splits=N_SPLITS, seed=SEED):
     """The τ of two averages over the same random splits, and their paired comparison.
 
     Examples
@@ -484,11 +492,14 @@ def difficulty_figure():
     return difficulty_chart(difficulty_table())
 
 
-def sweep_figure(n_splits=10_000):
-    """Figure 9.3 as the chapter shows it: TREC-8's AP, 10,000 splits, ε = 10⁻² on the slider."""
-    ap = np.array(datasets.load("adhoc8", "ap").scores)
-    curve, density, _ = tau_sweep(ap, n_splits=n_splits, seed=SEED)
-    return sweep_chart(curve, density, initial_log_eps=-2.0)
+def sweep_figure(curve=None, density=None, n_splits=N_SPLITS):
+    """Figure 9.3 as the chapter shows it: TREC-8's AP over :data:`N_SPLITS` splits, the slider at
+    log10 ε = :data:`SWEEP_START`. ``curve`` and ``density``: the sweep (:func:`tau_sweep`) if the
+    chapter has already made it; without them it is made here."""
+    if curve is None or density is None:
+        ap = np.array(datasets.load("adhoc8", "ap").scores)
+        curve, density, _ = tau_sweep(ap, n_splits=n_splits, seed=SEED)
+    return sweep_chart(curve, density, initial_log_eps=SWEEP_START)
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

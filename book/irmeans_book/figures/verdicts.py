@@ -25,7 +25,7 @@ import pandas as pd
 from irmeans import means, significance
 from irmeans.averages import AM, GM
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, example, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param
 
 __all__ = [
     "RANKS",
@@ -34,6 +34,12 @@ __all__ = [
     "rank_shares_figure",
     "EPS",
     "SEED",
+    "GAIN",
+    "LOSS",
+    "GAIN_GRID",
+    "LOSS_GRID",
+    "GAINS",
+    "LOSSES",
     "easy_topics",
     "change_factors",
     "feedback_scores",
@@ -55,9 +61,15 @@ EPS = 1e-5
 #: Seed of the per-topic factors of the change.
 SEED = 2009
 
-#: The figure's grid of average gains on easy topics and losses on hard ones.
-GAINS = np.round(np.arange(0, 1.0001, 0.05), 2)
-LOSSES = np.round(np.arange(0, 0.9501, 0.05), 2)
+#: The chapter's example change: an average gain of 0.2 on the easy topics and a loss of 0.3 on the hard ones.
+GAIN, LOSS = 0.2, 0.3
+
+#: The figure's sliders of the average gain on easy topics (0 to 1) and loss on hard ones (0 to 0.95)...
+GAIN_GRID = Grid(0.0, 1.0, 0.05, decimals=2)
+LOSS_GRID = Grid(0.0, 0.95, 0.05, decimals=2)
+#: ... and their settings, the figure's grid.
+GAINS = GAIN_GRID.values
+LOSSES = LOSS_GRID.values
 
 #: Codes of :func:`verdicts_table`'s ``verdict`` column: what MAP and GMAP say of the new system.
 VERDICTS = {
@@ -217,7 +229,7 @@ def _fmt(field, spec):
     return f"format(datum.{field}, '{spec}')"
 
 
-def verdicts_chart(ap, gains, losses, initial=(0.2, 0.3), seed=SEED, eps=EPS):
+def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
     """Chapter 7's figure: two sliders shape the change; per-topic scores, the verdict map and the numbers.
 
     Examples
@@ -343,23 +355,14 @@ def feedback_controls(ap, seed=SEED, eps=EPS):
     >>> live.figure.spec["description"].splitlines()[-1]
     'verdict: MAP and GMAP: better'
     """
-    import ipywidgets as w
 
     def draw(gain, loss):
         gain, loss = float(np.round(gain, 2)), float(np.round(loss, 2))
         chart = verdicts_chart(ap, GAINS, LOSSES, initial=(gain, loss), seed=seed, eps=eps)
         return show(chart, alt=describe_verdicts(ap, gain, loss, seed, eps), controls=False)
 
-    step = float(GAINS[1] - GAINS[0])
     return LiveFigure(
-        {
-            "gain": w.FloatSlider(
-                value=0.2, min=0.0, max=float(GAINS[-1]), step=step, description="Gain, easy", continuous_update=False
-            ),
-            "loss": w.FloatSlider(
-                value=0.3, min=0.0, max=float(LOSSES[-1]), step=step, description="Loss, hard", continuous_update=False
-            ),
-        },
+        {"gain": GAIN_GRID.float_slider(GAIN, "Gain, easy"), "loss": LOSS_GRID.float_slider(LOSS, "Loss, hard")},
         draw,
     )
 
@@ -533,10 +536,10 @@ RANKS = {"X": example([1] * 9 + [500], dtype=int), "Y": example([2] * 10, dtype=
 
 
 def verdicts_figure():
-    """Figure 7.1 as the chapter shows it: gain 0.2 on the easy topics, loss 0.3 on the hard ones."""
+    """Figure 7.1 as the chapter shows it: :data:`GAIN` (0.2) on the easy topics, :data:`LOSS` (0.3) on the hard."""
     from irmeans_book import robertson
 
-    return verdicts_chart(robertson.load_example(), GAINS, LOSSES, initial=(0.2, 0.3))
+    return verdicts_chart(robertson.load_example(), GAINS, LOSSES, initial=(GAIN, LOSS))
 
 
 def rank_shares_figure():
