@@ -21,13 +21,9 @@ Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; `
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import shutil
 import subprocess
 import sys
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
@@ -104,23 +100,6 @@ def build_single_page(out: Path) -> tuple[Path, str]:
     return folder, page
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
-
-
-@contextmanager
-def _serve(folder: Path):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def print_pdf(folder: Path, page: str, pdf: Path, timeout_ms: int = 180_000) -> None:
     """Print ``page`` of ``folder`` (served from it) to ``pdf`` with Chromium, once its figures are drawn."""
     from playwright.sync_api import sync_playwright
@@ -128,7 +107,7 @@ def print_pdf(folder: Path, page: str, pdf: Path, timeout_ms: int = 180_000) -> 
     if not chromium.EXECUTABLE.is_file():
         raise RuntimeError(chromium.missing_message())
     outside = []
-    with _serve(folder) as base, sync_playwright() as p:
+    with chromium.serve(folder) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(chromium.EXECUTABLE), args=chromium.ARGS)
         try:
             context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})

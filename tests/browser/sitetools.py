@@ -7,11 +7,7 @@ process on a free port, as ``make serve`` would serve it.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import subprocess
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 from irmeans_book import chromium
@@ -50,25 +46,4 @@ def notebook_pages(site: Path) -> list[str]:
     return [p for p in pages(site) if (site / "_sources" / p).with_suffix(".ipynb").is_file()]
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass  # a browser leaving a page mid-download is not the site's problem; the tests watch the browser
-
-
-@contextmanager
-def serve(site: Path):
-    """Serve ``site`` on 127.0.0.1 on a free port; yield its base URL (ending in ``/``)."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = _Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+serve = chromium.serve  # the build's own server
