@@ -22,6 +22,7 @@ __all__ = [
     "dataset",
     "MAX_SPLITS",
     "EXIT_STATUS",
+    "subcommand",
 ]
 
 #: The most random splits ``irmeans consistency`` draws (a billion already takes hours).
@@ -105,3 +106,17 @@ exit status: 0 done; 1 an error (bad input, or the results could not all be
 written: a full disk, a file size limit), with one line on standard error;
 2 a usage error; 141 the output was closed before all of it was written (as
 with '| head'), with one line on standard error; 130 interrupted (Ctrl-C)."""
+
+
+def subcommand(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    """Add subcommand ``name`` to ``sub``: its description kept as written, the exit statuses after its options."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser

@@ -46,7 +46,7 @@ from ..averages import Average, parse_average
 from ..errors import FileFormatError, IrmeansError, shown_path
 from ..halves import SPLIT_KINDS
 from ..topics import DIFFICULTY
-from .arguments import EXIT_STATUS, dataset, digits, seed, splits
+from .arguments import dataset, digits, seed, splits, subcommand
 from .output import Output
 
 __all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES", "parse_spec"]
@@ -76,12 +76,8 @@ def _label(spec: str) -> str:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``consistency`` subcommand to the ``irmeans`` subparsers ``sub``."""
-    p: argparse.ArgumentParser = sub.add_parser(
-        "consistency",
-        help="split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)",
-        description=DESCRIPTION,
-        epilog=EXIT_STATUS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = subcommand(
+        sub, "consistency", "split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)", DESCRIPTION
     )
     p.add_argument(
         "--dataset",

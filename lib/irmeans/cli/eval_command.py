@@ -20,7 +20,7 @@ from ..averages import eval_lines
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
 from ..trec.table import MEASURE_FAMILIES, NICKNAMES
 from ..trec.tokens import ARROW_BYTES
-from .arguments import EXIT_STATUS, count, digits, eps, level
+from .arguments import count, digits, eps, level, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
@@ -91,13 +91,7 @@ EXTRA_AVERAGES = list(eval_lines(0.0))
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``eval`` subcommand to the ``irmeans`` subparsers ``sub``."""
-    ev: argparse.ArgumentParser = sub.add_parser(
-        "eval",
-        help="evaluate a TREC run against qrels (trec_eval compatible)",
-        description=EVAL_DESCRIPTION,
-        epilog=EXIT_STATUS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    ev = subcommand(sub, "eval", "evaluate a TREC run against qrels (trec_eval compatible)", EVAL_DESCRIPTION)
     ev.add_argument("-q", action="store_true", help="also print the values of every topic")
     ev.add_argument("-c", action="store_true", help="count qrels topics missing from the run as empty rankings")
     ev.add_argument("-n", action="store_true", help="print no 'all' lines (with -q: per-topic lines only)")
