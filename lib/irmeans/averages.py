@@ -153,7 +153,11 @@ class AM(Average):
     kinds: ClassVar = {"am": {}}
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        return np.mean(a, axis=axis)
+        # The scores added one after the other, as trec_eval adds them (np.mean's pairwise sum
+        # can differ in the last bits), so that MAP here is trec_eval's MAP to the last bit.
+        total = np.cumsum(a, axis=axis)
+        total = total[-1] if axis is None else np.take(total, -1, axis=axis)
+        return total / (a.size if axis is None else a.shape[axis])
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)

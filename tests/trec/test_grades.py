@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from irmeans.number_syntax import MAX_GRADE, c_grade
 from irmeans.trec import gains
 from irmeans.trec.evaluate import evaluate
-from irmeans.trec.numbers import MAX_GRADE, c_grade
 
 RUN = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n"
 

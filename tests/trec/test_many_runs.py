@@ -7,7 +7,7 @@ import sys
 import irmeans.trec.files
 import pytest
 from irmeans.cli import main
-from irmeans.trec.numbers import c_float
+from irmeans.number_syntax import c_float
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -108,6 +108,7 @@ EVAL_MODULES = {
     "irmeans.topics",
     "irmeans.errors",
     "irmeans.measures",
+    "irmeans.number_syntax",
     "irmeans.trec",
     "irmeans.trec.arrow",
     "irmeans.trec.context",
@@ -116,7 +117,6 @@ EVAL_MODULES = {
     "irmeans.trec.gains",
     "irmeans.trec.join",
     "irmeans.trec.kernels",
-    "irmeans.trec.numbers",
     "irmeans.trec.ranking",
     "irmeans.trec.segments",
     "irmeans.trec.strings",

@@ -141,7 +141,7 @@ def test_hash_depends_on_the_bytes_alone():
 
 import re  # noqa: E402
 
-import irmeans.trec.numbers as numbers  # noqa: E402
+import irmeans.number_syntax as numbers  # noqa: E402
 import irmeans.trec.tokens as tokens  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st

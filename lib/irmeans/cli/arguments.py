@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..trec.numbers import INT64_MAX, c_float, c_int
+from ..number_syntax import INT64_MAX, c_float, c_int
 
 __all__ = [
     "integer",

@@ -2,7 +2,7 @@
 
 Data flow one way, stage after stage (:func:`.evaluate.evaluate` runs them in turn):
 
-- read: :mod:`.files` reads qrels and runs (with :mod:`.numbers`, trec_eval's number
+- read: :mod:`.files` reads qrels and runs (with :mod:`irmeans.number_syntax`, trec_eval's number
   syntax, and :mod:`.arrow`, pyarrow's tokeniser for big files);
 - code: :mod:`.strings` stores docnos end to end and hashes and orders them;
 - join: :mod:`.join` ranks the run and joins it with the qrels;

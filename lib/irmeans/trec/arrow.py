@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 from numpy.typing import DTypeLike
 
-from .numbers import c_grade, grade_problem
+from ..number_syntax import c_grade, grade_problem
 
 if TYPE_CHECKING:
     from .strings import Strings

@@ -20,11 +20,11 @@ import numpy as np
 from .._validation import whole_number
 from ..averages import TREC_EVAL_GM
 from ..errors import IrmeansError
+from ..number_syntax import INT64_MAX
 from .context import Context
 from .files import Qrels, Run, read_qrels
 from .join import Ranked, build_ranked
 from .kernels import Values
-from .numbers import INT64_MAX
 from .table import BY_NAME, Selected, line_names, parse_measures
 
 if TYPE_CHECKING:

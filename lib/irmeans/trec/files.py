@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, DTypeLike
 
 from .._validation import float_array, integer_array
 from ..errors import FileFormatError, IrmeansError, shown_token
-from .numbers import MAX_GRADE, grade_problem
+from ..number_syntax import MAX_GRADE, grade_problem
 from .strings import _PAD, Strings, equal_at
 from .tokens import (
     _SLACK,

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..errors import IrmeansError
 from ..measures import STANDARD_RECALL_LEVELS
+from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
-from .numbers import INT64_MAX, c_float, c_int
 
 __all__ = [
     "Family",

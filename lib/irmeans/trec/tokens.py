@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ..errors import FileFormatError
-from .numbers import BadNumber, number_field
+from ..number_syntax import BadNumber, number_field
 from .strings import Strings, equal_at, hash_strings
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from typing import SupportsInt
 
 import numpy as np
 
-from ..errors import IrmeansError, shown_token
+from .errors import IrmeansError, shown_token
 
 __all__ = [
     "c_float",
