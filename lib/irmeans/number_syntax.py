@@ -258,6 +258,9 @@ def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np
     short = lengths <= _SHORT_NUMBER
     values = np.zeros(len(s), dtype=np.float64 if fraction else np.int64)
     rows = None if short.all() else np.flatnonzero(short)
+    if rows is not None and not len(rows):  # every token is long (a run printed with %.40f): one by one
+        slow = _slow_scores if fraction else _slow_grades
+        return slow(buf, s, e, line_numbers) if len(s) else values
     ss, ee = (s, e) if rows is None else (s[rows], e[rows])
     text, words, toklen = _gather(buf, ss, ee)
     got, ok = _decimal(words, toklen, fraction)
