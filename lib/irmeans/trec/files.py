@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, DTypeLike
 from .._validation import float_array, integer_array
 from ..errors import FileFormatError, IrmeansError, shown_token
 from ..number_syntax import MAX_GRADE, grade_problem
-from .strings import _PAD, Strings, equal_at
+from .strings import _PAD, Strings, equal_at, order_descending
 from .tokens import (
     _SLACK,
     MAX_LINE_BYTES,
@@ -414,8 +414,10 @@ def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None 
     """The first pair of rows with the same topic code and docno, as (earlier, later), or None.
 
     "First" is the pair whose later row comes first.  ``rows`` restricts the search to those
-    rows (indices into ``codes`` and ``strings``).  Hashes find the candidates, the strings
-    decide.
+    rows (indices into ``codes`` and ``strings``).  Hashes only find the candidates: two rows
+    can be the same document only if their (topic, hash) keys are equal, and the rows of
+    every group of equal keys are then compared on their topics and bytes, all of them (not
+    only neighbours), so that a collision of hashes can neither hide a duplicate nor make one.
 
     Examples
     --------
@@ -438,17 +440,31 @@ def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None 
         return None
     order = np.argsort(key, kind="stable")
     k = key[order]
-    same = np.flatnonzero(k[1:] == k[:-1])
-    if not len(same):
+    same = k[1:] == k[:-1]
+    member = np.zeros(len(k), dtype=bool)  # every row of a group of two or more equal keys
+    member[1:] |= same
+    member[:-1] |= same
+    cand = rows[order[member]]
+    # the groups of equal keys, each split by topic, then the docnos in order within each
+    group = np.cumsum(np.concatenate(([True], ~same))[member])
+    group = group.astype(np.int64) * (int(codes[cand].max()) + 1) + codes[cand]
+    by = order_descending(strings.data, *strings.spans(cand), group)
+    cand, group = cand[by], group[by]
+    equal = group[1:] == group[:-1]
+    equal &= equal_at(strings.data, *strings.spans(cand[1:]), strings.data, *strings.spans(cand[:-1]))
+    if not equal.any():
         return None
-    a, b = rows[order[same]], rows[order[same + 1]]
-    real = codes[a] == codes[b]
-    real &= equal_at(strings.data, *strings.spans(a), strings.data, *strings.spans(b))
-    if not real.any():
-        return None
-    first, second = np.minimum(a[real], b[real]), np.maximum(a[real], b[real])
-    j = int(np.argmin(second))
-    return int(first[j]), int(second[j])
+    # runs of rows with one topic and one docno: each run's first two rows in file order
+    run = np.cumsum(np.concatenate(([True], ~equal)))
+    dup = np.zeros(len(cand), dtype=bool)
+    dup[1:] |= equal
+    dup[:-1] |= equal
+    members, run = cand[dup], run[dup]
+    o = np.lexsort((members, run))
+    members, run = members[o], run[o]
+    head = np.flatnonzero(np.concatenate(([True], run[1:] != run[:-1])))
+    j = int(np.argmin(members[head + 1]))
+    return int(members[head[j]]), int(members[head[j] + 1])
 
 
 def duplicate_error(data: Qrels | Run, pair: tuple[int, int], verb: str) -> IrmeansError:
