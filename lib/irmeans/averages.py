@@ -51,6 +51,8 @@ __all__ = [
     "eval_lines",
     "TREC_EVAL_GM_EPS",
     "TREC_EVAL_GM",
+    "Sum",
+    "unchecked",
 ]
 
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
@@ -434,3 +436,45 @@ def eval_lines(eps: float) -> dict[str, tuple[Average, str]]:
             # cls takes eps when its takes_eps says so, which mypy cannot see from type[Average].
             out[line] = (cls(eps=eps, **fixed) if cls.takes_eps else cls(**fixed), text)  # type: ignore[call-arg]
     return out
+
+
+@dataclass(frozen=True)
+class Sum(Average):
+    """The sum of the scores, not an average: trec_eval's ``all`` value of its counts (``num_ret``, ``num_rel``).
+
+    Integers are added exactly; floats one after the other, as trec_eval adds. It has no spec
+    (:func:`parse_average` does not read it): the evaluator's table names it.
+
+    >>> Sum()([3, 4, 5])
+    12
+    """
+
+    def __call__(self, x: ArrayLike, axis: int | None = None) -> Any:
+        a = np.asarray(x)
+        if a.dtype.kind in "iub" and axis is None:
+            return int(a.sum())
+        return super().__call__(x, axis)
+
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
+        total = np.cumsum(a, axis=axis)
+        return total[-1] if axis is None else np.take(total, -1, axis=axis)
+
+    @property
+    def spec(self) -> str:
+        return "sum"
+
+
+def unchecked(average: Average, values: np.ndarray) -> float | int:
+    """``average``'s formula on the 1-d ``values`` as they are, without its refusals: C's arithmetic.
+
+    trec_eval forms its ``all`` lines in C, where a NaN or an infinity among the per-topic
+    values is carried into the result rather than refused; so does this (a :class:`Sum` of
+    integers stays an integer).
+
+    >>> unchecked(AM(), np.array([0.5, float("nan")]))
+    nan
+    """
+    if isinstance(average, Sum) and values.dtype.kind in "iub":
+        return int(values.sum())
+    with np.errstate(all="ignore"):
+        return float(average._value(np.asarray(values, dtype=np.float64), None))

@@ -18,7 +18,7 @@ says which grades are out of range.
 from __future__ import annotations
 
 import re
-from typing import SupportsInt
+from typing import Any, Protocol, SupportsInt
 
 import numpy as np
 
@@ -155,6 +155,12 @@ _POW10 = 10.0 ** np.arange(16)
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
 
+class LineNumbers(Protocol):
+    """Line numbers of rows: a numpy array, or anything indexed like one."""
+
+    def __getitem__(self, i: Any) -> Any: ...
+
+
 class BadNumber(IrmeansError):
     """A score or grade that is not read (see :func:`number_field`), with its line."""
 
@@ -247,7 +253,9 @@ _FLOAT_TABLE[np.frombuffer(FLOAT_CHARS, dtype=np.uint8)] = True
 _FLOAT_TABLE[0] = True  # the zero padding after a token
 
 
-def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np.ndarray, fraction: bool) -> np.ndarray:
+def number_field(
+    buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: LineNumbers, fraction: bool
+) -> np.ndarray:
     """The tokens ``buf[s:e]`` as scores (float64, ``fraction``) or grades (int64), read strictly.
 
     Plain decimals are read in numpy, many at a time (:func:`_decimal`); any other token
@@ -271,10 +279,10 @@ def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np
     if ok.all() and rows is None:
         return values
     bad = np.flatnonzero(~ok) if rows is None else rows[~ok]
-    if fraction:
+    if fraction and len(bad):
         chars = words[~ok].view(np.uint8).reshape(int((~ok).sum()), -1)
         plain = _FLOAT_TABLE[chars].all(axis=1)
-        if plain.all() and len(bad):
+        if plain.all():
             try:
                 vals = text[~ok].astype(np.float64)
                 if not np.isnan(vals).any():
@@ -290,7 +298,7 @@ def number_field(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np
     return values
 
 
-def _slow_scores(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np.ndarray) -> np.ndarray:
+def _slow_scores(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: LineNumbers) -> np.ndarray:
     out = np.empty(len(s))
     for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
         token = buf[a:b].tobytes()
@@ -304,7 +312,7 @@ def _slow_scores(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np
     return out
 
 
-def _slow_grades(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: np.ndarray) -> np.ndarray:
+def _slow_grades(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: LineNumbers) -> np.ndarray:
     out = np.empty(len(s), dtype=np.int64)
     for i, (a, b) in enumerate(zip(s.tolist(), e.tolist())):
         token = buf[a:b].tobytes()

@@ -23,8 +23,8 @@ from irmeans.trec.evaluate import evaluate
 # per-topic values as log(max(value, 1e-5)), the summands of the geometric mean.
 EXCLUDED_PREFIXES = ("iprec_at_recall_", "11pt_avg", "relstring")
 AS_LOGS = {"gm_map", "gm_bpref"}
-# 93 measures in both minus the 11 iprec_at_recall_*, 11pt_avg and relstring
-N_COMPARED = 80
+# 94 measures in both (num_q too: 1 for each topic) minus the 11 iprec_at_recall_*, 11pt_avg and relstring
+N_COMPARED = 81
 MIN_GEO_MEAN = 1e-5
 
 

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from irmeans.trec import strings
+from irmeans.trec.duplicates import find_duplicate
 from irmeans.trec.evaluate import evaluate
-from irmeans.trec.files import Qrels, Run, find_duplicate, read_qrels, read_run
+from irmeans.trec.files import Qrels, Run, read_qrels, read_run
 
 _STRONG = strings.hash_strings
 

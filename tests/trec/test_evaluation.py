@@ -20,6 +20,11 @@ RUN = (
 )
 
 
+def chosen(specs):
+    """The measures ``specs`` choose, by family name."""
+    return {c.family.name: c for c in parse_measures(specs)}
+
+
 def ev(**kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -138,11 +143,11 @@ def test_to_frame_and_aggregates_order():
 
 
 def test_parse_measures():
-    assert parse_measures(["P.10,5"])["P"].params == (5, 10)
-    assert list(parse_measures(["set"]))[-1] == "set_F"
+    assert chosen(["P.10,5"])["P"].params == (5, 10)
+    assert list(chosen(["set"]))[-1] == "set_F"
     with pytest.raises(ValueError, match="unknown measure 'nope'"):
         parse_measures(["nope"])
-    assert parse_measures(["map.3"])["map"].params is None  # trec_eval ignores parameters of map
+    assert chosen(["map.3"])["map"].params is None  # trec_eval ignores parameters of map
     with pytest.raises(ValueError, match="positive"):
         parse_measures(["P.0"])
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from irmeans.trec import arrow, ranking, tokens
+from irmeans.trec import files, ranking
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import read_qrels, read_run
 from irmeans.trec.segments import seg_cumsum
@@ -17,12 +17,12 @@ def write(tmp_path, name, data):
 @pytest.fixture(autouse=True)
 def fast_for_every_file(monkeypatch):
     """Every file here goes to pyarrow's tokeniser, however small (it takes only big ones otherwise)."""
-    monkeypatch.setattr(tokens, "ARROW_BYTES", 0)
+    monkeypatch.setattr(files, "ARROW_BYTES", 0)
 
 
 def exact(monkeypatch, reader, path, **kw):
     with monkeypatch.context() as m:
-        m.setattr(tokens, "ARROW_BYTES", 1 << 62)
+        m.setattr(files, "ARROW_BYTES", 1 << 62)
         return reader(path, **kw)
 
 
@@ -63,8 +63,8 @@ RUNS = [
 
 @pytest.mark.parametrize("text", RUNS)
 @pytest.mark.parametrize("chunk", [8, 1 << 21])
-def test_run_fast_path_reads_what_the_exact_reader_reads(tmp_path, monkeypatch, text, chunk):
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
+def test_run_fast_path_reads_what_the_exact_reader_reads(small_chunks, tmp_path, monkeypatch, text, chunk):
+    small_chunks(chunk)
     data = text.encode("latin-1") if "\xff" in text else text.encode()
     path = write(tmp_path, "r.txt", data)
     same_run(read_run(path), exact(monkeypatch, read_run, path))
@@ -114,8 +114,8 @@ def regular_run(rng, topics, docs):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_big_runs_rank_and_join_as_the_exact_path(tmp_path, monkeypatch, seed):
-    # blocks of more rows than ranking._ARROW_ROWS: ranked by pyarrow's sort
+def test_big_runs_rank_and_join_as_the_exact_path(small_chunks, tmp_path, monkeypatch, seed):
+    # blocks of more rows than ranking.ARROW_ROWS: ranked by pyarrow's sort
     rng = np.random.default_rng(seed)
     run_text = regular_run(rng, [str(100 + t) for t in range(60)], 500)
     judged = {(str(100 + t), f"doc-{n}"): rng.integers(-1, 3) for t in range(62) for n in rng.choice(10**6, 300)}
@@ -125,12 +125,12 @@ def test_big_runs_rank_and_join_as_the_exact_path(tmp_path, monkeypatch, seed):
         judged[t, d] = rng.integers(0, 3)
     qrels = "".join(f"{t} 0 {d} {g}\n" for (t, d), g in judged.items())
     rpath, qpath = write(tmp_path, "r.txt", run_text), write(tmp_path, "q.txt", qrels)
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 1 << 14)
-    monkeypatch.setattr(ranking, "_ARROW_ROWS", 1000)  # pieces of ~1,100 lines: blocks sorted by pyarrow
+    small_chunks(1 << 14)
+    monkeypatch.setattr(ranking, "ARROW_ROWS", 1000)  # pieces of ~1,100 lines: blocks sorted by pyarrow
     fast = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
     with monkeypatch.context() as m:
-        m.setattr(tokens, "ARROW_BYTES", 1 << 62)
-        m.setattr(ranking, "_ARROW_ROWS", 10**9)
+        m.setattr(files, "ARROW_BYTES", 1 << 62)
+        m.setattr(ranking, "ARROW_ROWS", 10**9)
         slow = evaluate(qpath, rpath, measures=["all_trec"], complete=True)
     assert fast.topics == slow.topics
     for name in slow.per_topic:
@@ -164,8 +164,3 @@ def test_seg_cumsum_in_order_equals_the_grouped_sum():
     # rows out of segment order: the grouped path
     o = rng.permutation(len(seg))
     assert seg_cumsum(values[o], seg[o], pos[o], lengths).tolist() == want[o].tolist()
-
-
-def test_without_pyarrow_every_piece_goes_to_the_exact_reader(monkeypatch):
-    monkeypatch.setattr(arrow, "_modules", lambda: None)
-    assert arrow.fast_reader("run", None) is None

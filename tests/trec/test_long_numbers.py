@@ -10,6 +10,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from irmeans.trec import files
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import read_qrels, read_run
 
@@ -80,7 +81,12 @@ def test_any_mix_of_long_and_short_scores_reads_as_python_float(tmp_path_factory
     path = _write(tmp_path, "r.txt", text)
     for threshold in (0, 1 << 62):  # pyarrow's reader, then the exact one
         with pytest.MonkeyPatch.context() as m:
-            from irmeans.trec import tokens
-
-            m.setattr(tokens, "ARROW_BYTES", threshold)
+            m.setattr(files, "ARROW_BYTES", threshold)
             assert read_run(path).scores.tolist() == [float(s) for s in scores]
+
+
+@pytest.mark.parametrize("short", ["0.5", "2", "1e-3"])
+def test_one_long_score_among_short_ones_that_read_plainly(tmp_path, reader, short):
+    long = "%.40f" % 0.25
+    run = read_run(_write(tmp_path, "r.txt", f"1 Q0 a 1 {short} tag\n1 Q0 b 2 {long} tag\n"))
+    assert run.scores.tolist() == [float(short), 0.25]

@@ -1,9 +1,10 @@
 """Ranking a run block by block as it is read: every layout around the boundaries of the pieces.
 
 A run file is read in pieces of whole lines, and ranked and joined a block of whole topics
-at a time (``join._stream_blocks``): a topic may start in one piece and end several pieces
+at a time (``files.RunBlocks``): a topic may start in one piece and end several pieces
 later, a piece may hold one topic or many, and a file whose topics come back after others
-is read whole instead.  A big block is ordered by pyarrow's sort (``ranking._ARROW_ROWS``).
+is read whole instead (known before it is read).  A big block is ordered by pyarrow's sort
+(``ranking.ARROW_ROWS``).
 The ranking must be trec_eval's whatever the run's size, the pieces' size and the layout:
 score descending, docno descending (``strcmp``) on ties, each topic on its own.  Each
 document is judged with a grade of its own, so the grades of the ranked rows spell out the
@@ -14,9 +15,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from irmeans.trec import join, ranking, tokens
+from irmeans.trec import files, join, ranking
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import Qrels, Run
+from irmeans.trec.ranked import NONPOOL, UNJUDGED
 
 
 def expected_ranking(topics, docnos, scores, evaluated):
@@ -75,9 +77,11 @@ def runs(draw):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=runs(), piece=st.sampled_from([1, 24, 64, 100, 256, 257, 1000, 1 << 21]))
-def test_a_run_file_is_ranked_as_trec_eval_ranks_it_whatever_the_pieces(tmp_path_factory, monkeypatch, data, piece):
+def test_a_run_file_is_ranked_as_trec_eval_ranks_it_whatever_the_pieces(
+    small_chunks, tmp_path_factory, monkeypatch, data, piece
+):
     topics, docnos, scores, judged = data
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", piece)  # pieces of a line or two up to the whole file
+    small_chunks(piece)  # pieces of a line or two up to the whole file
     path = write_run(tmp_path_factory.mktemp("run") / "r.txt", topics, docnos, scores)
     qrels, names = grades(topics, docnos, judged)
     got = ranking_of(join.build_ranked(qrels, path), names)
@@ -91,7 +95,7 @@ def test_a_run_in_memory_is_ranked_as_trec_eval_ranks_it_by_either_sort(monkeypa
     import pyarrow  # noqa: F401 - loaded, so that big blocks go to its sort
 
     topics, docnos, scores, judged = data
-    monkeypatch.setattr(ranking, "_ARROW_ROWS", rows)
+    monkeypatch.setattr(ranking, "ARROW_ROWS", rows)
     qrels, names = grades(topics, docnos, judged)
     got = ranking_of(join.build_ranked(qrels, Run.from_arrays(topics, docnos, scores)), names)
     assert got == expected_ranking(topics, docnos, scores, judged)
@@ -118,8 +122,8 @@ def test_26_topics_of_10100_documents(tmp_path, n_topics, source):
     assert np.allclose(ev.per_topic["map"], expected_ap, rtol=0, atol=1e-15)
 
 
-def test_one_tied_topic_across_many_pieces(tmp_path, monkeypatch):
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 1 << 12)
+def test_one_tied_topic_across_many_pieces(small_chunks, tmp_path, monkeypatch):
+    small_chunks(1 << 12)
     n = 20_000
     docnos = [f"doc{i:07d}" for i in range(n)]
     path = write_run(tmp_path / "r.txt", ["7"] * n, docnos, [0.0] * n)
@@ -128,23 +132,29 @@ def test_one_tied_topic_across_many_pieces(tmp_path, monkeypatch):
     assert ev.aggregates["num_ret"] == n
 
 
-def test_a_topic_that_comes_back_is_read_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 64)
+@pytest.mark.parametrize("back", [True, False])
+def test_a_topic_that_comes_back_is_known_before_reading_and_the_file_read_once(
+    small_chunks, tmp_path, monkeypatch, back
+):
+    small_chunks(64)
     calls = []
-    whole = join.read_run
-    monkeypatch.setattr(join, "read_run", lambda *a, **k: calls.append(a) or whole(*a, **k))
-    topics = ["1"] * 40 + ["2"] * 40 + ["1"] * 5
+    real = files.pieces
+    monkeypatch.setattr(files, "pieces", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    topics = ["1"] * 40 + ["2"] * 40 + (["1"] * 5 if back else ["3"] * 5)
     docnos = [f"d{i}" for i in range(85)]
     scores = [float(i % 7) for i in range(85)]
     path = write_run(tmp_path / "r.txt", topics, docnos, scores)
-    qrels, names = grades(topics, docnos, {"1", "2"})
-    assert ranking_of(join.build_ranked(qrels, path), names) == expected_ranking(topics, docnos, scores, {"1", "2"})
-    assert calls == [(path,)]
+    assert files.RunBlocks(path).streamed is not back  # a topic that comes back: one block
+    assert len(list(files.RunBlocks(path))) == (1 if back else 3)
+    qrels, names = grades(topics, docnos, set(topics))
+    calls.clear()
+    assert ranking_of(join.build_ranked(qrels, path), names) == expected_ranking(topics, docnos, scores, set(topics))
+    assert calls == [path]
 
 
-def test_a_duplicate_and_a_later_bad_line_report_the_bad_line_first(tmp_path, monkeypatch):
+def test_a_duplicate_and_a_later_bad_line_report_the_bad_line_first(small_chunks, tmp_path, monkeypatch):
     # as when the file is read whole: field counts and values are checked before duplicates
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", 64)
+    small_chunks(64)
     lines = [f"1 Q0 d{i} {i} 1 r" for i in range(30)] + ["1 Q0 d3 31 0 r"] + [f"2 Q0 e{i} {i} 1 r" for i in range(30)]
     lines[50] = "2 Q0 e19 19 r"
     (tmp_path / "r.txt").write_text("\n".join(lines) + "\n")
@@ -180,5 +190,5 @@ def test_ranked_grades_are_trec_eval_s_when_many_documents_share_a_grade(monkeyp
     for t, docs in expected_ranking(topics, docnos, scores, set(qt)):
         for d in docs[:depth]:
             g = grade_of.get((t, d))
-            want.append(join.NONPOOL if g is None else (join.UNJUDGED if g < 0 else g))
+            want.append(NONPOOL if g is None else (UNJUDGED if g < 0 else g))
     assert ranked.rel.tolist() == want

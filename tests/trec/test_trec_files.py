@@ -142,7 +142,7 @@ def test_hash_depends_on_the_bytes_alone():
 import re  # noqa: E402
 
 import irmeans.number_syntax as numbers  # noqa: E402
-import irmeans.trec.tokens as tokens  # noqa: E402
+import irmeans.trec.source as source  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st
 
@@ -178,8 +178,8 @@ MESSY_RUN = (
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 16, 33, 64, 1 << 21])
-def test_chunked_run_matches_reference(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
+def test_chunked_run_matches_reference(small_chunks, tmp_path, monkeypatch, chunk):
+    small_chunks(chunk)
     r = read_run(write(tmp_path, "r.txt", MESSY_RUN))
     topics, docnos, scores, lines = reference_run(MESSY_RUN)
     assert r.topics.tolist() == topics
@@ -202,12 +202,12 @@ def regular_run(n, crlf=False, final_newline=True):
 @pytest.mark.parametrize("crlf", [False, True])
 @pytest.mark.parametrize("final_newline", [False, True])
 @pytest.mark.parametrize("chunk", [5, 100, 257, 1 << 21])
-def test_chunk_boundaries_inside_lines(tmp_path, monkeypatch, crlf, final_newline, chunk):
+def test_chunk_boundaries_inside_lines(small_chunks, tmp_path, monkeypatch, crlf, final_newline, chunk):
     text = regular_run(300, crlf, final_newline)
     path = write(tmp_path, "r.txt", "")
     with open(path, "w", newline="") as fh:
         fh.write(text)
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
+    small_chunks(chunk)
     r = read_run(path)
     topics, docnos, scores, lines = reference_run(text)
     assert r.topics.tolist() == topics
@@ -217,9 +217,9 @@ def test_chunk_boundaries_inside_lines(tmp_path, monkeypatch, crlf, final_newlin
 
 
 @pytest.mark.parametrize("chunk", [3, 20, 1 << 21])
-def test_chunked_qrels(tmp_path, monkeypatch, chunk):
+def test_chunked_qrels(small_chunks, tmp_path, monkeypatch, chunk):
     text = "# c\n1 0 d1 2\n\n1 0 doc#7_x -1\n  2 0 d3 0\n2\t0\td4\t+3\r\n2 0 d5 007"
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
+    small_chunks(chunk)
     q = read_qrels(write(tmp_path, "q.txt", text))
     assert q.topics.tolist() == [b"1", b"1", b"2", b"2", b"2"]
     assert q.docnos.tolist() == [b"d1", b"doc#7_x", b"d3", b"d4", b"d5"]
@@ -228,10 +228,10 @@ def test_chunked_qrels(tmp_path, monkeypatch, chunk):
 
 
 @pytest.mark.parametrize("chunk", [4, 16, 1 << 21])
-def test_field_count_error_beats_earlier_value_error(tmp_path, monkeypatch, chunk):
+def test_field_count_error_beats_earlier_value_error(small_chunks, tmp_path, monkeypatch, chunk):
     # as if the file were checked in one go: wrong field counts first
     text = "1 Q0 d1 1 abc t\n" + "1 Q0 d2 2 2 t\n" * 5 + "1 Q0 d9 3 2\n"
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
+    small_chunks(chunk)
     with pytest.raises(ValueError) as err:
         read_run(write(tmp_path, "r.txt", text))
     assert str(err.value).endswith("r.txt:7: too few fields (5, a run line has at least 6)")
@@ -242,8 +242,8 @@ def test_field_count_error_beats_earlier_value_error(tmp_path, monkeypatch, chun
 
 
 @pytest.mark.parametrize("chunk", [6, 1 << 21])
-def test_errors_name_the_right_line_with_small_chunks(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(tokens, "_CHUNK_BYTES", chunk)
+def test_errors_name_the_right_line_with_small_chunks(small_chunks, tmp_path, monkeypatch, chunk):
+    small_chunks(chunk)
     text = "1 Q0 d1 1 2 t\n" * 3 + "\n# c\n" + "1 Q0 d5 5 nan t\n"
     with pytest.raises(ValueError, match=r"r\.txt:6: score 'nan' is not a number \(NaN cannot be ranked\)$"):
         read_run(write(tmp_path, "r.txt", text))
@@ -344,5 +344,5 @@ def test_reading_a_pipe_gives_what_the_file_gives_in_full_chunks(tmp_path):
     for field in ("topics", "docnos", "rels", "lines"):
         assert np.array_equal(getattr(from_pipe, field), getattr(from_file, field)), field
     # a pipe reports size 0: its pieces must still be chunk-sized, not a line each
-    newlines = _through_fifo(tmp_path, "n.fifo", run, lambda name: [piece[3] for piece in tokens.chunks(name)])
+    newlines = _through_fifo(tmp_path, "n.fifo", run, lambda name: [c.newlines for c in source.chunks(name)])
     assert newlines == [2000]

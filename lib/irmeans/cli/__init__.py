@@ -12,13 +12,13 @@ and anything else is a bug and shows its traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import IrmeansError, one_line
-from . import consistency_command, eval_command
 from .output import Output
 
 __all__ = ["build_parser", "main", "Output"]
@@ -33,14 +33,19 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``irmeans`` argument parser with its subcommands (usage errors raise)."""
+# Each subcommand's module, imported only when the subcommand is used or listed.
+_SUBCOMMANDS = {"eval": "eval_command", "consistency": "consistency_command"}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``irmeans`` argument parser with its subcommands, or with the subcommand ``only`` (usage errors raise)."""
     parser = _Parser(prog="irmeans", description="IR effectiveness measures and their averages across topics.")
     sub: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=_Parser
     )
-    eval_command.add_parser(sub)
-    consistency_command.add_parser(sub)
+    for name, module in _SUBCOMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(f".{module}", __name__).add_parser(sub)
     return parser
 
 
@@ -62,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     exit 1; an output closed early (``| head``) prints one line and exits 141, the status of a
     C program killed by the signal; Ctrl-C exits 130 without a word.
     """
-    parser = build_parser()
+    args = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(args[0] if args and args[0] in _SUBCOMMANDS else None)  # irmeans eval loads no other
     opts = None
     try:
         stdout = sys.stdout
@@ -71,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
             except (ValueError, OSError):  # pragma: no cover
                 pass
-        opts = parser.parse_args(argv)
+        opts = parser.parse_args(args)
         if opts.command is None:
             parser.print_help()
             return 2

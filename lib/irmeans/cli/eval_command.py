@@ -9,24 +9,21 @@ written back byte for byte (ids that are not UTF-8 included).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..averages import eval_lines
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
-from ..trec.table import MEASURE_FAMILIES, NICKNAMES
-from ..trec.tokens import ARROW_BYTES
+from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures
 from .arguments import count, digits, eps, level, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
     from ..trec.evaluate import Evaluation
 
-__all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "EXTRA_AVERAGES", "measures_help"]
+__all__ = ["add_parser", "run_eval", "EVAL_DESCRIPTION", "measures_help", "write_evaluation"]
 
 
 def measures_help() -> str:
@@ -57,7 +54,7 @@ def measures_help() -> str:
 
 
 def _extra_help() -> str:
-    return "\n".join(f"  {name:<12} {text}" for name, (_, text) in eval_lines(0.0).items())
+    return "\n".join(f"  {fam.name:<12} {fam.doc}" for fam in EXTRA_FAMILIES)
 
 
 EVAL_DESCRIPTION = f"""\
@@ -80,13 +77,11 @@ measures (-m NAME or NAME.PARAMETERS):
 
 extra 'all' lines, averages of the per-topic AP that trec_eval lacks:
 {_extra_help()}
-with eps given by --eps (default 1e-5).  They are printed without -m, when
-named (-m hm_map), or with --extra; never otherwise, so that output under
-trec_eval's -m arguments has exactly trec_eval's lines.
+with eps given by --eps (default {EXTRA_EPS:g}: the ε the book advises, added to
+every AP).  They are printed without -m, when named (-m hm_map), or with
+--extra; never otherwise, so that output under trec_eval's -m arguments has
+exactly trec_eval's lines.
 """
-
-#: The extra ``all`` lines' names (see :func:`irmeans.averages.eval_lines`).
-EXTRA_AVERAGES = list(eval_lines(0.0))
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -109,9 +104,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     ev.add_argument(
         "--eps",
         type=eps,
-        default=1e-5,
+        default=EXTRA_EPS,
         metavar="E",
-        help="epsilon of the extra gm_map_add, hm_map and logit_map lines (default 1e-5)",
+        help=f"epsilon of the extra gm_map_add, hm_map and logit_map lines (default {EXTRA_EPS:g})",
     )
     ev.add_argument("--extra", action="store_true", help="print the four extra 'all' lines whatever -m selects")
     ev.add_argument("qrels", metavar="QRELS")
@@ -120,34 +115,76 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     return ev
 
 
-def _format(name: str, qid: str, value: Any, kind: str, digits: int) -> str:
+def _number(value: float, digits: int) -> str:
+    """A double as C's ``printf("%6.*f")`` prints it (NaN with its sign: x86's 0/0 is ``-nan``)."""
+    if value != value:
+        return "%6s" % ("-nan" if np.signbit(value) else "nan")
+    return "%6.*f" % (digits, value)
+
+
+def _line(name: str, topic: str, value: float | int | str, kind: str, digits: int) -> str:
     if kind == "long":
         text = "%d" % int(value)
     elif kind == "string":
         text = str(value)
-    elif value != value:  # NaN: C's printf shows the sign, and x86's 0/0 is negative
-        text = "%6s" % ("-nan" if np.signbit(value) else "nan")
     else:
-        text = "%6.*f" % (digits, value)
-    return "%-22s\t%s\t%s" % (name, qid, text)
+        text = _number(float(value), digits)
+    return "%-22s\t%s\t%s\n" % (name, topic, text)
+
+
+# Topics whose per-topic lines are formed and written at a time: the lines of a big
+# evaluation are never all in memory.
+_TOPICS_AT_ONCE = 512
+
+
+def _per_topic(ev: Evaluation, digits: int, prefix: str, out: Output) -> None:
+    """``-q``'s lines, topic after topic, written a few hundred topics at a time.
+
+    Each topic's lines are one format string applied to its values (C's ``printf`` formats
+    are Python's ``%`` formats), so that no line is formed value by value in Python.
+    """
+    names = ev.printed
+    if not names or not ev.topics:
+        return
+    columns: list[np.ndarray] = []
+    formats = []
+    for name in names:
+        values, kind = ev.per_topic[name], ev.kinds[name]
+        if kind == "double" and np.isnan(values).any():  # C's -nan: formed one by one
+            values, kind = np.array([_number(v, digits) for v in values.tolist()], dtype=object), "string"
+        columns.append(values)
+        fmt = {"long": "%d", "string": "%s", "double": f"%6.{digits}f"}[kind]
+        formats.append(("%s%-22s\t" % (prefix, name)).replace("%", "%%") + "%s\t" + fmt + "\n")
+    template = "".join(formats)
+    topics = np.array(ev.topics, dtype=object)
+    for a in range(0, len(topics), _TOPICS_AT_ONCE):
+        b = min(a + _TOPICS_AT_ONCE, len(topics))
+        args = np.empty((b - a, 2 * len(names)), dtype=object)
+        args[:, 0::2] = topics[a:b, None]
+        for j, col in enumerate(columns):
+            args[:, 2 * j + 1] = col[a:b]
+        out.write((template * (b - a)) % tuple(args.ravel().tolist()))
+
+
+def write_evaluation(ev: Evaluation, opts: argparse.Namespace, out: Output, prefix: str = "") -> None:
+    """Write an evaluation as trec_eval prints it: ``-q``'s per-topic lines, then the ``all`` lines.
+
+    ``prefix`` starts every line (the run's name and a tab, with several runs).  An extra
+    line left out (undefined on these values) gets a note on standard error.
+    """
+    if opts.q:
+        _per_topic(ev, opts.digits, prefix, out)
+    if opts.n:
+        return
+    lines = [prefix + _line(name, "all", value, ev.kinds[name], opts.digits) for name, value in ev.aggregates.items()]
+    if lines:
+        out.write("".join(lines))
+    for name, reason in ev.notes.items():
+        _note(f"note: {name} line left out, undefined with --eps {opts.eps:g}: {reason}")
 
 
 def _note(text: str) -> None:
     print(f"irmeans eval: {text}", file=sys.stderr)
-
-
-def _extra_lines(ap: np.ndarray, names: list[str], eps: float, digits: int) -> list[str]:
-    lines: list[str] = []
-    averages = eval_lines(eps)
-    for name in names:
-        try:
-            value = float(averages[name][0](ap))
-        except IrmeansError as exc:  # e.g. eps = 0 with an AP of 0: the mean is undefined
-            reason = str(exc).splitlines()[0] if str(exc) else "undefined"
-            _note(f"note: {name} line left out, undefined with --eps {eps:g}: {reason}")
-            continue
-        lines.append(_format(name, "all", value, "double", digits))
-    return lines
 
 
 def _warn(w: warnings.WarningMessage) -> None:
@@ -158,68 +195,20 @@ def _warn(w: warnings.WarningMessage) -> None:
         _note(f"warning: {message}")
 
 
-def _selection(specs: list[str] | None, extra: bool) -> tuple[list[str] | None, list[str], bool]:
-    """(trec_eval -m specs for evaluate(), extra lines to print, whether map's own lines are printed)."""
-    from ..trec.table import parse_measures
-
-    extras = list(EXTRA_AVERAGES) if (extra or specs is None) else [n for n in EXTRA_AVERAGES if n in specs]
-    trec_specs = None if specs is None else [s for s in specs if s not in EXTRA_AVERAGES]
-    show_map = trec_specs is None or (bool(trec_specs) and "map" in parse_measures(trec_specs))
-    wanted = trec_specs if (show_map or not extras) else (trec_specs or []) + ["map"]
-    if wanted == []:
-        raise IrmeansError("no measure selected")
-    return wanted, extras, show_map
-
-
-def _lines(ev: Evaluation, opts: argparse.Namespace, extras: list[str], show_map: bool) -> list[str]:
-    """trec_eval's output lines of one evaluation."""
-    from ..trec.evaluate import printed_per_topic
-
-    lines: list[str] = []
-    if opts.q:
-        names = [n for n in printed_per_topic(ev) if n != "map" or show_map]
-        columns = [ev.per_topic[n] for n in names]
-        kinds = [ev.kinds[n] for n in names]
-        for i, qid in enumerate(ev.topics):
-            for n, col, kind in zip(names, columns, kinds):
-                lines.append(_format(n, qid, col[i], kind, opts.digits))
-    if not opts.n:
-        for n, value in ev.aggregates.items():
-            if n == "map" and not show_map:
-                continue
-            lines.append(_format(n, "all", value, ev.kinds[n], opts.digits))
-        if extras:
-            lines.extend(_extra_lines(ev.per_topic["map"], extras, opts.eps, opts.digits))
-    return lines
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
-
-
 def run_eval(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans eval`` for parsed ``opts``, writing trec_eval's lines to ``out``; returns the exit status.
 
-    The qrels are read once and each run evaluated in turn, its lines written as soon as it is
-    done.  With several runs each line starts with the run's name as given and a tab; a run
-    that cannot be evaluated gets its one-line error on standard error, the others are still
-    evaluated, and the status is then 1.
+    The measures are read once and the qrels once, and each run evaluated in turn, its lines
+    written as soon as it is done.  With several runs each line starts with the run's name as
+    given and a tab; a run that cannot be evaluated gets its one-line error on standard
+    error, the others are still evaluated, and the status is then 1.
     """
     from ..trec.evaluate import evaluate
     from ..trec.files import read_qrels
 
-    wanted, extras, show_map = _selection(opts.m, opts.extra)
+    selection: Selection = parse_measures(opts.m, extra=opts.extra, eps=opts.eps)
     runs = opts.runs
-    if [opts.qrels, *runs].count("-") > 1:
-        raise IrmeansError("'-' (standard input) may be given once: the qrels and the runs cannot share it")
     qrels = read_qrels(opts.qrels)
-    if len(runs) > 1 and sum(_size(r) for r in runs) >= ARROW_BYTES:
-        from ..trec.arrow import load
-
-        load()  # every run is then read by pyarrow's tokeniser: its import is paid once for all
     failed = 0
     for run in runs:
         try:
@@ -231,7 +220,7 @@ def run_eval(opts: argparse.Namespace, out: Output) -> int:
                     relevance_level=opts.l,
                     depth=opts.M,
                     complete=opts.c,
-                    measures=wanted,
+                    measures=selection,
                     num_docs=opts.N,
                 )
         except IrmeansError as exc:
@@ -242,8 +231,5 @@ def run_eval(opts: argparse.Namespace, out: Output) -> int:
             continue
         for w in caught:
             _warn(w)
-        lines = _lines(ev, opts, extras, show_map)
-        prefix = "" if len(runs) == 1 else one_line(run) + "\t"
-        if lines:
-            out.write("".join(prefix + line + "\n" for line in lines))
+        write_evaluation(ev, opts, out, "" if len(runs) == 1 else one_line(run) + "\t")
     return 1 if failed else 0

@@ -1,16 +1,22 @@
 """The trec_eval-compatible evaluator.
 
-Data flow one way, stage after stage (:func:`.evaluate.evaluate` runs them in turn):
+Data flow one way, stage after stage, each module importing only its own stage's and earlier
+ones' (:func:`.evaluate.evaluate` runs them in turn):
 
-- read: :mod:`.files` reads qrels and runs (with :mod:`irmeans.number_syntax`, trec_eval's number
-  syntax, and :mod:`.arrow`, pyarrow's tokeniser for big files);
-- code: :mod:`.strings` stores docnos end to end and hashes and orders them;
-- join: :mod:`.join` ranks the run and joins it with the qrels;
-- measure: :mod:`.kernels` computes trec_eval's measures for every topic at once, with
-  :mod:`.context` (what several measures share), :mod:`.gains` and :mod:`.segments`
-  (per-topic vectorised sums); :mod:`.table` is trec_eval's table of measures;
-- average: :mod:`.evaluate` forms the ``all`` values;
-- print: ``irmeans eval`` (:mod:`.command`).
+- read: :mod:`.source` gives a file's bytes in chunks of whole lines (a file, ``-``, gzip);
+  :mod:`.tokens` splits a chunk into fields with numpy (numbers read as C reads them, with
+  :mod:`irmeans.number_syntax`), :mod:`.arrow` with pyarrow's CSV reader for a big file;
+  :mod:`.strings` holds the docnos and hashes, compares and orders them;
+  :mod:`.duplicates` finds a document judged or retrieved twice; :mod:`.files` makes
+  :class:`~.files.Qrels` and :class:`~.files.Run`, and gives a run file a block of whole
+  topics at a time;
+- rank and join: :mod:`.ranking` orders each topic as trec_eval does, :mod:`.join` looks up
+  the grades, block by block, into a :class:`~.ranked.Ranked` (:mod:`.ranked`);
+- measure: :mod:`.table` is trec_eval's table of measures and reads ``-m``; :mod:`.measure`
+  runs its kernels (:mod:`.kernels`, with :mod:`.context`, what several measures share,
+  :mod:`.gains` and :mod:`.segments`, per-topic vectorised sums);
+- average: :mod:`.summary` forms the ``all`` lines, each family's own average;
+- print: ``irmeans eval`` (:mod:`irmeans.cli.eval_command`), which only formats.
 
 Import from the modules (``from irmeans.trec.evaluate import evaluate``) or
 from the top level (``irmeans.evaluate``); the package re-exports nothing, so

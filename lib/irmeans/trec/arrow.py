@@ -1,44 +1,39 @@
-"""The fast path of the TREC readers: pieces of plain files tokenised by pyarrow's CSV reader.
+"""pyarrow's tokeniser of TREC files: chunks of plain files read by pyarrow's CSV reader.
 
-A piece (some megabytes of whole lines, see :func:`irmeans.trec.files._chunks`) whose lines
-are fields separated by one space (or, in a file without spaces, by one tab) is parsed by
-pyarrow's multi-threaded CSV reader in C++: one pass over the bytes instead of several
-numpy passes.  Topic ids and grades come back dictionary-encoded (each distinct token once),
-docnos as a binary column (bytes end to end, as :class:`~.strings.Strings` keeps them, and
-copied from there once),
-scores as doubles.
+A chunk (some megabytes of whole lines, see :mod:`.source`) whose lines are fields separated
+by one space (or, in a file without spaces, by one tab) is parsed by pyarrow's multi-threaded
+CSV reader in C++: one pass over the bytes instead of several numpy passes.  Topic ids and
+grades come back dictionary-encoded (each distinct token once), docnos as a binary column
+(copied once into :class:`~.strings.Strings`), scores as doubles.
 
-Nothing is read differently from the exact reader: a piece is taken only if, for it, both
-readers agree by construction, and otherwise it goes to the exact reader, which also writes
-the error messages.  A piece is left to the exact reader when it holds a carriage return, a
-vertical tab or a form feed, both spaces and tabs, a byte-order mark, an empty field (two
-separators in a row, a separator at the start or end of a line, a blank line), lines with
-different numbers of fields, a comment (a topic starting with ``#``), a score pyarrow does
-not read or that is NaN, a grade :func:`~.numbers.c_grade` does not read or that is out of
-range, or a line too long for pyarrow's blocks.  pyarrow reads exactly the plain and
-e-notation decimals and ``inf``/``infinity`` in any case (and ``nan``, refused) to the
-correctly rounded double, as C's ``strtod`` does;
-grades are read from their distinct tokens with :func:`~.numbers.c_grade`.
-
-If pyarrow cannot be imported, every piece goes to the exact reader.
+Nothing is read differently from the exact tokeniser (:mod:`.tokens`): a chunk is taken only
+if, for it, both agree by construction, and otherwise :func:`fast_reader`'s function gives
+None and the exact tokeniser reads the chunk, and writes the error messages.  A chunk is
+left to it when it holds a carriage return, a vertical tab or a form feed, both spaces and
+tabs, a byte-order mark, an empty field (two separators in a row, a separator at the start
+or end of a line, a blank line), lines with different numbers of fields, a comment (a topic
+starting with ``#``), a score pyarrow does not read or that is NaN, a grade
+:func:`~irmeans.number_syntax.c_grade` does not read or that is out of range, or a line too
+long for pyarrow's blocks.  pyarrow reads exactly the plain and e-notation decimals (of any
+length) and ``inf``/``infinity`` in any case (and ``nan``, refused) to the correctly rounded
+double, as C's ``strtod`` does; grades are read from their distinct tokens with
+:func:`~irmeans.number_syntax.c_grade`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ..number_syntax import c_grade, grade_problem
+from .source import Chunk
+from .strings import PAD, Strings
+from .tokens import Layout, Piece, TopicTable
 
-if TYPE_CHECKING:
-    from .strings import Strings
-    from .tokens import TopicTable
-
-__all__ = ["fast_reader", "load", "arrow_offsets", "column_strings", "primitive", "release_memory"]
+__all__ = ["fast_reader", "column_strings", "primitive", "release_memory", "ArrowArray", "ArrowTable"]
 
 # pyarrow's block: a line longer than this is left to the exact reader
 _BLOCK_BYTES = 1 << 22
@@ -51,34 +46,20 @@ ArrowArray: TypeAlias = Any
 ArrowColumn: TypeAlias = Any
 #: A pyarrow ``Table``.
 ArrowTable: TypeAlias = Any
-#: What :func:`fast_reader` gives: ``fast(store, n)``, the fields of a piece of a file, or None.
-FastReader: TypeAlias = Callable[[bytearray, int], list[Any] | None]
+#: What :func:`fast_reader` gives: ``fast(chunk)``, the rows of a chunk of a file, or None.
+FastReader: TypeAlias = Callable[[Chunk], Piece | None]
 
 
-def _modules() -> tuple[ModuleType, ModuleType] | None:
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as csv
-    except ImportError:  # pragma: no cover - pyarrow is a dependency
-        return None
-    return pa, csv
+def fast_reader(layout: Layout, topics: TopicTable) -> FastReader:
+    """A function reading a chunk of a file laid out as ``layout`` into a :class:`~.tokens.Piece`, or None.
 
-
-def load() -> bool:
-    """Import pyarrow now (when many files are to be read, its import pays for itself); whether it is there."""
-    return _modules() is not None
-
-
-def fast_reader(kind: str, topics: TopicTable) -> FastReader | None:
-    """A ``fast(store, n)`` for :func:`~irmeans.trec.files._read_fields`, or None without pyarrow.
-
-    ``kind`` is ``"qrels"`` (``[codes, docnos, rels]``) or ``"run"`` (``[codes, docnos,
-    scores, tag]``); topic codes are added to ``topics`` (a ``_Topics``).
+    Topics are coded into ``topics``, the file's table.  None means the chunk is left to the
+    exact tokeniser (see the module's text).
     """
-    mods = _modules()
-    if mods is None:
-        return None
-    pa, csv = mods
+    import pyarrow as pa
+    import pyarrow.csv as csv
+
+    kind = layout.what
     binary = pa.binary()
     coded = pa.dictionary(pa.int32(), pa.binary())
     if kind == "qrels":
@@ -103,26 +84,28 @@ def fast_reader(kind: str, topics: TopicTable) -> FastReader | None:
         for d in (" ", "\t")
     )
 
-    def fast(store: bytearray, n: int) -> list[Any] | None:
-        if n < 2 or store[0] in b" \t\n" or store.startswith(_BOM):
+    def fast(chunk: Chunk) -> Piece | None:
+        raw, n = chunk.raw, chunk.n
+        if n < 2 or raw[0] in b" \t\n" or raw.startswith(_BOM):
             return None
         for ch in (b"\r", b"\v", b"\f", b"\0"):  # NUL: not text, and the exact reader names its line
-            if store.find(ch, 0, n) >= 0:
+            if raw.find(ch, 0, n) >= 0:
                 return None
         options = parse_space
-        if store.find(b"\t", 0, n) >= 0:
-            if store.find(b" ", 0, n) >= 0:
+        if raw.find(b"\t", 0, n) >= 0:
+            if raw.find(b" ", 0, n) >= 0:
                 return None
             options = parse_tab
         try:
-            piece = pa.py_buffer(store).slice(0, n)
             table = csv.read_csv(
-                piece, read_options=read, parse_options=options, convert_options=convert, memory_pool=pool
+                pa.py_buffer(raw).slice(0, n),
+                read_options=read,
+                parse_options=options,
+                convert_options=convert,
+                memory_pool=pool,
             )
         except (pa.ArrowException, ValueError, KeyError):
             return None
-        finally:
-            piece = None
         if table.schema.names != list(types):  # qrels: not four fields; run: fewer than six
             return None
         for name, typ in types.items():
@@ -131,25 +114,26 @@ def fast_reader(kind: str, topics: TopicTable) -> FastReader | None:
         codes = _topic_codes(table.column("f0"), topics)
         if codes is None:
             return None
-        docnos = table.column("f2")
+        docnos = column_strings(table.column("f2"))
+        lines = (chunk.first_line, len(codes))
         if kind == "qrels":
             rels = _grades(table.column("f3"))
-            return None if rels is None else [codes, docnos, rels]
-        scores: list[np.ndarray] | np.ndarray = [primitive(chunk, np.float64) for chunk in table.column("f4").chunks]
+            return None if rels is None else Piece(codes, docnos, rels, None, lines)
+        scores: list[np.ndarray] | np.ndarray = [primitive(c, np.float64) for c in table.column("f4").chunks]
         scores = scores[0] if len(scores) == 1 else np.concatenate(scores)
         if np.isnan(scores).any():
             return None
         tag = table.column("f5")[-1].as_py().decode("utf-8", "surrogateescape")
-        return [codes, docnos, scores, tag]
+        return Piece(codes, docnos, scores, tag, lines)
 
     return fast
 
 
 def release_memory() -> None:
     """Give the memory pyarrow has freed back to the system (its pool keeps it otherwise)."""
-    mods = _modules()
-    if mods is not None:
-        mods[0].system_memory_pool().release_unused()
+    import pyarrow as pa
+
+    pa.system_memory_pool().release_unused()
 
 
 def primitive(chunk: ArrowArray, dtype: DTypeLike) -> np.ndarray:
@@ -165,22 +149,21 @@ def arrow_offsets(chunk: ArrowArray) -> np.ndarray:
 
 
 def column_strings(column: ArrowColumn) -> Strings:
-    """A pyarrow binary column as :class:`~.strings.Strings` (its bytes copied out once)."""
-    from .strings import _PAD, Strings
-
+    """A pyarrow binary column as :class:`~.strings.Strings` (its bytes copied out once, end to end)."""
     total = sum(int(arrow_offsets(c)[-1]) - int(arrow_offsets(c)[0]) for c in column.chunks)
     n = sum(len(c) for c in column.chunks)
-    data = np.zeros(total + _PAD, dtype=np.uint8)
-    offsets = np.zeros(n + 1, dtype=np.int64)
+    data = np.zeros(total + PAD, dtype=np.uint8)
+    starts = np.zeros(n, dtype=np.int64)
     at = row = 0
     for chunk in column.chunks:
         o = arrow_offsets(chunk)
         first, size, m = int(o[0]), int(o[-1]) - int(o[0]), len(chunk)
         raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=first + size)
         data[at : at + size] = raw[first:]
-        offsets[row + 1 : row + m + 1] = o[1:] - (first - at)
+        starts[row : row + m] = o[:-1] - (first - at)
         at, row = at + size, row + m
-    return Strings(data, offsets)
+    lengths = np.diff(np.append(starts, at)).astype(np.int32)
+    return Strings(data, starts, lengths)
 
 
 def _nonempty(column: ArrowColumn) -> bool:
@@ -207,12 +190,10 @@ def _dictionary_codes(column: ArrowColumn, decode: Callable[[list[bytes]], np.nd
 
 
 def _topic_codes(column: ArrowColumn, topics: TopicTable) -> np.ndarray | None:
-    table = topics.code
-
     def decode(ids: list[bytes]) -> np.ndarray | None:
         if any(not t or t[0] == 35 for t in ids):  # empty, or a comment line ('#')
             return None
-        return np.array([table.setdefault(t, len(table)) for t in ids], dtype=np.int64)
+        return topics.code_ids(ids)
 
     return _dictionary_codes(column, decode)
 

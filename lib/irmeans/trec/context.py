@@ -1,92 +1,144 @@
 """What several of trec_eval's measures share, computed once per evaluation: the :class:`Context`.
 
 A :class:`Context` wraps the ranked lists of every evaluated topic (a
-:class:`~.join.Ranked`) and computes on demand, and keeps, what more than one measure
-needs: which rows are relevant and their running counts, the precision at each relevant
-document (AP's summands), interpolated precision, gains and the ideal ranking, and the
-running DCG of the ranking and of the ideal one.  The measures themselves are in
-:mod:`.kernels`.
+:class:`~.ranked.Ranked`) and computes when first asked, and keeps, what more than one
+measure needs: which rows are relevant and their running counts, the precision at each
+relevant document (AP's summands), interpolated precision, and for each set of gains
+(:meth:`Context.gained`) the gains of the ranking and of the ideal ranking and their running
+DCG.  The measures themselves are in :mod:`.kernels`.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, cast
+from functools import cached_property
+from typing import TypeAlias
 
 import numpy as np
 
 from .gains import Gains, gain_walk
-from .join import Ranked
+from .ranked import Ranked, TopicJudgments
 from .segments import seg_count, seg_cumsum, seg_suffix_max, value_at
 
-__all__ = ["Context"]
+__all__ = ["Context", "Gained"]
 
 #: The ideal ranking's gains: (gains, topic, position, start per topic, length per topic).
 Ideal: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class Context:
-    """Quantities shared by several measures, computed once on demand."""
+    """Quantities shared by several measures, computed once, when first asked for."""
 
     def __init__(self, r: Ranked, num_docs: int = 0) -> None:
         self.r = r
+        self.judged: TopicJudgments = r.judged
         self.T = r.ntopics
         self.num_docs = num_docs
         # trec_eval tests rel >= level on the ranked list (so with a level <= -1,
         # unjudged documents pass) but counts num_rel_ret on judged documents only
-        self.isrel = r.isrel
+        self.isrel = r.rel >= r.level
         self.rel = _Sparse(r, np.flatnonzero(self.isrel))
-        judged_rel = (r.rel >= 0) & self.isrel
-        self.judged_rel = judged_rel
-        self.num_rel_ret = seg_count(judged_rel, r.seg, self.T)
-        # What has been computed, by name (and gains): arrays and tuples of arrays, each
-        # property below casting what it kept back to the type it returns.
-        self._cache: dict[str | tuple[str, tuple[tuple[int, float], ...] | None], Any] = {}
+        self.judged_rel = (r.rel >= 0) & self.isrel
+        self.num_rel_ret = seg_count(self.judged_rel, r.seg, self.T)
+        self._gained: dict[tuple[tuple[int, float], ...] | None, Gained] = {}
 
-    @property
+    def cum(self, mask: np.ndarray) -> np.ndarray:
+        """Running count of ``mask`` within each topic (inclusive)."""
+        r = self.r
+        return seg_cumsum(mask.astype(np.int64), r.seg, r.pos, r.num_ret)
+
+    @cached_property
     def cumrel(self) -> np.ndarray:
         """Running count of relevant documents at every row."""
-        if "cumrel" not in self._cache:
-            self._cache["cumrel"] = self.r.cum(self.isrel)
-        return cast(np.ndarray, self._cache["cumrel"])
+        return self.cum(self.isrel)
 
     def rel_at(self, k: int | np.ndarray) -> np.ndarray:
         """Relevant documents among the first ``k`` retrieved, per topic."""
         return self.rel.upto(k)
 
-    @property
+    @cached_property
     def prec_at_rel(self) -> tuple[np.ndarray, np.ndarray]:
         """Precision at each relevant row (trec_eval's AP summands), and the rows."""
-        if "prec" not in self._cache:
-            rows = self.rel.rows
-            self._cache["prec"] = (rows, (self.rel.local + 1) / (self.r.pos[rows] + 1.0))
-        return cast("tuple[np.ndarray, np.ndarray]", self._cache["prec"])
+        rows = self.rel.rows
+        return rows, (self.rel.local + 1) / (self.r.pos[rows] + 1.0)
 
-    # --- gains -------------------------------------------------------------
+    def gained(self, gains: Gains | None = None) -> Gained:
+        """What the measures with gains need, for ``gains`` (None: each grade its own gain)."""
+        key = None if gains is None else gains.key()
+        if key not in self._gained:
+            self._gained[key] = Gained(self, gains)
+        return self._gained[key]
 
-    def gain(self, gains: Gains | None = None) -> np.ndarray:
-        """Gain of each ranked row (trec_eval's ``get_gain``)."""
-        key = ("gain", None if gains is None else gains.key())
-        if key not in self._cache:
-            rel = self.r.rel
-            g = np.where(rel > 0, rel, 0).astype(np.float64)
-            if gains is not None:
-                for level, value in reversed(list(gains.levels.items())):
-                    g[rel == level] = value
-            self._cache[key] = g
-        return cast(np.ndarray, self._cache[key])
-
-    def ideal(self, gains: Gains | None = None) -> Ideal:
-        """The ideal ranking's gains: (gains, topic, position, start per topic, length per topic)."""
-        key = ("ideal", None if gains is None else gains.key())
-        if key in self._cache:
-            return cast(Ideal, self._cache[key])
+    def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
+        """DCG of the first ``k`` retrieved documents, per topic."""
         r = self.r
+        return value_at(self.gained(gains).dcg_cum, r.starts, r.num_ret, k).astype(np.float64)
+
+    def idcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
+        """DCG of the first ``k`` documents of the ideal ranking, per topic."""
+        g = self.gained(gains)
+        _, _, _, starts, length = g.ideal
+        return value_at(g.idcg_cum, starts, length, k).astype(np.float64)
+
+    def idcg_total(self, gains: Gains | None = None) -> np.ndarray:
+        _, _, _, _, length = self.gained(gains).ideal
+        return self.idcg_at(length, gains)
+
+    @cached_property
+    def surplus(self) -> np.ndarray:
+        """Relevant rows beyond num_rel_ret per topic (non-zero only with -l below 0, where unjudged rows pass)."""
+        surplus: np.ndarray = self.rel.count - self.num_rel_ret
+        return surplus
+
+    @cached_property
+    def int_prec(self) -> np.ndarray:
+        """Interpolated precision at every row: max precision at or below it.
+
+        trec_eval counts down from num_rel_ret at each relevant row from the bottom and stops
+        at 0; with a level below 0 more rows pass than num_rel_ret counts, so its running
+        count is the usual one minus the surplus, and rows above where it stops take no part.
+        """
+        r = self.r
+        eff = self.cumrel - self.surplus[r.seg]
+        prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
+        return seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret)
+
+    def kth_rel_row(self, k: np.ndarray) -> np.ndarray:
+        """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
+        rows = self.rel.rows
+        first = self.rel.first
+        return (
+            rows[np.minimum(first + np.maximum(k, 1) - 1, max(len(rows) - 1, 0))]
+            if len(rows)
+            else np.zeros(self.T, np.int64)
+        )
+
+
+class Gained:
+    """The gains of a ranking and of its ideal ranking, and their running DCG, for one set of gains."""
+
+    def __init__(self, c: Context, gains: Gains | None) -> None:
+        self.c = c
+        self.gains = gains
+
+    @cached_property
+    def gain(self) -> np.ndarray:
+        """Gain of each ranked row (trec_eval's ``get_gain``)."""
+        rel = self.c.r.rel
+        g = np.where(rel > 0, rel, 0).astype(np.float64)
+        if self.gains is not None:
+            for level, value in reversed(list(self.gains.levels.items())):
+                g[rel == level] = value
+        return g
+
+    @cached_property
+    def ideal(self) -> Ideal:
+        """The ideal ranking's gains: (gains, topic, position, start per topic, length per topic)."""
+        c, gains = self.c, self.gains
+        j = c.judged
         if gains is None or not gains.entries:
-            out = (r.ideal.astype(np.float64), r.ideal_seg, r.ideal_pos, r.ideal_starts, r.num_pos)
-            self._cache[key] = out
-            return out
-        t, g, n = r.levels
-        n_levels = np.zeros(self.T, dtype=np.int64)
+            return (j.ideal.astype(np.float64), j.ideal_seg, j.ideal_pos, j.ideal_starts, j.num_pos)
+        t, g, n = j.levels
+        n_levels = np.zeros(c.T, dtype=np.int64)
         np.maximum.at(n_levels, t, g + 1)
         rank = np.zeros(len(t), dtype=np.int64)
         value = np.zeros(len(t))
@@ -101,7 +153,7 @@ class Context:
             rank[sel] = [f[0] for f in found]
             value[sel] = [f[1] for f in found]
         # the walk stops at the first grade (with documents) whose gain is not positive
-        stop = np.full(self.T, np.iinfo(np.int64).max)
+        stop = np.full(c.T, np.iinfo(np.int64).max)
         bad = value <= 0
         np.minimum.at(stop, t[bad], rank[bad])
         keep = rank < stop[t]
@@ -110,74 +162,24 @@ class Context:
         t, value, n = t[o], value[o], n[o]
         gains_flat = np.repeat(value, n)
         seg = np.repeat(t, n)
-        length = np.bincount(seg, minlength=self.T).astype(np.int64)
+        length = np.bincount(seg, minlength=c.T).astype(np.int64)
         starts = np.cumsum(length) - length
         pos = np.arange(len(seg), dtype=np.int64) - starts[seg]
-        out = (gains_flat, seg, pos, starts, length)
-        self._cache[key] = out
-        return out
+        return (gains_flat, seg, pos, starts, length)
 
-    def dcg_cum(self, gains: Gains | None = None) -> np.ndarray:
+    @cached_property
+    def dcg_cum(self) -> np.ndarray:
         """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
-        key = ("dcg", None if gains is None else gains.key())
-        if key not in self._cache:
-            r = self.r
-            g = self.gain(gains)
-            contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
-            self._cache[key] = seg_cumsum(contrib, r.seg, r.pos, r.num_ret)
-        return cast(np.ndarray, self._cache[key])
+        r = self.c.r
+        g = self.gain
+        contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
+        return seg_cumsum(contrib, r.seg, r.pos, r.num_ret)
 
-    def idcg_cum(self, gains: Gains | None = None) -> np.ndarray:
+    @cached_property
+    def idcg_cum(self) -> np.ndarray:
         """Running DCG of the ideal ranking at every row of it."""
-        key = ("idcg", None if gains is None else gains.key())
-        if key not in self._cache:
-            ideal, seg, pos, _, length = self.ideal(gains)
-            self._cache[key] = seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length)
-        return cast(np.ndarray, self._cache[key])
-
-    def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
-        """DCG of the first ``k`` retrieved documents, per topic."""
-        r = self.r
-        return value_at(self.dcg_cum(gains), r.starts, r.num_ret, k).astype(np.float64)
-
-    def idcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
-        """DCG of the first ``k`` documents of the ideal ranking, per topic."""
-        _, _, _, starts, length = self.ideal(gains)
-        return value_at(self.idcg_cum(gains), starts, length, k).astype(np.float64)
-
-    def idcg_total(self, gains: Gains | None = None) -> np.ndarray:
-        _, _, _, _, length = self.ideal(gains)
-        return self.idcg_at(length, gains)
-
-    @property
-    def surplus(self) -> np.ndarray:
-        """Relevant rows beyond num_rel_ret per topic (non-zero only with -l below 0, where unjudged rows pass)."""
-        return cast(np.ndarray, self.rel.count - self.num_rel_ret)
-
-    @property
-    def int_prec(self) -> np.ndarray:
-        """Interpolated precision at every row: max precision at or below it.
-
-        trec_eval counts down from num_rel_ret at each relevant row from the bottom and stops
-        at 0; with a level below 0 more rows pass than num_rel_ret counts, so its running
-        count is the usual one minus the surplus, and rows above where it stops take no part.
-        """
-        if "iprec" not in self._cache:
-            r = self.r
-            eff = self.cumrel - self.surplus[r.seg]
-            prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
-            self._cache["iprec"] = seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret)
-        return cast(np.ndarray, self._cache["iprec"])
-
-    def kth_rel_row(self, k: np.ndarray) -> np.ndarray:
-        """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
-        rows = self.rel.rows
-        first = self.rel.first
-        return (
-            rows[np.minimum(first + np.maximum(k, 1) - 1, max(len(rows) - 1, 0))]
-            if len(rows)
-            else np.zeros(self.T, np.int64)
-        )
+        ideal, seg, pos, _, length = self.ideal
+        return seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length)
 
 
 class _Sparse:

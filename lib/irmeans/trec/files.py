@@ -1,11 +1,11 @@
-"""TREC qrels and runs as rows: :class:`Qrels` and :class:`Run`, and their readers.
+"""TREC qrels and runs as rows, and their readers: :class:`Qrels`, :class:`Run`, :func:`read_qrels`, :func:`read_run`.
 
-:func:`read_qrels` and :func:`read_run` read a file piece by piece (:func:`.tokens.pieces`:
-the tokenising) and collect its rows into arrays that grow in place: topic codes, docnos
-stored end to end (:class:`~.strings.Strings`), grades or scores, line numbers.  Any error
-names the file and the line.  :meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build
-the same from sequences in memory.  :func:`find_duplicate` is the one place that looks for
-a document judged or retrieved twice for a topic.
+A file is read chunk by chunk (:mod:`.source`), each chunk split into fields by the exact
+tokeniser (:mod:`.tokens`) or, for a big file, by pyarrow's (:mod:`.arrow`) where it takes
+the chunk; the rows of the chunks are then put together.  Any error names the file and the
+line.  :meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build the same from sequences
+in memory.  :class:`RunBlocks` gives a run a block of whole topics at a time, for the join
+to rank each block as it is read, so that a big run is never held whole.
 
 ``-`` reads standard input, and gzip-compressed files are read transparently.
 """
@@ -13,33 +13,28 @@ a document judged or retrieved twice for a topic.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import ArrayLike, DTypeLike
+from numpy.typing import ArrayLike
 
 from .._validation import float_array, integer_array
-from ..errors import FileFormatError, IrmeansError, shown_token
-from ..number_syntax import MAX_GRADE, grade_problem
-from .strings import _PAD, Strings, equal_at, order_descending
-from .tokens import (
-    _SLACK,
-    MAX_LINE_BYTES,
-    QRELS,
-    RUN,
-    ConsecutiveLines,
-    Layout,
-    Piece,
-    TopicTable,
-    line_error,
-    line_numbers,
-    pieces,
-)
+from ..errors import FileFormatError, IrmeansError
+from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
+from .duplicates import raise_duplicate
+from .source import Chunk, chunks, file_size
+from .strings import Strings
+from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "check_unique", "find_duplicate", "MAX_LINE_BYTES"]
+__all__ = ["Qrels", "Run", "RunBlocks", "read_qrels", "read_run", "pieces", "ARROW_BYTES", "STREAM_BYTES"]
 
-_INT32_MAX = np.iinfo(np.int32).max
+#: From this many bytes on, a file's chunks go to pyarrow's tokeniser (its import costs more
+#: than it saves on a smaller file, and its libraries add about 30 MiB).
+ARROW_BYTES = 1 << 25
+#: A run file of this many bytes or more is ranked a block of whole topics at a time as it is
+#: read (when its topics each come in one stretch of lines); a smaller one is read whole.
+STREAM_BYTES = 1 << 22
 
 
 class _Rows:
@@ -122,7 +117,7 @@ class Qrels(_Rows):
         if not (len(codes) == len(d) == len(rels)):
             raise IrmeansError(f"{source}: topics, docnos and rels differ in length")
         q = cls(ids, codes, d, rels, source, None)
-        _raise_duplicate(q, "judged")
+        raise_duplicate(q, "judged")
         return q
 
     def __len__(self) -> int:
@@ -191,7 +186,7 @@ class Run(_Rows):
         if len(s) == 0:
             raise IrmeansError(f"{source}: the run is empty")
         r = cls(ids, codes, d, s, str(runid), source, None)
-        _raise_duplicate(r, "retrieved")
+        raise_duplicate(r, "retrieved")
         return r
 
     def __len__(self) -> int:
@@ -211,98 +206,77 @@ def _code_topics(topics: Iterable[str | bytes]) -> tuple[list[bytes], np.ndarray
     return list(table), codes
 
 
-class _Growing:
-    """A numpy array appended to in place: no list of pieces to concatenate at the end.
+def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
+    """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
-    The first allocation is the expected size (from the file's size); memory that is
-    reserved but never written is not resident, so a generous guess costs nothing.
+    A file of at least :data:`ARROW_BYTES` is tokenised by pyarrow where it takes a chunk, the
+    exact tokeniser doing the rest.  Wrong field counts are reported first wherever they are,
+    then bad values, as if the file were checked in one go: after a bad value no more pieces
+    are given, but the rest of the file is still read for field counts before the error.
     """
+    size = file_size(source) or 0
+    fast = None
+    if size >= ARROW_BYTES:
+        from .arrow import fast_reader
 
-    def __init__(self, dtype: DTypeLike, capacity: int) -> None:
-        self.a = np.empty(max(int(capacity), 16), dtype=dtype)
-        self.n = 0
-
-    def reserve(self, m: int) -> np.ndarray:
-        """The next ``m`` slots, to be written by the caller."""
-        need = self.n + m
-        if need > len(self.a):
-            bigger = np.empty(max(need, 2 * len(self.a)), dtype=self.a.dtype)
-            bigger[: self.n] = self.a[: self.n]
-            self.a = bigger
-        out = self.a[self.n : need]
-        self.n = need
-        return out
-
-    def append(self, values: np.ndarray) -> None:
-        self.reserve(len(values))[:] = values
-
-    def result(self) -> np.ndarray:
-        return self.a[: self.n]
-
-
-class _Collector:
-    """The rows of a file, piece by piece: topic codes, docnos (bytes and offsets), values.
-
-    Topic codes and docno offsets are 32-bit while they fit (4 bytes a line saved on each);
-    docno hashes are left to be computed when needed (:meth:`Strings.hashes`; the join of
-    :func:`~irmeans.trec.evaluate.evaluate` makes them in rank order, without keeping them).
-    """
-
-    def __init__(self, size: int, values_dtype: DTypeLike) -> None:
-        rows = size // 8 + 1  # a line has at least 8 bytes ("1 0 d 1\n")
-        self.codes = _Growing(np.int32, rows)
-        self.values = _Growing(values_dtype, rows)
-        self.data = _Growing(np.uint8, size + _SLACK)
-        self.offsets = _Growing(np.int32, rows + 1)
-        self.offsets.append(np.zeros(1, np.int32))
-        self.lines: list[tuple[int, int] | np.ndarray] = []
-        self.tag: str | None = None
-
-    def _room(self, size: int) -> None:
-        """Make the offsets 64-bit before they would pass 2**31 - 1."""
-        if self.offsets.a.dtype == np.int32 and self.data.n + size + _PAD >= _INT32_MAX:
-            self.offsets.a = self.offsets.a.astype(np.int64)
-
-    def __len__(self) -> int:
-        return self.codes.n
-
-    def add(self, piece: Piece) -> None:
-        if piece.tag is not None:
-            self.tag = piece.tag
-        docnos = piece.docnos
-        if not isinstance(docnos, Strings):  # a binary column of pyarrow's reader (see .arrow)
-            from .arrow import column_strings
-
-            docnos = column_strings(docnos)
-        self.codes.append(piece.codes)
-        self.values.append(piece.values)
-        first, size = int(docnos.offsets[0]), int(docnos.offsets[-1]) - int(docnos.offsets[0])
-        self._room(size)
-        at = self.data.n
-        self.data.append(docnos.data[first : first + size])
-        self.offsets.append(docnos.offsets[1:] - (first - at))
-        self.lines.append(piece.lines)
-
-    def strings(self) -> Strings:
-        n = self.data.n
-        self.data.reserve(_PAD)[:] = 0
-        return Strings(self.data.a[: n + _PAD], self.offsets.result())
-
-
-def _collect(source: str, layout: Layout, values_dtype: DTypeLike) -> tuple[TopicTable, _Collector]:
-    """Every row of ``source``, collected piece by piece."""
-    topics = TopicTable()
-    rows = _Collector(_size(source), values_dtype)
-    for piece in pieces(source, layout, topics):
-        rows.add(piece)
-    return topics, rows
-
-
-def _size(source: str) -> int:
+        fast = fast_reader(layout, topics)
+    pending: BadNumber | None = None
     try:
-        return os.stat(source).st_size if source != "-" else 0
-    except OSError:
-        return 0
+        for chunk in chunks(source, factor=2 if fast else 1):  # pyarrow's reader: bigger chunks
+            if fast is not None and pending is None:
+                piece = fast(chunk)
+                if piece is not None:
+                    yield piece
+                    continue
+            if pending is not None:
+                _check_counts(chunk, layout, source)
+                continue
+            try:
+                got = parse(chunk, layout, topics, source)
+            except BadNumber as exc:
+                pending = exc
+                continue
+            if got is not None:
+                yield got
+    finally:
+        if fast is not None:
+            from .arrow import release_memory
+
+            release_memory()
+    if pending is not None:
+        raise line_error(source, pending.line, pending.message) from None
+
+
+def _check_counts(chunk: Chunk, layout: Layout, source: str) -> None:
+    """Check a chunk's field counts only (a bad value was found before: it is reported after them)."""
+    from .tokens import Lines
+
+    lines = Lines(chunk, layout.fields, layout.comment_anywhere)
+    if len(lines):
+        lines.check_counts(source, layout.fields, layout.exact, layout.what)
+
+
+def _together(parts: list[Piece]) -> Piece:
+    """The rows of several pieces as one (docnos copied end to end when they come from several buffers)."""
+    if len(parts) == 1:
+        return parts[0]
+    codes = np.concatenate([p.codes for p in parts])
+    values = np.concatenate([p.values for p in parts])
+    docnos = Strings.concat([p.docnos for p in parts])
+    lines = line_numbers([p.lines for p in parts])
+    tag = next((p.tag for p in reversed(parts) if p.tag is not None), None)
+    return Piece(codes, docnos, values, tag, lines if isinstance(lines, np.ndarray) else (lines.first, lines.n))
+
+
+def _collect(source: str, layout: Layout) -> tuple[TopicTable, Piece | None]:
+    """Every row of ``source``."""
+    topics = TopicTable()
+    parts = list(pieces(source, layout, topics))
+    return topics, _together(parts) if parts else None
+
+
+def _lines(piece: Piece) -> ConsecutiveLines | np.ndarray:
+    return ConsecutiveLines(piece.lines[1], piece.lines[0]) if isinstance(piece.lines, tuple) else piece.lines
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
@@ -334,14 +308,11 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ([b'd1', b'd2'], [1, 0], [2, 3])
     """
     source = os.fspath(path)
-    topics, rows = _collect(source, QRELS, np.int64)
-    if not len(rows):
+    topics, rows = _collect(source, QRELS)
+    if rows is None:
         raise FileFormatError("no judgments in the file", path=source)
-    qrels = Qrels(
-        topics.ids(), rows.codes.result(), rows.strings(), rows.values.result(), source, line_numbers(rows.lines)
-    )
-    del rows
-    _raise_duplicate(qrels, "judged")
+    qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, _lines(rows))
+    raise_duplicate(qrels, "judged")
     return qrels
 
 
@@ -358,7 +329,7 @@ def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     check : bool
         Check that no document is retrieved twice for a topic.  With False
         the check is left to :func:`~irmeans.trec.evaluate.evaluate`, which
-        makes it while joining the run with the qrels.
+        makes it while joining the run with the qrels, block by block.
 
     Returns
     -------
@@ -382,108 +353,92 @@ def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     ([b'd1', b'd2'], [2.5, 1.5], 'bm25')
     """
     source = os.fspath(path)
-    topics, rows = _collect(source, RUN, np.float64)
-    if not len(rows):
+    topics, rows = _collect(source, RUN)
+    if rows is None:
         raise FileFormatError("the run is empty", path=source)
     assert rows.tag is not None  # every line of a run has its tag
-    run = Run(
-        topics.ids(),
-        rows.codes.result(),
-        rows.strings(),
-        rows.values.result(),
-        rows.tag,
-        source,
-        line_numbers(rows.lines),
-        checked=check,
-    )
-    del rows
+    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, _lines(rows), checked=check)
     if check:
-        _raise_duplicate(run, "retrieved")
+        raise_duplicate(run, "retrieved")
     return run
 
 
-def check_unique(run: Run) -> None:
-    """Raise the error of :func:`read_run` if a document is retrieved twice for a topic."""
-    _raise_duplicate(run, "retrieved")
+class RunBlocks:
+    """A run file's rows, a block of whole topics at a time (a :class:`Run` each), in file order.
 
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None = None) -> tuple[int, int] | None:
-    """The first pair of rows with the same topic code and docno, as (earlier, later), or None.
-
-    "First" is the pair whose later row comes first.  ``rows`` restricts the search to those
-    rows (indices into ``codes`` and ``strings``).  Hashes only find the candidates: two rows
-    can be the same document only if their (topic, hash) keys are equal, and the rows of
-    every group of equal keys are then compared on their topics and bytes, all of them (not
-    only neighbours), so that a collision of hashes can neither hide a duplicate nor make one.
-
-    Examples
-    --------
-    >>> find_duplicate(np.array([0, 0, 1, 0]), Strings.from_sequence(["a", "b", "a", "a"]))
-    (0, 3)
+    A big file (:data:`STREAM_BYTES` or more) whose topics each come in one stretch of lines
+    (checked before reading, by :func:`_in_one_stretch`) is given block by block as it is read:
+    a block is the rows of a chunk with the previous chunk's last topic in front and its own
+    last topic held back (it may go on in the next chunk).  Any other file (a small one,
+    standard input, one whose topics come back after others) is one block.  After the last
+    block, :attr:`topic_ids` holds every topic of the file and :attr:`runid` its tag; a file
+    without a line raises.  Blocks' duplicates are not checked here (the join checks them).
     """
-    if rows is None:  # every row: the hashes are kept, the lookup of the join uses them too
-        rows = np.arange(len(codes))
-        hashes = strings.hashes() if len(rows) > 1 else None
-    else:
-        rows = np.asarray(rows)
-        hashes = strings.hashes_at(rows) if len(rows) > 1 else None
-    if len(rows) < 2:
-        return None
-    assert hashes is not None  # made above for two rows or more
-    key = codes[rows].astype(np.uint64) * _MIX
-    key ^= hashes
-    in_order = np.sort(key)  # the usual answer, no pair, costs a sort; only a pair needs the rows
-    if not (in_order[1:] == in_order[:-1]).any():
-        return None
-    order = np.argsort(key, kind="stable")
-    k = key[order]
-    same = k[1:] == k[:-1]
-    member = np.zeros(len(k), dtype=bool)  # every row of a group of two or more equal keys
-    member[1:] |= same
-    member[:-1] |= same
-    cand = rows[order[member]]
-    # the groups of equal keys, each split by topic, then the docnos in order within each
-    group = np.cumsum(np.concatenate(([True], ~same))[member])
-    group = group.astype(np.int64) * (int(codes[cand].max()) + 1) + codes[cand]
-    by = order_descending(strings.data, *strings.spans(cand), group)
-    cand, group = cand[by], group[by]
-    equal = group[1:] == group[:-1]
-    equal &= equal_at(strings.data, *strings.spans(cand[1:]), strings.data, *strings.spans(cand[:-1]))
-    if not equal.any():
-        return None
-    # runs of rows with one topic and one docno: each run's first two rows in file order
-    run = np.cumsum(np.concatenate(([True], ~equal)))
-    dup = np.zeros(len(cand), dtype=bool)
-    dup[1:] |= equal
-    dup[:-1] |= equal
-    members, run = cand[dup], run[dup]
-    o = np.lexsort((members, run))
-    members, run = members[o], run[o]
-    head = np.flatnonzero(np.concatenate(([True], run[1:] != run[:-1])))
-    j = int(np.argmin(members[head + 1]))
-    return int(members[head[j]]), int(members[head[j] + 1])
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.source = os.fspath(path)
+        self.topics = TopicTable()
+        self.runid: str | None = None
+        size = file_size(self.source)
+        self.streamed = size is not None and size >= STREAM_BYTES and _in_one_stretch(self.source)
+
+    @property
+    def topic_ids(self) -> list[bytes]:
+        return self.topics.ids()
+
+    def __iter__(self) -> Iterator[Run]:
+        carry: list[Piece] = []
+        for piece in pieces(self.source, RUN, self.topics):
+            self.runid = piece.tag
+            codes = piece.codes
+            if not self.streamed:
+                carry.append(piece)
+                continue
+            last = codes[-1]
+            tail = len(codes) - int(np.argmax(codes[::-1] != last)) if (codes != last).any() else 0
+            if tail == 0 and carry and carry[0].codes[0] == last:
+                carry.append(piece)  # the open topic goes on
+                continue
+            if carry or tail:
+                yield self._run([*carry, piece.slice(0, tail)])
+            carry = [piece.slice(tail, len(codes))]
+        if carry:
+            yield self._run(carry)
+        if self.runid is None:
+            raise FileFormatError("the run is empty", path=self.source)
+
+    def _run(self, parts: list[Piece]) -> Run:
+        rows = _together([p for p in parts if len(p)])
+        return Run(self.topic_ids, rows.codes, rows.docnos, rows.values, "", self.source, _lines(rows), checked=False)
 
 
-def duplicate_error(data: Qrels | Run, pair: tuple[int, int], verb: str) -> IrmeansError:
-    """The error for a document judged or retrieved twice: file and line, or the rows of arrays."""
-    i1, i2 = pair
-    doc = shown_token(data.docno_strings[i2])
-    topic = shown_token(data.topic_ids[int(data.topic_codes[i2])])
-    if data.lines is not None:
-        return line_error(
-            data.source,
-            data.lines[i2],
-            f"document {doc!r} {verb} twice for topic {topic!r} (first on line {int(data.lines[i1])})",
-        )
-    return IrmeansError(
-        f"{data.source}: row {i2}: document {doc!r} {verb} twice for topic {topic!r} (first in row {i1})"
-    )
+def _in_one_stretch(source: str) -> bool:
+    """Whether each topic of a run file comes in one stretch of lines (read from the first fields of its lines).
 
-
-def _raise_duplicate(data: Qrels | Run, verb: str) -> None:
-    pair = find_duplicate(data.topic_codes, data.docno_strings)
-    if pair is not None:
-        raise duplicate_error(data, pair, verb)
+    Only plain files are looked at (a comment, a blank line or leading blanks anywhere, or a
+    topic id longer than 32 bytes, answer no: the file is then read whole).
+    """
+    seen: set[bytes] = set()
+    last = None
+    for chunk in chunks(source):
+        b = chunk.buf
+        begin = np.flatnonzero(b[: chunk.n - 1] == 10)
+        begin += 1
+        begin = np.concatenate((np.zeros(1, np.int64), begin))
+        at = np.ndarray(shape=(len(b) - 31,), dtype="V32", buffer=b, strides=(1,))
+        head = at[begin].view(np.uint8).reshape(len(begin), 32)
+        blank = head <= 32
+        if blank[:, 0].any() or not blank.any(axis=1).all() or (head[:, 0] == 35).any():
+            return False
+        head[np.maximum.accumulate(blank, axis=1)] = 0  # the first field alone
+        words = head.view("<u8")
+        change = np.ones(len(words), dtype=bool)
+        np.any(words[1:] != words[:-1], axis=1, out=change[1:])
+        ids = [head[i].tobytes().rstrip(b"\0") for i in np.flatnonzero(change).tolist()]
+        if ids and ids[0] == last:
+            ids = ids[1:]
+        if seen.intersection(ids) or len(set(ids)) != len(ids):
+            return False
+        seen.update(ids)
+        last = head[-1].tobytes().rstrip(b"\0") if len(head) else last
+    return True

@@ -28,10 +28,11 @@ import numpy as np
 from .._numeric import safe_div
 from .context import Context
 from .gains import Gains, c_long, gain_range
-from .join import NONPOOL, UNJUDGED
+from .ranked import NONPOOL, UNJUDGED
 from .segments import seg_count, seg_cumsum, seg_sum, value_at
 
 __all__ = [
+    "calc_num_q",
     "calc_num_ret",
     "calc_num_rel",
     "calc_num_rel_ret",
@@ -84,6 +85,11 @@ RBP_P = 0.9  # rbp's default persistence
 _C_NAN = -np.nan
 
 
+def calc_num_q(c: Context, params: Params = None) -> Values:
+    """trec_eval's num_q: each evaluated topic counts 1 (the table sums them)."""
+    return [np.ones(c.T, dtype=np.int64)]
+
+
 def calc_num_ret(c: Context, params: Params = None) -> Values:
     """trec_eval's num_ret: documents retrieved (a -c topic's stand-in document is reset by the table)."""
     return [c.r.num_ret]
@@ -91,7 +97,7 @@ def calc_num_ret(c: Context, params: Params = None) -> Values:
 
 def calc_num_rel(c: Context, params: Params = None) -> Values:
     """trec_eval's num_rel: documents judged relevant (grade >= the level)."""
-    return [c.r.num_rel]
+    return [c.judged.num_rel]
 
 
 def calc_num_rel_ret(c: Context, params: Params = None) -> Values:
@@ -103,26 +109,26 @@ def calc_map(c: Context, params: Params = None) -> Values:
     """trec_eval's map (and gm_map): AP, the precision at each relevant document summed over num_rel."""
     rows, prec = c.prec_at_rel
     s = seg_sum(prec, c.r.seg[rows], c.T)
-    return [safe_div(s, c.r.num_rel)]
+    return [safe_div(s, c.judged.num_rel)]
 
 
 def calc_rprec(c: Context, params: Params = None) -> Values:
     """trec_eval's Rprec: precision after num_rel documents, per topic."""
-    return [safe_div(c.rel_at(c.r.num_rel), c.r.num_rel)]
+    return [safe_div(c.rel_at(c.judged.num_rel), c.judged.num_rel)]
 
 
 def calc_bpref(c: Context, params: Params = None) -> Values:
     """trec_eval's bpref (and gm_bpref): binary preference."""
     r = c.r
     judged_nonrel = (r.rel >= 0) & (r.rel < r.level)
-    nonrel_before = r.cum(judged_nonrel) - judged_nonrel
+    nonrel_before = c.cum(judged_nonrel) - judged_nonrel
     rows = np.flatnonzero(c.judged_rel)  # judged and at or above the level
-    R = r.num_rel[r.seg[rows]]
+    R = c.judged.num_rel[r.seg[rows]]
     nb = nonrel_before[rows]
-    denom = np.minimum(r.num_nonrel, r.num_rel)[r.seg[rows]]
+    denom = np.minimum(c.judged.num_nonrel, c.judged.num_rel)[r.seg[rows]]
     frac = safe_div(np.minimum(nb, R), denom)
     contrib = np.where(nb > 0, 1.0 - frac, 1.0)
-    return [safe_div(seg_sum(contrib, r.seg[rows], c.T), r.num_rel)]
+    return [safe_div(seg_sum(contrib, r.seg[rows], c.T), c.judged.num_rel)]
 
 
 def calc_recip_rank(c: Context, params: Params = None) -> Values:
@@ -140,7 +146,7 @@ def _iprec(c: Context, fractions: Iterable[float]) -> Values:
     r = c.r
     out = []
     for p in fractions:
-        cut = np.floor(p * r.num_rel + 0.5).astype(np.int64)
+        cut = np.floor(p * c.judged.num_rel + 0.5).astype(np.int64)
         row = c.kth_rel_row(np.maximum(cut, 1) + c.surplus)
         value = np.where(c.num_rel_ret > 0, c.int_prec[row] if len(c.int_prec) else 0.0, 0.0)
         # an empty ranking (-M 0): trec_eval's precision num_rel_ret / num_ret is 0.0 / 0.0
@@ -170,12 +176,12 @@ def calc_P(c: Context, params: Params) -> Values:
 
 def calc_recall(c: Context, params: Params) -> Values:
     """trec_eval's recall: relevant in the first k / num_rel, for each k."""
-    return [safe_div(c.rel_at(k), c.r.num_rel) for k in params]
+    return [safe_div(c.rel_at(k), c.judged.num_rel) for k in params]
 
 
 def calc_relative_P(c: Context, params: Params) -> Values:
     """trec_eval's relative_P: relevant in the first k / min(k, num_rel)."""
-    return [safe_div(c.rel_at(k), np.minimum(k, c.r.num_rel)) for k in params]
+    return [safe_div(c.rel_at(k), np.minimum(k, c.judged.num_rel)) for k in params]
 
 
 def calc_success(c: Context, params: Params) -> Values:
@@ -189,7 +195,7 @@ def calc_map_cut(c: Context, params: Params) -> Values:
     out = []
     for k in params:
         sel = c.r.pos[rows] < k
-        out.append(safe_div(seg_sum(prec[sel], c.r.seg[rows][sel], c.T), c.r.num_rel))
+        out.append(safe_div(seg_sum(prec[sel], c.r.seg[rows][sel], c.T), c.judged.num_rel))
     return out
 
 
@@ -197,7 +203,7 @@ def calc_Rprec_mult(c: Context, params: Params) -> Values:
     """trec_eval's Rprec_mult: precision after (long)(m * R + 0.9) documents, for each m."""
     out = []
     for p in params:
-        cut = np.floor(p * c.r.num_rel + 0.9).astype(np.int64)
+        cut = np.floor(p * c.judged.num_rel + 0.9).astype(np.int64)
         # trec_eval counts down from num_rel_ret (see int_prec): the surplus is subtracted
         found = c.rel_at(cut) - c.surplus
         out.append(np.where(found > 0, safe_div(found, cut), 0.0))
@@ -210,16 +216,16 @@ def calc_infAP(c: Context, params: Params = None) -> Values:
     judged_nonrel = (r.rel >= 0) & (r.rel < r.level)
     unjudged = r.rel == UNJUDGED
     rows = np.flatnonzero(c.judged_rel)
-    rel_before = r.cum(c.judged_rel)[rows] - 1
-    nonrel_before = (r.cum(judged_nonrel) - judged_nonrel)[rows]
-    unj_before = (r.cum(unjudged) - unjudged)[rows]
+    rel_before = c.cum(c.judged_rel)[rows] - 1
+    nonrel_before = (c.cum(judged_nonrel) - judged_nonrel)[rows]
+    unj_before = (c.cum(unjudged) - unjudged)[rows]
     fj = r.pos[rows].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         later = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel_before + nonrel_before + unj_before) / fj) * (
             (rel_before + INFAP_EPSILON) / (rel_before + nonrel_before + 2 * INFAP_EPSILON)
         )
     contrib = np.where(fj == 0, 1.0, later)
-    return [safe_div(seg_sum(contrib, r.seg[rows], c.T), r.num_rel)]
+    return [safe_div(seg_sum(contrib, r.seg[rows], c.T), c.judged.num_rel)]
 
 
 def calc_utility(c: Context, params: Params = (1.0, -1.0, 0.0, 0.0)) -> Values:
@@ -227,7 +233,7 @@ def calc_utility(c: Context, params: Params = (1.0, -1.0, 0.0, 0.0)) -> Values:
     r = c.r
     a = c.num_rel_ret.astype(np.float64)
     ret = r.num_ret.astype(np.float64)
-    rel = r.num_rel.astype(np.float64)
+    rel = c.judged.num_rel.astype(np.float64)
     p1, p2, p3, p4 = params
     return [p1 * a + p2 * (ret - a) + p3 * (rel - a) + p4 * (c.num_docs + a - ret - rel)]
 
@@ -238,15 +244,15 @@ def calc_binG(c: Context, params: Params = None) -> Values:
     rows = np.flatnonzero(c.isrel)
     contrib = 1.0 / np.log2(3.0 + r.pos[rows] - c.cumrel[rows])
     total = seg_sum(contrib, r.seg[rows], c.T)
-    return [np.where(c.rel.count > 0, safe_div(total, r.num_rel), 0.0)]
+    return [np.where(c.rel.count > 0, safe_div(total, c.judged.num_rel), 0.0)]
 
 
 def calc_G(c: Context, params: Params = ()) -> Values:
     """trec_eval's G: gain / log2(2 + ideal cost - gain so far), summed, over the ideal gain."""
     gains = Gains(params)
     r = c.r
-    gain = c.gain(gains)
-    ideal, iseg, _, istarts, ilen = c.ideal(gains)
+    gain = c.gained(gains).gain
+    ideal, iseg, _, istarts, ilen = c.gained(gains).ideal
     sum_results = seg_cumsum(gain, r.seg, r.pos, r.num_ret)
     # cost of the ideal ranking at each rank: its gain, but at least 1
     ideal_here = np.zeros(len(r.rel))
@@ -286,9 +292,9 @@ def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:
     """trec_eval's ndcg_rel: nDCG averaged over the relevant (positive-gain) documents, per topic."""
     gains = Gains(params)
     r = c.r
-    g = c.gain(gains)
-    ideal, _, _, istarts, ilen = c.ideal(gains)
-    icum = c.idcg_cum(gains)
+    g = c.gained(gains).gain
+    ideal, _, _, istarts, ilen = c.gained(gains).ideal
+    icum = c.gained(gains).idcg_cum
     rows = np.flatnonzero(g > 0)
     seg = r.seg[rows]
     depth = np.minimum(r.pos[rows] + 1, ilen[seg])
@@ -299,7 +305,7 @@ def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:
     )
     ideal_here = np.where(depth > 0, ideal_here, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = seg_sum(c.dcg_cum(gains)[rows] / ideal_here, seg, c.T)
+        total = seg_sum(c.gained(gains).dcg_cum[rows] / ideal_here, seg, c.T)
         retrieved = np.bincount(seg, minlength=c.T)
         final_dcg = c.dcg_at(r.num_ret, gains)
         final_ideal = c.idcg_at(ilen, gains)
@@ -312,8 +318,8 @@ def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     """trec_eval's Rndcg: nDCG averaged where the ideal gain changes, and at num_ret."""
     gains = Gains(params)
     r = c.r
-    ideal, iseg, ipos, istarts, ilen = c.ideal(gains)
-    icum = c.idcg_cum(gains)
+    ideal, iseg, ipos, istarts, ilen = c.gained(gains).ideal
+    icum = c.gained(gains).idcg_cum
     # boundaries: the ends of the runs of equal ideal gain
     change = np.ones(len(ideal), dtype=bool)
     if len(ideal):
@@ -321,7 +327,7 @@ def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     ends = np.flatnonzero(change)
     bseg = iseg[ends]
     depth = ipos[ends] + 1
-    dcg_cum = c.dcg_cum(gains)
+    dcg_cum = c.gained(gains).dcg_cum
     k = np.minimum(depth, r.num_ret[bseg])
     here = np.where(k > 0, dcg_cum[r.starts[bseg] + np.maximum(k, 1) - 1] if len(dcg_cum) else 0.0, 0.0)
     ok = icum[ends] > 0
@@ -334,13 +340,13 @@ def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     count = count + extra
     with np.errstate(invalid="ignore", divide="ignore"):
         value = total / count
-    return [np.where(r.num_rel > 0, value, 0.0)]
+    return [np.where(c.judged.num_rel > 0, value, 0.0)]
 
 
 def _contingency(c: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """num_rel_ret, num_ret and num_rel of each topic, as floats."""
     r = c.r
-    return c.num_rel_ret.astype(np.float64), r.num_ret.astype(np.float64), r.num_rel.astype(np.float64)
+    return c.num_rel_ret.astype(np.float64), r.num_ret.astype(np.float64), c.judged.num_rel.astype(np.float64)
 
 
 def calc_set_P(c: Context, params: Params = None) -> Values:
@@ -374,7 +380,7 @@ def calc_set_F(c: Context, params: Params = (1.0,)) -> Values:
     x = float(params[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         p = a / r.num_ret
-        rc = a / r.num_rel
+        rc = a / c.judged.num_rel
         value = (x + 1.0) * p * rc / (x * p + rc)
     return [np.where(a > 0, value, 0.0)]
 
@@ -390,7 +396,7 @@ def calc_yaap(c: Context, params: Params = None) -> Values:
     rows, prec = c.prec_at_rel
     s = seg_sum(prec, c.r.seg[rows], c.T)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return [np.log((1.0 + s) / (1.0 + c.r.num_rel - s))]
+        return [np.log((1.0 + s) / (1.0 + c.judged.num_rel - s))]
 
 
 def _powers(n: int, p: float) -> np.ndarray:
@@ -407,9 +413,9 @@ def calc_rbp(c: Context, params: Params = ()) -> Values:
     r = c.r
     pw = _powers(int(r.num_ret.max()), p)
     rel = r.rel
-    gain = c.gain(gains)
+    gain = c.gained(gains).gain
     # trec_eval rescales a topic's gains to [0, 1] when one is outside it
-    t, g, _ = r.levels
+    t, g, _ = c.judged.levels
     n_levels = np.zeros(c.T, dtype=np.int64)
     np.maximum.at(n_levels, t, g + 1)
     lo, hi = np.zeros(c.T), np.zeros(c.T)
@@ -439,7 +445,7 @@ def calc_rbp_resid(c: Context, params: Params = ()) -> Values:
 def calc_unj(c: Context, params: Params) -> Values:
     """trec_eval's unj: unjudged documents in the first k / k, for each k in ``params``."""
     r = c.r
-    cum = r.cum((r.rel == NONPOOL) | (r.rel == UNJUDGED))
+    cum = c.cum((r.rel == NONPOOL) | (r.rel == UNJUDGED))
     out = []
     for k in params:
         v = value_at(cum, r.starts, r.num_ret, k) / float(k)

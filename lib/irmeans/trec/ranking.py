@@ -3,8 +3,9 @@
 trec_eval sorts a topic's documents by score, highest first, and breaks ties by docno in
 ``strcmp`` order, highest first (the rank column of the file is ignored).  :func:`rank`
 orders the rows of many topics at once: a numpy sort by topic and score, then the tied
-stretches by docno, eight bytes at a time (:func:`~.strings.order_descending`); a big set
-of rows, when pyarrow is already loaded, is ordered by pyarrow's multi-key sort instead.
+stretches by docno, eight bytes at a time (:func:`~.strings.order_descending`); a set of
+more than :data:`ARROW_ROWS` rows is ordered by pyarrow's multi-key sort instead, faster
+there than the numpy sort by enough to pay for pyarrow's import.
 
 >>> from irmeans.trec.strings import Strings
 >>> docnos = Strings.from_sequence(["a", "b", "c", "d"])
@@ -14,18 +15,17 @@ of rows, when pyarrow is already loaded, is ordered by pyarrow's multi-key sort 
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
-from .arrow import ArrowArray, ArrowTable, primitive, release_memory
 from .strings import Strings, order_descending
 
-__all__ = ["rank"]
+__all__ = ["rank", "ARROW_ROWS"]
 
-# A set of more rows than this is ordered by pyarrow's sort when pyarrow is already imported
-_ARROW_ROWS = 20000
+#: A set of more rows than this is ordered by pyarrow's sort.
+ARROW_ROWS = 1 << 20
 
 
 def rank(
@@ -38,10 +38,8 @@ def rank(
     have the same grade are left in any order among themselves: the ranked grades are the
     same whichever way they go, and ordering their docnos is most of the work.
     """
-    if len(rows) > _ARROW_ROWS and "pyarrow" in sys.modules:
-        order = _arrow_order(docnos, rows, topic, scores)
-        if order is not None:
-            return order
+    if len(rows) > ARROW_ROWS:
+        return _arrow_order(docnos, rows, topic, scores)
     order = _score_order(rows, topic, scores)
     return _tie_order(docnos, order, topic, scores, grade)
 
@@ -75,7 +73,7 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
-def _table(pa: ModuleType, tcode: np.ndarray, scores: np.ndarray, names: ArrowArray) -> ArrowTable:
+def _table(pa: ModuleType, tcode: np.ndarray, scores: np.ndarray, names: Any) -> Any:
     """The sort's table, from the arrays' buffers (``pa.table`` of numpy arrays would import pandas)."""
     t = pa.int32() if tcode.dtype == np.int32 else pa.int64()
     columns = [
@@ -86,23 +84,32 @@ def _table(pa: ModuleType, tcode: np.ndarray, scores: np.ndarray, names: ArrowAr
     return pa.Table.from_arrays(columns, names=["t", "s", "d"])
 
 
-def _arrow_order(docnos: Strings, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
-    """``rows`` ordered by topic code, score descending, docno descending (pyarrow's sort); None without pyarrow."""
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-    except ImportError:  # pragma: no cover - pyarrow is a dependency
-        return None
+def _arrow_order(docnos: Strings, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """``rows`` ordered by topic code, score descending, docno descending (pyarrow's sort)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .arrow import primitive, release_memory
+
     subset = len(rows) != len(tcode)  # else rows are all the rows, in some order
+    names = docnos.take(rows) if subset else docnos
     if subset:
-        docnos, tcode, scores = docnos.take(rows), tcode[rows], scores[rows]
+        tcode, scores = tcode[rows], scores[rows]
+    offsets = names.offsets()
+    if offsets is None:  # not stored end to end: copied so
+        names = names.compact()
+        offsets = names.offsets()
+        assert offsets is not None  # compact strings are end to end
     n = len(tcode)
-    kind = pa.binary() if docnos.offsets.dtype == np.int32 else pa.large_binary()
-    names = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(docnos.offsets), pa.py_buffer(docnos.data)])
-    table = _table(pa, tcode, scores, names)
+    big = int(offsets[-1]) >= np.iinfo(np.int32).max
+    kind, width = (pa.large_binary(), np.int64) if big else (pa.binary(), np.int32)
+    column = pa.Array.from_buffers(
+        kind, n, [None, pa.py_buffer(offsets.astype(width)), pa.py_buffer(np.ascontiguousarray(names.data))]
+    )
+    table = _table(pa, tcode, scores, column)
     keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
     order = pc.sort_indices(table, sort_keys=keys, memory_pool=pa.system_memory_pool())
-    del table, names
+    del table, column
     out = primitive(order, np.int64).copy()
     del order
     release_memory()
@@ -142,7 +149,7 @@ def _tie_order(
             slots, group, members = slots[mixed], group[mixed], members[mixed]
             if not len(slots):
                 return order
-    sub = order_descending(docnos.data, docnos.starts[members], docnos.lengths[members], group)
+    sub = order_descending(docnos.data, *docnos.spans(members), group)
     order = order.copy()
     order[slots] = members[sub]
     return order

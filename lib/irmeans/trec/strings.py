@@ -1,13 +1,14 @@
-"""Byte strings stored end to end: docnos and topic ids without padding to the longest.
+"""Byte strings without padding to the longest: docnos (and topic ids) as spans of a buffer.
 
-A :class:`Strings` column keeps its strings in one ``uint8`` buffer with an offset per
-string, so memory and time grow with the total size of the strings, never with the longest
-one times their number.  Strings are hashed, compared and ordered eight bytes at a time,
-straight from the buffer: hashes (:func:`hash_strings`) for joining and duplicate checks,
-word-by-word comparison (:func:`equal_at`) to verify what the hashes suggest, and
+A :class:`Strings` column keeps its strings as spans (start, length) of one ``uint8``
+buffer: the chunk of the file they were read from (no copy), or a buffer of their own with
+the strings end to end, so memory and time grow with the total size of the strings, never
+with the longest one times their number.  Strings are hashed, compared and ordered eight
+bytes at a time, straight from the buffer: hashes (:func:`hash_strings`) to find candidates
+for joining and duplicate checks, word-by-word comparison (:func:`equal_at`) to decide, and
 :func:`order_descending` for trec_eval's tie-break (docno descending, ``strcmp`` order).
-Strings longer than :data:`LONG` bytes finish with Python's bytes hash and comparison,
-so a single long name costs what its length costs, once.
+Strings longer than :data:`LONG` bytes finish with Python's bytes hash and comparison, so a
+single long name costs what its length costs, once.
 
 >>> s = Strings.from_sequence([b"doc-2", b"doc-10", b"doc-2"])
 >>> s.tolist(), bool(s.hashes()[0] == s.hashes()[2]), bool(s.hashes()[0] == s.hashes()[1])
@@ -21,13 +22,15 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG"]
+__all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG", "PAD"]
 
 #: Strings longer than this many bytes are hashed and compared past it with Python's bytes.
 LONG = 512
 _HEAD = 4  # every string is hashed over at least this many (zero-padded) words, read at once
 _BLOCK = 1 << 18  # strings hashed at a time
-_PAD = 16  # zero bytes kept after the last string, so any 8-byte read stays inside the buffer
+#: Zero bytes kept after the last string of a buffer, so that any 8-byte read of a string stays inside it.
+PAD = 16
+_INT32_MAX = np.iinfo(np.int32).max
 _GATHER = 64  # strings up to this long are copied out of a buffer by one fixed-width read each
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # first k bytes, little-endian
 _HIGH = np.array([((1 << (8 * k)) - 1) << (64 - 8 * k) if k else 0 for k in range(9)], dtype=np.uint64)
@@ -237,14 +240,22 @@ def order_descending(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, 
 
 
 class Strings:
-    """A column of byte strings stored end to end.
+    """A column of byte strings, each a span (start, length) of one buffer.
+
+    A column read from a file points into the file's buffer (no copy); :meth:`compact`
+    copies its strings end to end into a buffer of their own, so that memory grows with the
+    total size of the strings, never with the longest one times their number.  The buffer
+    holds at least :data:`PAD` readable bytes after the end of every string, so that any
+    eight-byte read of a string stays inside it.
 
     Attributes
     ----------
     data : numpy.ndarray of uint8
-        The strings' bytes, one after the other, then some zero bytes.
-    offsets : numpy.ndarray of int64
-        ``n + 1`` offsets: string ``i`` is ``data[offsets[i]:offsets[i + 1]]``.
+        The buffer.
+    starts : numpy.ndarray of int64 (or int32)
+        Where each string starts in ``data``.
+    lengths : numpy.ndarray of int32 (or int64)
+        Each string's length in bytes.
 
     Examples
     --------
@@ -253,23 +264,16 @@ class Strings:
     (2, b'passage-7', [2, 9])
     """
 
-    __slots__ = ("data", "offsets", "_hashes")
+    __slots__ = ("data", "starts", "lengths", "_hashes")
 
-    def __init__(self, data: np.ndarray, offsets: np.ndarray, hashes: np.ndarray | None = None):
+    def __init__(self, data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, hashes: np.ndarray | None = None):
         self.data = data
-        self.offsets = offsets
+        self.starts = starts
+        self.lengths = lengths
         self._hashes = hashes
 
     def __len__(self) -> int:
-        return len(self.offsets) - 1
-
-    @property
-    def starts(self) -> np.ndarray:
-        return self.offsets[:-1]
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)
+        return len(self.starts)
 
     def hashes(self) -> np.ndarray:
         """:func:`hash_strings` of every string (computed once)."""
@@ -280,88 +284,76 @@ class Strings:
     def spans(self, rows: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Starts and lengths (int64) of the strings at ``rows``."""
         rows = np.asarray(rows, dtype=np.int64)
-        starts = self.offsets[rows].astype(np.int64)
-        return starts, self.offsets[rows + 1] - starts
+        return self.starts[rows].astype(np.int64), self.lengths[rows].astype(np.int64)
 
-    def hashes_at(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    def hashes_at(self, rows: np.ndarray) -> np.ndarray:
         """``hashes()[rows]``, made block by block without keeping all hashes if they are not made yet."""
         rows = np.asarray(rows)
-        if out is None:
-            out = np.empty(len(rows), dtype=np.uint64)
         if self._hashes is not None:
-            return np.take(self._hashes, rows, out=out)
-        o = self.offsets
+            return np.take(self._hashes, rows)
+        out = np.empty(len(rows), dtype=np.uint64)
         for a in range(0, len(rows), _BLOCK):
             r = rows[a : a + _BLOCK]
-            starts = o[r].astype(np.int64)
-            out[a : a + _BLOCK] = hash_strings(self.data, starts, o[r + 1] - starts)
+            out[a : a + _BLOCK] = hash_strings(self.data, self.starts[r], self.lengths[r])
         return out
 
     def __getitem__(self, i: int) -> bytes:
-        return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
+        start = int(self.starts[i])
+        return self.data[start : start + int(self.lengths[i])].tobytes()
 
     def tolist(self) -> list[bytes]:
         """The strings as a list of bytes."""
-        o = self.offsets.tolist()
-        blob = self.data[o[0] : o[-1]].tobytes()
-        return [blob[a - o[0] : b - o[0]] for a, b in zip(o[:-1], o[1:])]
+        data = self.data
+        return [data[a : a + n].tobytes() for a, n in zip(self.starts.tolist(), self.lengths.tolist())]
 
     def to_array(self) -> np.ndarray:
         """The strings as a numpy bytes array (``S`` dtype, padded to the longest)."""
         return np.array(self.tolist(), dtype="S") if len(self) else np.zeros(0, dtype="S1")
 
     def slice(self, a: int, b: int) -> Strings:
-        """Strings ``a`` to ``b - 1``, sharing this column's bytes (no copy).
+        """Strings ``a`` to ``b - 1``, sharing this column's buffer (no copy).
 
         >>> Strings.from_sequence(["x", "yy", "zzz"]).slice(1, 3).tolist()
         [b'yy', b'zzz']
         """
         hashes = None if self._hashes is None else self._hashes[a:b]
-        return Strings(self.data, self.offsets[a : b + 1], hashes)
+        return Strings(self.data, self.starts[a:b], self.lengths[a:b], hashes)
 
     def take(self, rows: np.ndarray) -> Strings:
-        """The strings at ``rows``, as a new column."""
-        rows = np.asarray(rows, dtype=np.int64)
-        lengths = self.lengths[rows]
-        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        total = int(offsets[-1])
-        idx = np.repeat(self.starts[rows] - offsets[:-1], lengths)
-        idx += np.arange(total, dtype=np.int64)
-        data = np.zeros(total + _PAD, dtype=np.uint8)
-        data[:total] = self.data[idx]
+        """The strings at ``rows``, sharing this column's buffer (no copy of the bytes)."""
         hashes = None if self._hashes is None else self._hashes[rows]
-        return Strings(data, offsets, hashes)
+        return Strings(self.data, self.starts[rows], self.lengths[rows], hashes)
+
+    def offsets(self) -> np.ndarray | None:
+        """The ``n + 1`` offsets of strings stored end to end, in order (as pyarrow keeps them); else None."""
+        n = len(self)
+        if n and (self.starts[1:] != self.starts[:-1] + self.lengths[:-1]).any():
+            return None
+        end = int(self.starts[-1]) + int(self.lengths[-1]) if n else 0
+        return np.append(self.starts, end)
+
+    def compact(self) -> Strings:
+        """The same strings copied end to end into a buffer of their own (the old buffer can then be freed).
+
+        >>> buf = np.frombuffer(b"1 Q0 doc-7 1\\n" + bytes(64), np.uint8)
+        >>> s = Strings.from_buffer(buf, np.array([5]), np.array([10]))
+        >>> c = s.compact(); c.tolist(), len(c.data) < len(s.data)
+        ([b'doc-7'], True)
+        """
+        return Strings.concat([self])
 
     @classmethod
     def from_buffer(cls, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Strings:
-        """The strings ``buf[starts[i]:ends[i]]`` (non-overlapping, in increasing order), copied out.
+        """The strings ``buf[starts[i]:ends[i]]``, pointing into ``buf`` (no copy).
 
-        Strings of at most 64 bytes (docnos, almost always) are read in one fixed-width gather
-        each and compacted with a mask; otherwise the bytes between the marks are kept.  ``buf``
-        must hold 64 readable bytes after the last start (the chunks of :mod:`.tokens` do).
+        ``buf`` must hold :data:`PAD` readable bytes after the end of the last string (the
+        pieces of a file read by :mod:`.source` do).
 
         >>> buf = np.frombuffer(b"1 Q0 doc-7 1\\n2 Q0 d 1\\n" + bytes(64), dtype=np.uint8)
         >>> Strings.from_buffer(buf, np.array([5, 18]), np.array([10, 19])).tolist()
         [b'doc-7', b'd']
         """
-        lengths = ends - starts
-        offsets = np.zeros(len(starts) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        total = int(offsets[-1])
-        data = np.zeros(total + _PAD, dtype=np.uint8)
-        width = -(-int(lengths.max()) // 8) * 8 if len(lengths) else 0
-        if total and width <= _GATHER and int(starts[-1]) + width <= len(buf):
-            at = np.ndarray(shape=(len(buf) - width + 1,), dtype=f"S{width}", buffer=buf, strides=(1,))
-            padded = at[starts].view(np.uint8).reshape(len(starts), width)
-            data[:total] = padded[np.arange(width, dtype=np.int32) < lengths[:, None]]
-        elif total:
-            marks = np.zeros(int(ends[-1]) + 1, dtype=np.int8)
-            marks[starts] = 1
-            marks[ends] -= 1
-            inside = np.cumsum(marks, dtype=np.int8).view(bool)[: int(ends[-1])]
-            data[:total] = buf[: int(ends[-1])][inside]
-        return cls(data, offsets)
+        return cls(buf, starts, (ends - starts).astype(np.int32))
 
     @classmethod
     def from_sequence(cls, values: Iterable[str | bytes]) -> Strings:
@@ -377,34 +369,47 @@ class Strings:
         lengths = np.fromiter((len(v) for v in items), dtype=np.int64, count=len(items))
         offsets = np.zeros(len(items) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        data = np.zeros(int(offsets[-1]) + _PAD, dtype=np.uint8)
+        data = np.zeros(int(offsets[-1]) + PAD, dtype=np.uint8)
         data[: int(offsets[-1])] = np.frombuffer(b"".join(items), dtype=np.uint8)
-        return cls(data, offsets)
+        return cls(data, offsets[:-1], lengths)
 
     @classmethod
     def concat(cls, parts: list[Strings]) -> Strings:
-        """One column of the strings of ``parts`` in turn (the parts' buffers are released as it goes).
+        """One column of the strings of ``parts`` in turn, copied end to end into a new buffer.
 
         >>> Strings.concat([Strings.from_sequence(["a", "bc"]), Strings.from_sequence(["d", "e"]).slice(1, 2)]).tolist()
         [b'a', b'bc', b'e']
         """
-        if len(parts) == 1:
-            return parts[0]
-        total = sum(int(p.offsets[-1]) - int(p.offsets[0]) for p in parts)
-        n = sum(len(p) for p in parts)
-        data = np.zeros(total + _PAD, dtype=np.uint8)
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        hashes = np.zeros(n, dtype=np.uint64) if all(p._hashes is not None for p in parts) else None
-        at, row = 0, 0
-        for i, p in enumerate(parts):
-            first, size, m = int(p.offsets[0]), int(p.offsets[-1]) - int(p.offsets[0]), len(p)
-            data[at : at + size] = p.data[first : first + size]
-            offsets[row + 1 : row + m + 1] = p.offsets[1:] - (first - at)
-            if hashes is not None:
-                assert p._hashes is not None  # every part has its hashes when hashes is made
-                hashes[row : row + m] = p._hashes
-            at, row = at + size, row + m
-            # The caller's list lets go of each part once copied (its buffers can be freed):
-            # a None where a Strings is expected, on purpose.
-            parts[i] = None  # type: ignore[call-overload]
-        return cls(data, offsets, hashes)
+        lengths = np.concatenate([p.lengths for p in parts]).astype(np.int64) if parts else np.zeros(0, np.int64)
+        starts = np.zeros(len(lengths), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=starts[1:])
+        total = int(lengths.sum())
+        data = np.zeros(total + PAD, dtype=np.uint8)
+        at = 0
+        for p in parts:  # each part's strings gathered into place
+            data[at : at + int(p.lengths.sum())] = _gather(p.data, p.starts, p.lengths)
+            at += int(p.lengths.sum())
+        hashes = None
+        if parts and all(p._hashes is not None for p in parts):
+            hashes = np.concatenate([p._hashes for p in parts if p._hashes is not None])
+        return cls(data, starts, lengths.astype(np.int32) if total < _INT32_MAX else lengths, hashes)
+
+
+def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The bytes of the strings (spans of ``data``) one after the other."""
+    if not len(starts):
+        return np.zeros(0, np.uint8)
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    end = int(starts[-1] + lengths[-1])
+    if not (starts[1:] != starts[:-1] + lengths[:-1]).any():  # already end to end: one slice
+        return data[int(starts[0]) : end]
+    width = -(-int(lengths.max()) // 8) * 8
+    if width <= _GATHER and int(starts.max()) + width <= len(data):
+        # one fixed-width read per string, then the bytes inside each kept
+        at = np.ndarray(shape=(len(data) - width + 1,), dtype=f"S{width}", buffer=data, strides=(1,))
+        padded: np.ndarray = at[starts].view(np.uint8).reshape(len(starts), width)
+        return padded[np.arange(width, dtype=np.int32) < lengths[:, None]]
+    index = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    index += np.arange(len(index), dtype=np.int64)
+    return np.take(data, index)

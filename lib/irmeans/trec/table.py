@@ -1,38 +1,58 @@
 """trec_eval's table of measures: every family the evaluator knows, and how ``-m`` selects them.
 
 :data:`MEASURE_FAMILIES` holds one :class:`Family` per trec_eval measure family, in
-trec_eval's printing order (its ``te_trec_measures`` table): its kernel, how it prints, how
-it is averaged, how its parameters are read and what it does for a topic without results.
-:func:`parse_measures` reads ``-m`` specifications as trec_eval 10 reads them, and
-:func:`line_names` gives the names trec_eval prints.
+trec_eval's printing order (its ``te_trec_measures`` table): its kernel, how it prints, its
+``all`` line's average (:mod:`irmeans.averages`: the mean, added topic by topic as trec_eval
+adds, a sum, or trec_eval's floored geometric mean), how its parameters are read and what it
+does for a topic without results.  :data:`EXTRA_FAMILIES` are irmeans' own ``all`` lines,
+other averages of the per-topic AP.  :func:`parse_measures` reads ``-m`` specifications as
+trec_eval 10 reads them, once, into the :class:`Chosen` measures of an evaluation, each with
+the names trec_eval prints (:attr:`Chosen.lines`).
 
->>> sel = parse_measures(["P.5,10", "official"])["P"]
->>> line_names(BY_NAME["P"], sel)
-['P_5', 'P_10']
+>>> [c.lines for c in parse_measures(["P.5,10", "official"]) if c.family.name == "P"]
+[['P_5', 'P_10']]
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypeAlias
 
+from ..averages import AM, TREC_EVAL_GM, Average, Sum, eval_lines
 from ..errors import IrmeansError
-from ..measures import STANDARD_RECALL_LEVELS
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
+from .context import Context
 
 __all__ = [
     "Family",
-    "Selected",
+    "Chosen",
+    "Selection",
+    "Kind",
+    "Form",
+    "Reset",
     "MEASURE_FAMILIES",
+    "EXTRA_FAMILIES",
     "BY_NAME",
     "NICKNAMES",
     "OTHER_FORMATS",
+    "EXTRA_EPS",
     "parse_measures",
-    "line_names",
 ]
+
+#: How a family's values print: an integer, a number with ``--digits`` decimals, or as they are.
+Kind: TypeAlias = Literal["long", "double", "string"]
+#: How ``name.params`` is read (see :class:`Family`).
+Form: TypeAlias = Literal["none", "cut_long", "cut_double", "doubles", "pairs"]
+#: Whether a ``-c`` topic without results gets 0 instead of its stand-in document's value (see :class:`Family`).
+Reset: TypeAlias = Literal["never", "plain", "always"]
+#: A kernel: ``kernel(context, params)``, one per-topic array per line (:mod:`.kernels`).
+Kernel: TypeAlias = Callable[..., k.Values]
+
+_MEAN = AM()
+_SUM = Sum()
 
 
 @dataclass(frozen=True)
@@ -48,13 +68,14 @@ class Family:
         trec_eval's name.
     kernel : callable or None
         ``kernel(context, params)``, the family's values (:mod:`.kernels`); None for
-        ``runid`` and ``num_q``, which are not per-topic measures.
+        ``runid``, which is not a per-topic measure (its ``all`` value is the run's tag).
     kind : {"long", "double", "string"}
         Printed as an integer, with ``--digits`` decimals, or as it is.
-    agg : {"sum", "mean", "gm", "none", "count"}
-        The ``all`` value: a sum or a mean over topics, trec_eval's geometric mean
-        (:data:`irmeans.averages.TREC_EVAL_GM`, a floor of 1e-5), none (per-topic only),
-        or the number of topics.
+    average : Average or None
+        The ``all`` value from the per-topic values: :class:`~irmeans.averages.AM` (the
+        mean, added topic by topic as trec_eval adds), :class:`~irmeans.averages.Sum`,
+        trec_eval's geometric mean (:data:`irmeans.averages.TREC_EVAL_GM`, a floor of 1e-5),
+        another average (the extra lines); None for a measure printed per topic only.
     form : {"none", "cut_long", "cut_double", "doubles", "pairs"}
         How ``name.params`` is read, as trec_eval reads it: parameters ignored,
         ``P.5,10`` (integer cutoffs, sorted, one line each), ``Rprec_mult.0.5,1.5``,
@@ -72,32 +93,36 @@ class Family:
     per_topic : bool
         Whether ``-q`` prints the family's value for each topic (not for gm_map and
         gm_bpref, which trec_eval prints only as an average).
+    extra : bool
+        An ``all`` line of irmeans' own, which trec_eval does not have: printed only when
+        named, without ``-m`` or with ``--extra``.
     """
 
     name: str
-    kernel: Callable[..., k.Values] | None
-    kind: str = "double"
-    agg: str = "mean"
-    form: str = "none"
+    kernel: Kernel | None
+    kind: Kind = "double"
+    average: Average | None = _MEAN
+    form: Form = "none"
     params: tuple[Any, ...] | None = None
     doc: str = ""
-    reset: str = "never"
+    reset: Reset = "never"
     per_topic: bool = True
+    extra: bool = False
 
 
 _LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RECALL_FRACTIONS = tuple(STANDARD_RECALL_LEVELS.tolist())
+_RECALL_FRACTIONS = tuple(k / 10 for k in range(11))  # trec_eval's 0.0, 0.1, ..., 1.0
 _GAINS = "gains: GRADE=GAIN,... (e.g. 1=0,2=5)"
 
 # In trec_eval's printing order (its te_trec_measures table).
 MEASURE_FAMILIES = [
-    Family("runid", None, "string", "none", doc="the run's tag"),
-    Family("num_q", None, "long", "count", doc="number of topics evaluated"),
-    Family("num_ret", k.calc_num_ret, "long", "sum", doc="documents retrieved", reset="always"),
-    Family("num_rel", k.calc_num_rel, "long", "sum", doc="relevant documents judged"),
-    Family("num_rel_ret", k.calc_num_rel_ret, "long", "sum", doc="relevant documents retrieved"),
+    Family("runid", None, "string", None, doc="the run's tag", per_topic=False),
+    Family("num_q", k.calc_num_q, "long", _SUM, doc="number of topics evaluated", per_topic=False),
+    Family("num_ret", k.calc_num_ret, "long", _SUM, doc="documents retrieved", reset="always"),
+    Family("num_rel", k.calc_num_rel, "long", _SUM, doc="relevant documents judged"),
+    Family("num_rel_ret", k.calc_num_rel_ret, "long", _SUM, doc="relevant documents retrieved"),
     Family("map", k.calc_map, doc="mean average precision"),
-    Family("gm_map", k.calc_map, agg="gm", doc="geometric mean of AP (floor 1e-5)", per_topic=False),
+    Family("gm_map", k.calc_map, average=TREC_EVAL_GM, doc="geometric mean of AP (floor 1e-5)", per_topic=False),
     Family("Rprec", k.calc_rprec, doc="precision after num_rel documents"),
     Family("bpref", k.calc_bpref, doc="binary preference"),
     Family("recip_rank", k.calc_recip_rank, doc="reciprocal rank of the first relevant document"),
@@ -113,7 +138,7 @@ MEASURE_FAMILIES = [
         "relstring",
         k.calc_relstring,
         "string",
-        "none",
+        None,
         form="doubles",
         params=(10.0,),
         doc="grades of the first N documents (per topic only)",
@@ -121,7 +146,7 @@ MEASURE_FAMILIES = [
     ),
     Family("recall", k.calc_recall, form="cut_long", params=_LONG_CUTS, doc="recall at cutoffs"),
     Family("infAP", k.calc_infAP, doc="inferred AP"),
-    Family("gm_bpref", k.calc_bpref, agg="gm", doc="geometric mean of bpref", per_topic=False),
+    Family("gm_bpref", k.calc_bpref, average=TREC_EVAL_GM, doc="geometric mean of bpref", per_topic=False),
     Family(
         "Rprec_mult",
         k.calc_Rprec_mult,
@@ -164,7 +189,7 @@ MEASURE_FAMILIES = [
     Family("set_recall", k.calc_set_recall, doc="recall of the retrieved set"),
     Family("set_map", k.calc_set_map, doc="num_rel_ret^2 / (num_ret num_rel)"),
     Family("set_F", k.calc_set_F, form="doubles", params=(1.0,), doc="F measure; parameter: the weight of recall"),
-    Family("num_nonrel_judged_ret", k.calc_num_nonrel_judged_ret, "long", "sum", doc="judged non-relevant retrieved"),
+    Family("num_nonrel_judged_ret", k.calc_num_nonrel_judged_ret, "long", _SUM, doc="judged non-relevant retrieved"),
     Family("yaap", k.calc_yaap, doc="yet another AP: log((1 + S) / (1 + num_rel - S))"),
     Family("rbp", k.calc_rbp, form="pairs", params=(), doc="rank-biased precision; p=PERSISTENCE (0.9) and gains"),
     Family(
@@ -177,7 +202,16 @@ MEASURE_FAMILIES = [
     ),
     Family("unj", k.calc_unj, form="cut_long", params=(5, 10, 20), doc="unjudged fraction at cutoffs", reset="always"),
 ]
-BY_NAME = {f.name: f for f in MEASURE_FAMILIES}
+
+#: The extra lines' ε when none is given (chapter 10: ε = 0.01 added to every score).
+EXTRA_EPS = 0.01
+
+#: irmeans' own ``all`` lines: other averages of the per-topic AP (:func:`irmeans.averages.eval_lines`).
+EXTRA_FAMILIES = [
+    Family(name, k.calc_map, average=average, doc=text, per_topic=False, extra=True)
+    for name, (average, text) in eval_lines(EXTRA_EPS).items()
+]
+BY_NAME = {f.name: f for f in [*MEASURE_FAMILIES, *EXTRA_FAMILIES]}
 
 NICKNAMES = {
     "official": [
@@ -274,11 +308,43 @@ OTHER_FORMATS = {
 
 
 @dataclass(frozen=True)
-class Selected:
-    """A measure family chosen by ``-m``: its parameters and the suffix of its printed name."""
+class Chosen:
+    """A measure family chosen for an evaluation: its parameters, its lines' names and its ``all`` average.
 
+    ``params`` are the kernel's (the family's defaults, or those given), ``printable`` the
+    suffix of a family printed under one line (``ndcg_1=0,2=5``), and ``average`` the family's
+    average (an extra line's with the ε of the evaluation).
+    """
+
+    family: Family
     params: tuple[Any, ...] | None
     printable: str | None = None
+    average: Average | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        """The names trec_eval prints for the family (``P_5``, ``ndcg_1=0,2=5``, ``relstring_20``).
+
+        Examples
+        --------
+        >>> Chosen(BY_NAME["Rprec_mult"], (0.5, 1.0)).lines
+        ['Rprec_mult_0.50', 'Rprec_mult_1.00']
+        """
+        fam = self.family
+        if fam.form == "cut_long":
+            assert self.params is not None  # a family of cutoffs always has them (its defaults, or those given)
+            return [f"{fam.name}_{k}" for k in self.params]
+        if fam.form == "cut_double":
+            assert self.params is not None
+            return [f"{fam.name}_{p:3.2f}" for p in self.params]
+        return [fam.name if self.printable is None else f"{fam.name}_{self.printable}"]
+
+    def values(self, context: Context) -> k.Values:
+        """The family's per-topic values, one array per line (:meth:`lines`)."""
+        assert self.family.kernel is not None  # runid has no per-topic values
+        if self.params is None:
+            return self.family.kernel(context)
+        return self.family.kernel(context, self.params)
 
 
 def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: str) -> list[float]:
@@ -295,27 +361,27 @@ def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: s
     return values
 
 
-def _parse_params(fam: Family, text: str | None, spec: str) -> Selected:
+def _parse_params(fam: Family, text: str | None, spec: str) -> Chosen:
     """trec_eval's reading of ``fam.text``: the same values, the same line names, the same refusals."""
     if text is None or fam.form == "none":
-        return Selected(fam.params)
+        return Chosen(fam, fam.params)
     if fam.form == "cut_long":
         values = sorted(min(v, INT64_MAX) for v in _numbers(spec, text, c_int, "cutoff"))
         if values[0] <= 0:
             raise IrmeansError(f"measure {spec!r}: cutoffs must be positive")
         if len(set(values)) != len(values):
             raise IrmeansError(f"measure {spec!r}: duplicate cutoffs")
-        return Selected(tuple(values))
+        return Chosen(fam, tuple(values))
     if fam.form == "cut_double":
         values = sorted(_numbers(spec, text, c_float, "cutoff"))
         if len(set(values)) != len(values):
             raise IrmeansError(f"measure {spec!r}: duplicate cutoffs")
-        return Selected(tuple(values))
+        return Chosen(fam, tuple(values))
     if fam.form == "doubles":
         values = _numbers(spec, text, c_float, "parameter")
         if fam.name == "utility" and len(values) != 4:
             raise IrmeansError(f"measure {spec!r}: utility takes 4 coefficients (a, b, c, d), got {len(values)}")
-        return Selected(tuple(values), text)
+        return Chosen(fam, tuple(values), text)
     # pairs: name=value,name=value (trec_eval's check: '=' and ',' alternate, ending on a value)
     last = ","
     for ch in text:
@@ -333,31 +399,68 @@ def _parse_params(fam: Family, text: str | None, spec: str) -> Selected:
         if number is None or not math.isfinite(number):
             raise IrmeansError(f"measure {spec!r}: value {value!r} of {name!r} is not a finite number")
         pairs.append((name, number))
-    return Selected(tuple(pairs), text)
+    return Chosen(fam, tuple(pairs), text)
 
 
-def parse_measures(specs: Iterable[str] | str | None) -> dict[str, Selected]:
-    """Turn ``-m`` style specifications into ``{family: Selected}``, as trec_eval 10 reads them.
+@dataclass(frozen=True)
+class Selection:
+    """The measures chosen for an evaluation, in printing order: what ``-m``, ``--extra`` and ``--eps`` say, read once.
+
+    Iterating gives the :class:`Chosen` measures.
+    """
+
+    chosen: tuple[Chosen, ...]
+
+    def __iter__(self) -> Iterator[Chosen]:
+        return iter(self.chosen)
+
+    @property
+    def kinds(self) -> dict[str, Kind]:
+        """How each line prints, by line name."""
+        return {line: c.family.kind for c in self.chosen for line in c.lines}
+
+    @property
+    def printed(self) -> list[str]:
+        """The lines ``-q`` prints for each topic, in order."""
+        return [line for c in self.chosen if c.family.per_topic for line in c.lines]
+
+
+def parse_measures(
+    specs: Iterable[str] | str | Selection | None, *, extra: bool = False, eps: float = EXTRA_EPS
+) -> Selection:
+    """Read ``-m`` style specifications, as trec_eval 10 reads them, into the chosen measures, in printing order.
 
     A family's parameters come from the first specification that gives it some (as in
     trec_eval); a family without parameters ignores them; nicknames (``official``,
-    ``set``, ``all_trec``) select their families.
+    ``set``, ``all_trec``) select their families.  The extra lines (``gm_map_add``,
+    ``hm_map``, ``median_map``, ``logit_map``) come after trec_eval's, when named, with
+    ``extra``, or without specifications, each with the ε ``eps``.
 
     Parameters
     ----------
     specs : iterable of str or None
-        ``None`` selects ``all_trec``.
+        ``None`` selects ``all_trec`` and the extra lines.
+    extra : bool
+        Add the extra lines whatever ``specs`` select.
+    eps : float
+        The extra lines' ε (the median takes none).
 
     Examples
     --------
     >>> chosen = parse_measures(["P.5,10", "map", "P.20", "ndcg.1=0,2=5"])
-    >>> {name: sel.params for name, sel in chosen.items()}
+    >>> {c.family.name: c.params for c in chosen}
     {'map': None, 'P': (5, 10), 'ndcg': (('1', 0.0), ('2', 5.0))}
-    >>> list(parse_measures(["official"]))[:3]
+    >>> [c.family.name for c in parse_measures(["official"])][:3]
     ['runid', 'num_q', 'num_ret']
+    >>> [c.average.spec for c in parse_measures(["hm_map", "gm_map"], eps=0.1)]
+    ['gm-floor:1e-05', 'hm:0.1']
+
+    A :class:`Selection` is returned as it is (``extra`` and ``eps`` are then its own).
     """
+    if isinstance(specs, Selection):
+        return specs
     if specs is None:
-        specs = ["all_trec"]
+        specs, extra = ["all_trec"], True
     if isinstance(specs, str):
         specs = [specs]
     marked: set[str]
@@ -379,25 +482,16 @@ def parse_measures(specs: Iterable[str] | str | None) -> dict[str, Selected]:
             marked.add(name)
         else:
             raise IrmeansError(f"unknown measure {spec!r} (irmeans eval --help lists them)")
-    out = {}
-    for fam in MEASURE_FAMILIES:
+    if extra:
+        marked.update(f.name for f in EXTRA_FAMILIES)
+    out = []
+    for fam in [*MEASURE_FAMILIES, *EXTRA_FAMILIES]:
         if fam.name in marked:
-            out[fam.name] = _parse_params(fam, texts.get(fam.name), f"{fam.name}.{texts.get(fam.name)}")
-    return out
-
-
-def line_names(fam: Family, sel: Selected) -> list[str]:
-    """The names trec_eval prints for a selected family (``P_5``, ``ndcg_1=0,2=5``, ``relstring_20``).
-
-    Examples
-    --------
-    >>> line_names(BY_NAME["Rprec_mult"], Selected((0.5, 1.0)))
-    ['Rprec_mult_0.50', 'Rprec_mult_1.00']
-    """
-    if fam.form == "cut_long":
-        assert sel.params is not None  # a family of cutoffs always has them (its defaults, or those given)
-        return [f"{fam.name}_{k}" for k in sel.params]
-    if fam.form == "cut_double":
-        assert sel.params is not None
-        return [f"{fam.name}_{p:3.2f}" for p in sel.params]
-    return [fam.name if sel.printable is None else f"{fam.name}_{sel.printable}"]
+            chosen = _parse_params(fam, texts.get(fam.name), f"{fam.name}.{texts.get(fam.name)}")
+            average = fam.average
+            if fam.extra and average is not None and average.takes_eps:
+                average = replace(average, eps=eps)  # type: ignore[call-arg]  # an average that takes ε has it
+            out.append(replace(chosen, average=average))
+    if not out:
+        raise IrmeansError("no measure selected")
+    return Selection(tuple(out))

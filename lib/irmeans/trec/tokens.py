@@ -1,83 +1,59 @@
-"""Tokenising TREC files: a file read in pieces of whole lines, each piece split into fields.
+"""The exact tokeniser of TREC files: a chunk of whole lines split into fields with numpy.
 
-Files are read in chunks of a few megabytes cut at newlines (:func:`chunks`), so memory
-stays bounded whatever the file size.  Each chunk is tokenised with numpy (:class:`Lines`):
-a whitespace mask gives the start and end of every token, tokens are assigned to lines, and
-the wanted fields are taken straight from the buffer.  Docnos are copied out end to end
-(:class:`~.strings.Strings`: no padding to the longest); topic ids become small integer
-codes into a table of the file's distinct topics (:class:`TopicTable`).  Scores and grades
-of the usual plain decimal form are converted without Python objects; other forms must be
-what C's ``strtod``/``strtol`` read in full (:mod:`.numbers`), so no token is read
-differently from trec_eval.  Only when something is wrong does a slow path look for the
-first offending line, so that the error message can name it.  A big file's pieces go to
-pyarrow's tokeniser (:mod:`.arrow`) when it takes them.
+:class:`Lines` finds the tokens of a chunk (:class:`~.source.Chunk`) and groups them by
+line, comments and blank lines removed.  In the usual file every line has its fields
+separated by one space (or one tab) and nothing else: the positions of the separators then
+give every field at once.  Any other chunk goes through a whitespace mask, as C's
+``isspace`` sees whitespace.  :func:`parse` takes the wanted fields of every line: topic ids
+coded into a table of the file's distinct topics (:class:`TopicTable`), docnos as spans of
+the chunk's buffer (:class:`~.strings.Strings`, no copy), scores or grades read as C reads
+them (:func:`irmeans.number_syntax.number_field`), and the run's tag.
 
-A qrels line is ``qid iter docno rel``; a run line is ``qid Q0 docno rank score tag``
-(extra trailing fields are ignored, as is the rank): :data:`QRELS` and :data:`RUN` say so.
-In a run, like trec_eval, a line whose first non-blank character is ``#`` is a comment; in
-qrels only a ``#`` in the first column marks one, because docnos may contain ``#``.  Blank
-lines are skipped in both.
+A qrels line is ``qid iter docno rel``; a run line is ``qid Q0 docno rank score tag`` (extra
+trailing fields are ignored, as is the rank): :data:`QRELS` and :data:`RUN` say so.  In a
+run, like trec_eval, a line whose first non-blank character is ``#`` is a comment; in qrels
+only a ``#`` in the first column marks one, because docnos may contain ``#``.  Blank lines
+are skipped in both.
 
-``-`` reads standard input, and gzip-compressed files (recognised by their first bytes) are
-read transparently.  A NUL byte (a binary file) or a line longer than :data:`MAX_LINE_BYTES`
-stops reading with a one-line error instead of filling memory.
+>>> from irmeans.trec.source import Chunk, SLACK
+>>> raw = bytearray(b"7 Q0 d1 1 2.5 bm25\\n7 Q0 d2 2 1 bm25\\n" + bytes(SLACK))
+>>> p = parse(Chunk(raw, 36, 1), RUN, TopicTable(), "run.txt")
+>>> p.codes.tolist(), p.docnos.tolist(), p.values.tolist(), p.tag
+([0, 0], [b'd1', b'd2'], [2.5, 1.0], 'bm25')
 """
 
 from __future__ import annotations
 
-import io
-import os
-import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, SupportsInt, cast
+from typing import Any, Literal, SupportsInt
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ..errors import FileFormatError
-from ..number_syntax import BadNumber, number_field
+from ..number_syntax import number_field
+from .source import Chunk
 from .strings import Strings, equal_at, hash_strings
-
-if TYPE_CHECKING:
-    from .arrow import ArrowColumn, FastReader
 
 __all__ = [
     "Layout",
     "QRELS",
     "RUN",
     "Piece",
-    "pieces",
     "TopicTable",
-    "Input",
-    "chunks",
     "Lines",
+    "parse",
     "ConsecutiveLines",
     "line_numbers",
     "line_error",
-    "MAX_LINE_BYTES",
-    "ARROW_BYTES",
 ]
-
-# Chunks are about this many bytes; a line longer than a chunk grows it.
-_CHUNK_BYTES = 1 << 21
-#: The longest line read (a docno may be a long URL; nothing real comes near this).
-MAX_LINE_BYTES = 1 << 26
-# Spare bytes after a chunk: room for a missing final newline and for reading
-# eight bytes from any token start.
-_SLACK = 1 << 12
-# The pieces given to the fast reader are this many chunks.
-_FAST_CHUNKS = 2
-#: From this many bytes on, a file's pieces go to pyarrow's tokeniser (its import costs more
-#: than it saves on a smaller file, and its libraries add tens of megabytes).
-ARROW_BYTES = 1 << 25
 
 
 @dataclass(frozen=True)
 class Layout:
     """Which fields of a line are read: a qrels line or a run line."""
 
-    what: str  # "qrels" or "run", for messages
+    what: Literal["qrels", "run"]  # for messages
     fields: int  # fields a line has (exactly, or at least)
     exact: bool  # exactly ``fields`` (qrels) or at least (run)
     value: int  # the grade's or the score's field
@@ -94,19 +70,39 @@ RUN = Layout("run", 6, False, 4, True, 5, True)
 
 @dataclass
 class Piece:
-    """The rows of a piece of a file: topic codes (into the file's :class:`TopicTable`), docnos,
+    """The rows of a chunk of a file: topic codes (into the file's :class:`TopicTable`), docnos,
     grades or scores, the last line's run tag, and the rows' line numbers (``(first, count)``
     when they are consecutive, else an array)."""
 
     codes: np.ndarray
-    docnos: Strings | ArrowColumn  # Strings, or a pyarrow binary column from the fast reader
+    docnos: Strings
     values: np.ndarray
     tag: str | None
     lines: tuple[int, int] | np.ndarray
 
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def slice(self, a: int, b: int) -> Piece:
+        """Rows ``a`` to ``b - 1`` (sharing the buffers)."""
+        lines = self.lines
+        if isinstance(lines, tuple):
+            return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, (lines[0] + a, b - a))
+        return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, lines[a:b])
+
+
+# Topic ids up to this many words of 8 bytes are compared as whole words read at once (longer ones by hash, then bytes).
+_WORDS = 4
+# _LOW_BYTES[k] keeps the first k bytes of a little-endian 64-bit word
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
 
 class TopicTable:
-    """The distinct topic ids of a file, coded 0, 1, ... in order of first appearance."""
+    """The distinct topic ids of a file, coded 0, 1, ... in order of first appearance.
+
+    >>> t = TopicTable(); t.code_ids([b"401", b"402"]).tolist(), t.code_ids([b"402", b"7"]).tolist(), t.ids()
+    ([0, 1], [1, 2], [b'401', b'402', b'7'])
+    """
 
     def __init__(self) -> None:
         self.code: dict[bytes, int] = {}
@@ -114,197 +110,168 @@ class TopicTable:
     def ids(self) -> list[bytes]:
         return list(self.code)
 
+    def code_ids(self, ids: list[bytes]) -> np.ndarray:
+        """The codes of some topic ids (new ones are added)."""
+        table = self.code
+        return np.array([table.setdefault(t, len(table)) for t in ids], dtype=np.int64)
 
-class Input:
-    """A file, ``-`` (standard input) or a gzip file opened for binary reading."""
+    def code_spans(self, buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+        """The code of each topic id ``buf[s:e]`` (new ones are added), decided on the bytes.
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.fh: io.BufferedIOBase
-        if name == "-":
-            self.fh = cast(io.BufferedIOBase, sys.stdin.buffer)  # a BufferedReader: typeshed says BinaryIO
-            self.own = False
-        else:
-            try:
-                self.fh = open(name, "rb")
-            except FileNotFoundError:
-                raise FileFormatError("no such file", path=name) from None
-            except IsADirectoryError:
-                raise FileFormatError("is a directory, not a file", path=name) from None
-            except OSError as exc:
-                raise FileFormatError(f"cannot read file ({exc.strerror})", path=name) from None
-            self.own = True
-        self.size = 0
-        try:
-            if self.own:
-                self.size = os.fstat(self.fh.fileno()).st_size
-        except OSError:  # pragma: no cover
-            pass
-        self.gz = False
-        self.errors: tuple[type[Exception], ...] = (OSError, EOFError)
-        try:
-            head = self.fh.peek(2)[:2] if hasattr(self.fh, "peek") else b""
-        except OSError:
-            head = b""
-        if head == b"\x1f\x8b":
-            import gzip  # only for gzip input
-            import zlib
+        Lines of one topic come in stretches: each id is compared with the one on the line
+        before it, and only the first id of a stretch is looked up.  Ids of up to 32 bytes
+        (all real ones) are compared as four words read at once; longer ones by a hash, every
+        id then checked against the bytes of its stretch's first.
+        """
+        n = len(s)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        lengths = e - s
+        longest = int(lengths.max())
+        if longest <= 8 * _WORDS:
+            width = 8 * max(1, -(-longest // 8))
+            at = np.ndarray(shape=(len(buf) - width + 1,), dtype=f"V{width}", buffer=buf, strides=(1,))
+            words = at[s].view("<u8").reshape(n, width // 8)  # a copy: fancy indexing
+            words &= _LOW_BYTES[np.clip(lengths[:, None] - 8 * np.arange(width // 8), 0, 8)]  # the id's bytes only
+            change = np.empty(n, dtype=bool)
+            change[0] = True
+            np.any(words[1:] != words[:-1], axis=1, out=change[1:])
+            change[1:] |= lengths[1:] != lengths[:-1]
+            heads = np.flatnonzero(change)
+            codes = self._code_heads(buf, s, e, heads, words[heads].view(f"V{width}").ravel())
+            return np.repeat(codes, np.diff(np.append(heads, n)))
+        h = hash_strings(buf, s, lengths)
+        change = np.empty(n, dtype=bool)
+        change[0] = True
+        np.not_equal(h[1:], h[:-1], out=change[1:])
+        heads = np.flatnonzero(change)
+        codes = np.repeat(self._code_heads(buf, s, e, heads, None), np.diff(np.append(heads, n)))
+        rep = np.repeat(heads, np.diff(np.append(heads, n)))
+        if not equal_at(buf, s, lengths, buf, s[rep], lengths[rep]).all():  # a hash collision: every id looked up
+            codes = self.code_ids([buf[a:b].tobytes() for a, b in zip(s.tolist(), e.tolist())])
+        return codes
 
-            self.gz = True
-            self.size = 0
-            self.raw = self.fh
-            self.fh = gzip.GzipFile(fileobj=self.raw, mode="rb")
-            self.errors = (OSError, EOFError, zlib.error)
-
-    def readinto(self, view: memoryview) -> int:
-        try:
-            return self.fh.readinto(view)
-        except self.errors as exc:
-            what = getattr(exc, "strerror", None) or str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            kind = "cannot read gzip file" if self.gz else "cannot read file"
-            raise FileFormatError(f"{kind} ({what})", path=self.name) from None
-
-    def close(self) -> None:
-        if self.own:
-            (self.raw if self.gz else self.fh).close()
-
-    def __enter__(self) -> Input:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _code_heads(self, buf: np.ndarray, s: np.ndarray, e: np.ndarray, heads: np.ndarray, key: Any) -> np.ndarray:
+        """The codes of the ids at ``heads`` (each distinct one read once when they are many)."""
+        if key is not None and len(heads) > 64:
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            rep = heads[first]
+            return self.code_ids([buf[a:b].tobytes() for a, b in zip(s[rep].tolist(), e[rep].tolist())])[inverse]
+        return self.code_ids([buf[a:b].tobytes() for a, b in zip(s[heads].tolist(), e[heads].tolist())])
 
 
-def chunks(name: str, chunk_bytes: int | None = None) -> Iterator[tuple[np.ndarray, int, int, int, bytearray]]:
-    """Read a file in pieces that end at a newline.
+class ConsecutiveLines:
+    """Line numbers ``first .. first + n - 1``, made only when asked for.
 
-    Yields ``(buf, n, first_line, newlines, store)``: ``buf[:n]`` is the piece
-    (a newline is added after a last line that has none), ``buf`` holds at
-    least ``_SLACK`` more bytes, ``first_line`` is the 1-based number of its
-    first line, ``newlines`` the number of lines in it and ``store`` the
-    ``bytearray`` under ``buf``.  The buffer is reused:
-    a piece is only valid until the next one is asked for.  A NUL byte or a
-    line longer than :data:`MAX_LINE_BYTES` raises.
+    Indexing, ``len``, ``tolist`` and ``numpy.asarray`` work as on the array.
+
+    >>> lines = ConsecutiveLines(4, first=10); int(lines[1]), lines[[0, 3]].tolist(), lines.tolist()
+    (11, [10, 13], [10, 11, 12, 13])
     """
-    with Input(name) as fh:
-        cap = chunk_bytes or _CHUNK_BYTES
-        if fh.size > 0:  # a pipe or terminal reports 0: its size is unknown
-            cap = max(1, min(cap, fh.size + 1))
-        store = bytearray(cap + _SLACK)
-        have, line, eof, checked = 0, 1, False, 0
-        while not eof:
-            view = memoryview(store)
-            try:
-                while have < cap:
-                    got = fh.readinto(view[have:cap])
-                    if not got:
-                        eof = True
-                        break
-                    have += got
-            finally:
-                view.release()
-            nul = store.find(b"\0", checked, have)
-            if nul >= 0:
-                at = line + store.count(b"\n", 0, nul)
-                raise FileFormatError("a NUL byte: this is not a text file", path=name, line=at)
-            checked = have
-            if eof:
-                cut = have
-                if have and store[have - 1] != 10:
-                    store[have] = 10
-                    cut = have + 1
-            else:
-                cut = store.rfind(b"\n", 0, have) + 1
-                if cut == 0:  # a line longer than the buffer: grow it
-                    if cap >= MAX_LINE_BYTES:
-                        what = f"line longer than {MAX_LINE_BYTES >> 20} MiB: this is not a TREC file"
-                        raise FileFormatError(what, path=name, line=line)
-                    cap *= 2
-                    bigger = bytearray(cap + _SLACK)
-                    bigger[:have] = store[:have]
-                    store = bigger
-                    continue
-            if cut:
-                newlines = store.count(b"\n", 0, cut)
-                yield np.frombuffer(store, dtype=np.uint8), cut, line, newlines, store
-                line += newlines
-            if not eof:
-                store[: have - cut] = store[cut:have]
-                have -= cut
-                checked = have
+
+    __slots__ = ("n", "first")
+
+    def __init__(self, n: int, first: int = 1) -> None:
+        self.n = n
+        self.first = first
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
+        return np.arange(self.first, self.first + self.n, dtype=dtype or np.int64)
+
+    def __getitem__(self, i: int | np.integer[Any] | slice | np.ndarray) -> np.int64 | np.ndarray:
+        if isinstance(i, (int, np.integer)):
+            if not -self.n <= i < self.n:
+                raise IndexError(i)
+            return np.int64(i % self.n + self.first)
+        return np.asarray(self)[i]
+
+    def tolist(self) -> list[int]:
+        return list(range(self.first, self.first + self.n))
+
+
+def line_numbers(parts: list[tuple[int, int] | np.ndarray]) -> ConsecutiveLines | np.ndarray:
+    """The rows' line numbers from each piece's (see :class:`Piece`)."""
+    if parts and isinstance(parts[0], tuple):
+        first = total = parts[0][0]
+        for p in parts:
+            if not isinstance(p, tuple) or p[0] != total:
+                break
+            total += p[1]
+        else:
+            return ConsecutiveLines(total - first, first)
+    arrays = [np.arange(p[0], p[0] + p[1], dtype=np.int64) if isinstance(p, tuple) else p for p in parts]
+    return np.concatenate(arrays).astype(np.int64, copy=False) if arrays else np.zeros(0, np.int64)
+
+
+def line_error(source: str, line: SupportsInt, message: str) -> FileFormatError:
+    return FileFormatError(message, path=source, line=int(line))
 
 
 class Lines:
-    """Tokens of one piece, grouped by line, comments and blank lines removed.
+    """Tokens of one chunk, grouped by line, comments and blank lines removed.
 
-    ``field(k)`` gives the start and end offsets of the k-th token of every
-    kept line and ``line_numbers`` the lines' numbers in the file.  When
-    every line has exactly ``expect`` tokens separated by single whitespace
-    characters (the usual case) no per-line search is needed, and the token
-    ends follow from the starts.
+    ``field(k)`` gives the start and end offsets of the k-th token of every kept line and
+    ``lines`` the lines' numbers in the file (``(first, count)`` when every line is kept).
+    ``regular`` is true when every line has exactly ``expect`` tokens separated by single
+    whitespace characters (the usual case): then no per-line search is needed.
     """
 
-    def __init__(
-        self, buf: np.ndarray, n: int, first_line: int, newlines: int, expect: int, hash_comment_anywhere: bool
-    ) -> None:
+    def __init__(self, chunk: Chunk, expect: int, comment_anywhere: bool) -> None:
+        buf, n = chunk.buf, chunk.n
         b = buf[:n]
         self.buf, self.n = buf, n
-        # isspace(): ' ' and \t \n \v \f \r; when the only control character
-        # is the newline, "<= 32" is the same test in one pass
-        if np.count_nonzero(b < 32) == newlines:
-            ws = b <= 32
-        else:
-            ws = b - np.uint8(9) < 5
-            ws |= b == 32
+        sep = np.flatnonzero(b <= 32)  # every whitespace byte, and the control bytes C does not count as such
+        self.newlines = int(np.count_nonzero(b[sep] == 10))
+        self.regular = self._regular(b, sep, expect)
+        if self.regular:
+            self.lines: tuple[int, int] | np.ndarray = (chunk.first_line, self.newlines)
+            self.count = np.full(self.newlines, expect)
+            return
+        self._irregular(b, chunk.first_line, comment_anywhere)
+
+    def _regular(self, b: np.ndarray, sep: np.ndarray, expect: int) -> bool:
+        """Whether every line is ``expect`` tokens, one space or one tab between them, no comment."""
+        lines = self.newlines
+        if not expect or len(sep) != expect * lines or not lines or sep[0] == 0:
+            return False
+        kinds = b[sep].reshape(lines, expect)
+        if not (kinds[:, -1] == 10).all():
+            return False
+        gaps = kinds[:, :-1]
+        if not ((gaps == 32).all() or (gaps == 9).all() or ((gaps == 32) | (gaps == 9)).all()):
+            return False
+        if (np.diff(sep) < 2).any():  # two separators in a row: an empty token
+            return False
+        starts = np.empty(len(sep), dtype=np.int64)
+        starts[0] = 0
+        starts[1:] = sep[:-1] + 1
+        if (b[starts[::expect]] == 35).any():  # '#': a comment line
+            return False
+        self.starts, self.ends, self.step = starts, sep, expect
+        return True
+
+    def _irregular(self, b: np.ndarray, first_line: int, comment_anywhere: bool) -> None:
+        # isspace(): ' ' and \t \n \v \f \r
+        ws = b - np.uint8(9) < 5
+        ws |= b == 32
         lead_ws = bool(ws[0])
-        # a token starts after each whitespace-to-text switch (and at 0)
-        starts = np.flatnonzero(ws[:-1] > ws[1:])
+        starts = np.flatnonzero(ws[:-1] > ws[1:])  # a token starts after each whitespace-to-text switch (and at 0)
         starts += 1
         if not lead_ws:
             starts = np.concatenate((np.zeros(1, np.int64), starts))
-        ntok = len(starts)
-        self.starts = starts
-        self.regular = 0
-        # The piece ends with a newline.  With no leading whitespace, as many
-        # whitespace bytes as tokens means every gap is a single byte.
-        single = not lead_ws and np.count_nonzero(ws) == ntok
-        self.ends: np.ndarray | None
-        if single:
-            self.ends = None
-        else:
-            ends = np.flatnonzero(ws[:-1] < ws[1:])
-            ends += 1
-            self.ends = ends
+        ends = np.flatnonzero(ws[:-1] < ws[1:])
+        ends += 1
         del ws
-        if expect and ntok and ntok == expect * newlines:
-            # each line-final token must be followed by the newline (or
-            # CRLF): with exactly `expect` tokens per newline, no line is
-            # then blank or has more or fewer tokens
-            if single:
-                after = np.append(starts[expect::expect] - 1, n - 1)
-                ok = b[after] == 10
-            else:
-                assert self.ends is not None  # made above when the gaps are not all single
-                after = self.ends[expect - 1 :: expect]
-                tail = b[after]
-                ok = tail == 10
-                if not ok.all():
-                    ok |= (tail == 13) & (b[np.minimum(after + 1, n - 1)] == 10)
-            if ok.all() and not (b[starts[::expect]] == 35).any():
-                self.regular = expect
-                self.line_numbers = np.arange(first_line, first_line + newlines, dtype=np.int64)
-                return
-        if self.ends is None:
-            ends = np.empty(ntok, dtype=np.int64)
-            ends[:-1] = starts[1:] - 1
-            ends[-1:] = n - 1
-            self.ends = ends
-        line_begin = np.empty(newlines, dtype=np.int64)
+        ntok = len(starts)
+        line_begin = np.empty(self.newlines, dtype=np.int64)
         line_begin[:1] = 0
         line_begin[1:] = np.flatnonzero(b == 10)[:-1] + 1
         first = np.searchsorted(starts, line_begin)
         count = np.diff(np.append(first, ntok))
-        if hash_comment_anywhere:
+        if comment_anywhere:
             lead_char = np.zeros(len(first), dtype=np.uint8)
             has = count > 0
             lead_char[has] = b[starts[first[has]]]
@@ -312,12 +279,16 @@ class Lines:
         else:
             comment = b[line_begin] == ord("#")
         keep = (count > 0) & ~comment
-        self.line_numbers = np.flatnonzero(keep) + first_line
+        self.starts, self.ends, self.step = starts, ends, 0
+        self.lines = np.flatnonzero(keep) + first_line
         self.first = first[keep]
         self.count = count[keep]
 
     def __len__(self) -> int:
-        return len(self.line_numbers)
+        return len(self.count)
+
+    def line_numbers(self) -> np.ndarray | ConsecutiveLines:
+        return ConsecutiveLines(self.lines[1], self.lines[0]) if isinstance(self.lines, tuple) else self.lines
 
     def check_counts(self, source: str, need: int, exact: bool, what: str) -> None:
         if self.regular:
@@ -331,167 +302,34 @@ class Lines:
             problem = "too few fields" if k < need else "too many fields"
             raise line_error(
                 source,
-                self.line_numbers[i],
+                self.line_numbers()[i],
                 f"{problem} ({k}, a {what} line has {'exactly' if exact else 'at least'} {need})",
             )
 
     def field(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Start and end offsets of token ``k`` of every line."""
-        step = self.regular
-        if not step:
-            assert self.ends is not None  # an irregular piece always has its ends
-            idx = self.first + k
-            return self.starts[idx], self.ends[idx]
-        s = self.starts[k::step]
-        if self.ends is not None:
-            return s, self.ends[k::step]
-        if k + 1 < step:
-            return s, self.starts[k + 1 :: step] - 1
-        e = np.empty(len(s), dtype=np.int64)
-        e[:-1] = self.starts[step::step] - 1
-        e[-1:] = self.n - 1
-        return s, e
-
-    def text(self, start: int, end: int) -> str:
-        return self.buf[start:end].tobytes().decode("utf-8", "replace")
+        if self.step:
+            return self.starts[k :: self.step], self.ends[k :: self.step]
+        idx = self.first + k
+        return self.starts[idx], self.ends[idx]
 
 
-def line_error(source: str, line: SupportsInt, message: str) -> FileFormatError:
-    return FileFormatError(message, path=source, line=int(line))
+def parse(chunk: Chunk, layout: Layout, topics: TopicTable, source: str) -> Piece | None:
+    """The rows of a chunk as ``layout`` reads them (None if it holds no line), topics coded into ``topics``.
 
-
-class ConsecutiveLines:
-    """Line numbers ``1 .. n`` of a file whose every line is a row, made only when asked for.
-
-    Indexing, ``len``, ``tolist`` and ``numpy.asarray`` work as on the array.
+    A wrong number of fields raises its :class:`~irmeans.errors.FileFormatError`, a score or
+    grade that is not read an :class:`~irmeans.number_syntax.BadNumber`, each with its line.
     """
-
-    __slots__ = ("n",)
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
-        return np.arange(1, self.n + 1, dtype=dtype or np.int64)
-
-    def __getitem__(self, i: int | np.integer[Any] | slice | np.ndarray) -> np.int64 | np.ndarray:
-        if isinstance(i, (int, np.integer)):
-            if not -self.n <= i < self.n:
-                raise IndexError(i)
-            return np.int64(i % self.n + 1)
-        return np.asarray(self)[i]
-
-    def tolist(self) -> list[int]:
-        return list(range(1, self.n + 1))
-
-
-def line_numbers(parts: list[tuple[int, int] | np.ndarray]) -> ConsecutiveLines | np.ndarray:
-    """The rows' line numbers from each piece's (see :func:`pieces`)."""
-    total = 0
-    for p in parts:
-        if not isinstance(p, tuple) or p[0] != total + 1:
-            break
-        total += p[1]
-    else:
-        return ConsecutiveLines(total)
-    arrays = [np.arange(p[0], p[0] + p[1], dtype=np.int64) if isinstance(p, tuple) else p for p in parts]
-    return _concat(arrays, np.int64)
-
-
-def _topic_codes(buf: np.ndarray, s: np.ndarray, e: np.ndarray, topics: TopicTable) -> np.ndarray:
-    """Code of each line's topic in ``topics`` (new topics are added), from the buffer."""
-    n = len(s)
-    lengths = e - s
-    h = hash_strings(buf, s, lengths)
-    change = np.empty(n, dtype=bool)
-    change[:1] = True
-    np.not_equal(h[1:], h[:-1], out=change[1:])
-    heads = np.flatnonzero(change)
-    _, first, inv = np.unique(h[heads], return_index=True, return_inverse=True)
-    rep = heads[first]
-    table = topics.code
-    known = [table.setdefault(buf[a:b].tobytes(), len(table)) for a, b in zip(s[rep].tolist(), e[rep].tolist())]
-    runs = np.diff(np.append(heads, n))
-    codes = np.repeat(np.array(known, dtype=np.int64)[inv], runs)
-    rep_row = np.repeat(rep[inv], runs)
-    if not equal_at(buf, s, lengths, buf, s[rep_row], lengths[rep_row]).all():  # a hash collision
-        codes = np.array(
-            [table.setdefault(buf[a:b].tobytes(), len(table)) for a, b in zip(s.tolist(), e.tolist())],
-            dtype=np.int64,
-        )
-    return codes
-
-
-def _docnos(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> Strings:
-    return Strings.from_buffer(buf, s, e)
-
-
-def _concat(parts: list[np.ndarray], dtype: DTypeLike) -> np.ndarray:
-    return parts[0] if len(parts) == 1 else np.concatenate(parts).astype(dtype, copy=False)
-
-
-def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
-    """The rows of ``source``, piece by piece, read as ``layout`` says; topics are coded into ``topics``.
-
-    A file of at least :data:`ARROW_BYTES` (or a stream once that much has been read), or any
-    file once pyarrow is loaded, is tokenised by pyarrow's reader where it takes a piece
-    (:mod:`.arrow`), the exact reader doing the rest.  Wrong field counts are reported first wherever they are, then bad
-    values, as if the file were checked in one go: after a bad value no more pieces are
-    given, but the rest of the file is still read for field counts before the error.
-    """
-    try:
-        size = os.stat(source).st_size if source != "-" else 0
-    except OSError:
-        size = 0
-    fast: FastReader | Literal[False] | None = None
-    pending: BadNumber | None = None
-    seen = 0
-    chunk = _CHUNK_BYTES * _FAST_CHUNKS if size >= ARROW_BYTES else None
-    try:
-        for buf, n, first_line, newlines, store in chunks(source, chunk):
-            seen += n
-            # pyarrow for a big file, or whenever it is loaded already (irmeans eval of many runs)
-            if fast is None and pending is None and (max(size, seen) >= ARROW_BYTES or "pyarrow" in sys.modules):
-                from .arrow import fast_reader
-
-                fast = fast_reader(layout.what, topics) or False
-            if fast and pending is None:
-                got = fast(store, n)
-                if got is not None:
-                    # got[:3] is codes, docnos and values: mypy cannot count the items of a list.
-                    yield Piece(*got[:3], got[3] if len(got) > 3 else None, (first_line, newlines))  # type: ignore[call-arg]
-                    continue
-            lines = Lines(buf, n, first_line, newlines, layout.fields, layout.comment_anywhere)
-            if not len(lines):
-                continue
-            lines.check_counts(source, layout.fields, layout.exact, layout.what)
-            if pending is not None:
-                continue
-            try:
-                piece = _parse(lines, layout, topics, source)
-            except BadNumber as exc:
-                pending = exc
-                continue
-            yield piece
-    finally:
-        if fast:
-            from .arrow import release_memory
-
-            release_memory()
-    if pending is not None:
-        raise line_error(source, pending.line, pending.message) from None
-
-
-def _parse(lines: Lines, layout: Layout, topics: TopicTable, source: str) -> Piece:
-    """The exact reader's rows of one piece."""
-    codes = _topic_codes(lines.buf, *lines.field(0), topics)
-    docnos = _docnos(lines.buf, *lines.field(2))
-    values = number_field(lines.buf, *lines.field(layout.value), lines.line_numbers, layout.fraction)
+    lines = Lines(chunk, layout.fields, layout.comment_anywhere)
+    if not len(lines):
+        return None
+    lines.check_counts(source, layout.fields, layout.exact, layout.what)
+    buf = lines.buf
+    codes = topics.code_spans(buf, *lines.field(0))
+    docnos = Strings.from_buffer(buf, *lines.field(2))
+    values = number_field(buf, *lines.field(layout.value), lines.line_numbers(), layout.fraction)
     tag = None
     if layout.tag is not None:
         s, e = lines.field(layout.tag)
-        tag = lines.buf[int(s[-1]) : int(e[-1])].tobytes().decode("utf-8", "surrogateescape")
-    return Piece(codes, docnos, values, tag, lines.line_numbers)
+        tag = buf[int(s[-1]) : int(e[-1])].tobytes().decode("utf-8", "surrogateescape")
+    return Piece(codes, docnos, values, tag, lines.lines)

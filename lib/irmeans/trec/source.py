@@ -1,0 +1,233 @@
+"""The bytes of a TREC file: a file, ``-`` (standard input) or a gzip file, read in chunks of whole lines.
+
+:func:`chunks` reads a file in chunks of a few megabytes that end at a newline, each in a
+buffer of its own (so that what is read from a chunk may point into it after the next one is
+read), with spare zero bytes after it.  :func:`open_source` is the one place that opens a
+file for reading, and :func:`standard_input` the one place that checks standard input:
+closed, or a directory, is one clear error.  A NUL byte (a binary file) or a line longer
+than :data:`MAX_LINE_BYTES` stops reading with a one-line error instead of filling memory.
+
+>>> import tempfile, os
+>>> with tempfile.NamedTemporaryFile("wb", delete=False) as fh:
+...     _ = fh.write(b"1 0 a 1\\n1 0 b 0")
+>>> [(bytes(c.buf[: c.n]), c.first_line) for c in chunks(fh.name)]; os.unlink(fh.name)
+[(b'1 0 a 1\\n1 0 b 0\\n', 1)]
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+
+from ..errors import FileFormatError, IrmeansError
+
+__all__ = [
+    "Chunk",
+    "Source",
+    "chunks",
+    "open_source",
+    "standard_input",
+    "file_size",
+    "CHUNK_BYTES",
+    "MAX_LINE_BYTES",
+    "SLACK",
+    "STDIN",
+]
+
+#: The name that means standard input.
+STDIN = "-"
+#: Chunks are about this many bytes; a line longer than a chunk grows it.
+CHUNK_BYTES = 1 << 21
+#: The longest line read (a docno may be a long URL; nothing real comes near this).
+MAX_LINE_BYTES = 1 << 26
+#: Zero bytes after a chunk: room for a missing final newline, and for reading a few words
+#: from any token start.
+SLACK = 1 << 12
+
+
+# The standard input stream once read: it cannot be read again.
+_read: object | None = None
+
+
+def standard_input() -> io.BufferedIOBase:
+    """Standard input, opened for reading bytes; an :class:`~irmeans.errors.IrmeansError` if it cannot be read.
+
+    The one check of standard input: closed (no stream, or no open file descriptor 0), a
+    directory, or already read (``-`` given twice) are refused here with one line, whatever
+    asks to read ``-``.
+    """
+    global _read
+    stream = sys.stdin
+    try:
+        fd = stream.fileno() if stream is not None else -1
+        mode: int | None = os.fstat(fd).st_mode if fd >= 0 else None
+    except io.UnsupportedOperation:  # a stream without a file descriptor (a test's)
+        mode = stat.S_IFIFO
+    except (OSError, ValueError):  # closed, or not a real file descriptor
+        mode = None
+    if stream is None or mode is None:
+        raise IrmeansError("'-': standard input is closed, there is nothing to read")
+    if stat.S_ISDIR(mode):
+        raise IrmeansError("'-': standard input is a directory, not a file")
+    buffer = cast(io.BufferedIOBase, stream.buffer)  # a BufferedReader: typeshed says BinaryIO
+    if buffer is _read:
+        raise IrmeansError("'-' (standard input) may be given once: it has been read already")
+    _read = buffer
+    return buffer
+
+
+def file_size(name: str) -> int | None:
+    """The size of a regular file in bytes; None for standard input, a pipe or a device, whose size is unknown."""
+    if name == STDIN:
+        return None
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
+def open_source(name: str) -> io.BufferedIOBase:
+    """``name`` opened for reading bytes (``-``: standard input), or the error naming the file."""
+    if name == STDIN:
+        return standard_input()
+    try:
+        return open(name, "rb")
+    except FileNotFoundError:
+        raise FileFormatError("no such file", path=name) from None
+    except IsADirectoryError:
+        raise FileFormatError("is a directory, not a file", path=name) from None
+    except OSError as exc:
+        raise FileFormatError(f"cannot read file ({exc.strerror})", path=name) from None
+
+
+class Source:
+    """A file, ``-`` or a gzip file (recognised by its first bytes), open for binary reading."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.fh = open_source(name)
+        self.own = name != STDIN
+        self.gz = False
+        self.errors: tuple[type[Exception], ...] = (OSError, EOFError)
+        try:
+            head = self.fh.peek(2)[:2] if hasattr(self.fh, "peek") else b""
+        except OSError:
+            head = b""
+        if head == b"\x1f\x8b":
+            import gzip  # only for gzip input
+            import zlib
+
+            self.gz = True
+            self.raw = self.fh
+            self.fh = gzip.GzipFile(fileobj=self.raw, mode="rb")
+            self.errors = (OSError, EOFError, zlib.error)
+
+    def readinto(self, view: memoryview) -> int:
+        try:
+            return self.fh.readinto(view)
+        except self.errors as exc:
+            what = getattr(exc, "strerror", None) or str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            kind = "cannot read gzip file" if self.gz else "cannot read file"
+            raise FileFormatError(f"{kind} ({what})", path=self.name) from None
+
+    def close(self) -> None:
+        if self.own:
+            (self.raw if self.gz else self.fh).close()
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Whole lines of a file: ``raw[:n]`` (ending with a newline), :data:`SLACK` zero bytes after them.
+
+    ``buf`` is ``raw`` seen as a numpy array, ``first_line`` the 1-based number of the
+    chunk's first line.  The buffer is the chunk's own: what points into it stays valid after
+    the next chunk is read.
+    """
+
+    raw: bytearray
+    n: int
+    first_line: int
+
+    @property
+    def buf(self) -> np.ndarray:
+        return np.frombuffer(self.raw, dtype=np.uint8)
+
+    @property
+    def newlines(self) -> int:
+        """The number of lines in the chunk."""
+        return int(np.count_nonzero(self.buf[: self.n] == 10))
+
+
+def chunks(name: str, factor: int = 1) -> Iterator[Chunk]:
+    """Read a file in chunks of about ``factor`` × :data:`CHUNK_BYTES` that end at a newline.
+
+    A newline is added after a last line that has none.  A NUL byte or a line longer than
+    :data:`MAX_LINE_BYTES` raises, naming the file and the line.
+    """
+    cap = CHUNK_BYTES * factor
+    size = file_size(name)
+    with Source(name) as fh:
+        if size and not fh.gz:
+            cap = max(1, min(cap, size + 1))
+        store = bytearray(cap + SLACK)
+        have, line, eof, checked = 0, 1, False, 0
+        while not eof:
+            view = memoryview(store)
+            try:
+                while have < cap:
+                    got = fh.readinto(view[have:cap])
+                    if not got:
+                        eof = True
+                        break
+                    have += got
+            finally:
+                view.release()
+            _check_nul(store, checked, have, name, line)  # at once: a binary file is not read on
+            checked = have
+            if eof:
+                cut = have
+                if have and store[have - 1] != 10:
+                    store[have] = 10
+                    cut = have + 1
+            else:
+                cut = store.rfind(b"\n", 0, have) + 1
+                if cut == 0:  # a line longer than the buffer: grow it
+                    if cap >= MAX_LINE_BYTES:
+                        what = f"line longer than {MAX_LINE_BYTES >> 20} MiB: this is not a TREC file"
+                        raise FileFormatError(what, path=name, line=line)
+                    cap *= 2
+                    bigger = bytearray(cap + SLACK)
+                    bigger[:have] = store[:have]
+                    store = bigger
+                    continue
+            if not cut:
+                break
+            nxt = bytearray(cap + SLACK)  # the next chunk's own buffer, starting with what is left of this one
+            nxt[: have - cut] = store[cut:have]
+            store[cut:] = bytes(len(store) - cut)  # zeros after the chunk
+            chunk = Chunk(store, cut, line)
+            line += int(np.count_nonzero(np.frombuffer(store, np.uint8, cut) == 10))
+            yield chunk
+            store, have, checked = nxt, have - cut, have - cut
+
+
+def _check_nul(store: bytearray, start: int, end: int, name: str, line: int) -> None:
+    """A NUL byte in ``store[start:end]`` (``line`` is the number of the line at 0) raises."""
+    nul = store.find(b"\0", start, end)
+    if nul >= 0:
+        at = line + store.count(b"\n", 0, nul)
+        raise FileFormatError("a NUL byte: this is not a text file", path=name, line=at)

@@ -1,0 +1,62 @@
+"""The average stage: the ``all`` line of every chosen measure, from its per-topic values.
+
+Each chosen family carries its average (:attr:`~.table.Chosen.average`): the mean, added
+topic by topic as trec_eval adds, a sum, trec_eval's floored geometric mean, or, for the
+extra lines, another of :mod:`irmeans.averages`.  trec_eval's own lines are formed with C's
+arithmetic (a NaN among the topics' values gives a NaN, :func:`irmeans.averages.unchecked`);
+an extra line is the library's average itself, which refuses what it cannot take: the line
+is then left out, with a note saying why.
+
+>>> import numpy as np
+>>> from irmeans.trec.table import parse_measures
+>>> ap = np.array([0.5, 0.0])
+>>> totals, notes = summarize({"map": ap, "hm_map": ap}, parse_measures(["map", "hm_map"], eps=0))
+>>> totals, notes["hm_map"].split(";")[0]
+({'map': 0.25}, 'score at index 1 is 0: the harmonic mean of a set with a zero is undefined')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..averages import unchecked
+from ..errors import IrmeansError
+from .table import Selection
+
+__all__ = ["summarize"]
+
+
+def summarize(
+    per_topic: dict[str, np.ndarray],
+    chosen: Selection,
+    *,
+    runid: str = "",
+    judged_positive: int | None = None,
+) -> tuple[dict[str, float | int | str], dict[str, str]]:
+    """The ``all`` values by line name, in printing order, and the extra lines left out with the reason.
+
+    ``runid`` is the ``runid`` line's value; ``judged_positive``, when given (under ``-c``),
+    is ``num_rel``'s: trec_eval then counts every qrels line with a grade above 0, whatever
+    the relevance level.
+    """
+    out: dict[str, float | int | str] = {}
+    notes: dict[str, str] = {}
+    for c in chosen:
+        fam, average = c.family, c.average
+        if fam.kernel is None:  # runid
+            out[fam.name] = runid
+            continue
+        if average is None:
+            continue
+        for line in c.lines:
+            values = per_topic[line]
+            if fam.name == "num_rel" and judged_positive is not None:
+                out[line] = judged_positive
+            elif not fam.extra:
+                out[line] = unchecked(average, values)
+            else:
+                try:
+                    out[line] = float(average(values))
+                except IrmeansError as exc:  # e.g. ε = 0 with an AP of 0: undefined
+                    notes[line] = str(exc).splitlines()[0] if str(exc) else "undefined"
+    return out, notes

@@ -1,0 +1,131 @@
+"""The library's modules import one another without a cycle, and the evaluator's stages call only those below.
+
+Imports are read from the source (every ``import``, at the top, in a function or for the type
+checker alone), so a cycle hidden in a function or behind ``TYPE_CHECKING`` counts too.  The
+evaluator is read → code → rank and join → measure → average → print: each of its modules
+may import only modules of its own stage or the stages before it.  ``irmeans eval`` loads only
+what it uses: none of the consistency command's modules.
+"""
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+import irmeans
+import pytest
+
+LIBRARY = pathlib.Path(irmeans.__file__).parent
+
+#: The evaluator's modules, stage by stage (a module may import its own stage's and earlier ones').
+STAGES = [
+    ("read", ["source", "tokens", "arrow", "strings", "duplicates", "files"]),
+    ("rank and join", ["ranked", "ranking", "join"]),
+    ("measure", ["segments", "gains", "context", "kernels", "table", "measure"]),
+    ("average", ["summary"]),
+    ("pipeline", ["evaluate"]),
+]
+#: What ``irmeans eval`` never needs: the consistency command and the modules only it uses.
+CONSISTENCY = {
+    "irmeans.cli.consistency_command",
+    "irmeans.consistency",
+    "irmeans.halves",
+    "irmeans.topics",
+    "irmeans.kendall",
+    "irmeans.significance",
+    "irmeans._progress",
+    "irmeans.measures",
+    "irmeans.means",
+    "irmeans.datasets",
+}
+
+
+def modules(root=LIBRARY):
+    """Every module of the library: dotted name -> (path, is a package)."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if package else parts)] = (path, package)
+    return out
+
+
+def import_graph(root=LIBRARY):
+    """Module -> the library modules it imports anywhere in its source."""
+    known = modules(root)
+    graph = {}
+    for name, (path, package) in known.items():
+        here = name.split(".") if package else name.split(".")[:-1]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name in known)
+            elif isinstance(node, ast.ImportFrom):
+                base = here[: len(here) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                for a in node.names:
+                    deps.add(f"{target}.{a.name}" if f"{target}.{a.name}" in known else target)
+        graph[name] = (deps & set(known)) - {name}
+    return graph
+
+
+def cycles(graph):
+    """The import cycles of ``graph``, each as a list of modules (the first repeated at the end)."""
+    state, stack, found = {}, [], []
+
+    def visit(u):
+        state[u] = "open"
+        stack.append(u)
+        for v in sorted(graph[u]):
+            if state.get(v) == "open":
+                found.append(stack[stack.index(v) :] + [v])
+            elif v not in state:
+                visit(v)
+        stack.pop()
+        state[u] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    return found
+
+
+def test_no_library_module_imports_another_in_a_cycle():
+    assert cycles(import_graph()) == []
+
+
+def test_a_cycle_is_found_where_there_is_one(tmp_path):
+    # the check itself can fail: two modules importing each other, one of them for the type checker alone
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n")
+    (pkg / "b.py").write_text("def f():\n    from . import a\n")
+    assert cycles(import_graph(pkg)) == [["pkg.a", "pkg.b", "pkg.a"]]
+
+
+def test_each_stage_of_the_evaluator_imports_only_its_own_and_earlier_stages():
+    graph = import_graph()
+    rank = {f"irmeans.trec.{m}": k for k, (_, names) in enumerate(STAGES) for m in names}
+    trec = {m for m in graph if m.startswith("irmeans.trec.")}
+    assert trec == set(rank), "every module of the evaluator has its stage"
+    later = {(m, d) for m in trec for d in graph[m] if d in rank and rank[d] > rank[m]}
+    assert later == set()
+    assert not {d for m in trec for d in graph[m] if d.startswith("irmeans.cli")}, "the library never prints"
+
+
+@pytest.mark.parametrize("measures", [["-m", "map"], []])
+def test_irmeans_eval_loads_none_of_the_consistency_modules(tmp_path, measures):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n")
+    r.write_text("1 Q0 a 1 2 run\n1 Q0 b 2 1 run\n2 Q0 c 1 1 run\n")
+    code = (
+        "import sys, io, irmeans.cli; sys.stdout = io.StringIO(); "
+        f"status = irmeans.cli.main(['eval', *{measures!r}, {str(q)!r}, {str(r)!r}]); "
+        "sys.stdout = sys.__stdout__; print(status); print(' '.join(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "0"
+    loaded = set(out[1].split())
+    assert "irmeans.cli.eval_command" in loaded
+    assert loaded & CONSISTENCY == set()
