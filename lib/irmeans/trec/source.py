@@ -72,7 +72,7 @@ def standard_input() -> io.BufferedIOBase:
         mode = stat.S_IFIFO
     except (OSError, ValueError):  # closed, or not a real file descriptor
         mode = None
-    if stream is None or mode is None:
+    if stream is None or mode is None or stream.closed:
         raise IrmeansError("'-': standard input is closed, there is nothing to read")
     if stat.S_ISDIR(mode):
         raise IrmeansError("'-': standard input is a directory, not a file")
