@@ -11,7 +11,6 @@ import sys
 
 import pytest
 from irmeans.errors import IrmeansError
-from irmeans.trec import source
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import read_qrels, read_run
 
@@ -31,8 +30,7 @@ def irmeans_closed_stdin(*args):
     """``irmeans ARGS`` with file descriptor 0 closed (``<&-`` in a shell)."""
     proc = subprocess.run(
         [sys.executable, "-m", "irmeans.cli", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         stdin=None,
         preexec_fn=lambda: os.close(0),
     )
