@@ -88,10 +88,11 @@ pdf: venv $(ASSETS)
 notebooks: venv
 	$(BIN)/python book/scripts/execute_notebooks.py
 
-# Lint, the standalone library check, then every test. The browser tests
-# (tests/browser) run `make site` themselves and use Debian's chromium.
+# Lint, the standalone library check, every test, then the quick benchmarks. The browser
+# tests (tests/browser) run `make site` themselves and use Debian's chromium.
 test: venv system lint standalone $(ASSETS)
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(MAKE) --no-print-directory bench QUICK=1
 
 .PHONY: lint standalone
 # ruff on everything, then mypy, strict, on the library (its settings: [tool.mypy] in pyproject.toml).
@@ -119,8 +120,10 @@ standalone:
 		| tee $(STANDALONE)/eval.txt
 	grep -qP '^map\s+all\s+0.7500$$' $(STANDALONE)/eval.txt
 
-# Benchmarks against pytrec_eval, ir_measures and ranx (see benchmarks/README.md).
-# Their extra dependencies go into the same .venv, not into requirements.txt.
+# Benchmarks against trec_eval 10 (TREC_EVAL=path/to/trec_eval, or trec_eval on PATH), pytrec_eval,
+# ir_measures and ranx (see benchmarks/README.md); their extra dependencies go into the same .venv,
+# not into requirements.txt. QUICK=1: the researchers' part alone and split_half on TREC-8, in
+# under two minutes and without the extra dependencies (make test runs it).
 BENCH_STAMP := $(VENV)/.bench-installed
 
 $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
@@ -128,9 +131,9 @@ $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
 	touch $@
 
 .PHONY: bench
-bench: venv $(BENCH_STAMP)
-	$(BIN)/python benchmarks/bench.py
-	$(BIN)/python benchmarks/bench_split_half.py
+bench: venv $(if $(QUICK),,$(BENCH_STAMP))
+	$(BIN)/python benchmarks/bench.py $(if $(QUICK),--quick)
+	$(BIN)/python benchmarks/bench_split_half.py $(if $(QUICK),--only trec8 --rounds 1 --splits 2000)
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000

@@ -1,31 +1,29 @@
 """Benchmarks of ``irmeans eval``, the in-memory evaluator and split-half consistency.
 
-``python benchmarks/bench.py [--rounds N] [--data DIR] [--skip-big]`` prints
-Markdown tables (medians over N interleaved rounds, ratios, peak memory).
+``python benchmarks/bench.py [--quick] [--rounds N] [--only PART] [--data DIR]`` prints Markdown
+tables (medians over N interleaved rounds, ratios, peak memory) with the machine's load average
+at the start and the end of each part.  ``--quick`` runs the researchers' part alone, in fewer
+rounds (``make bench QUICK=1``, part of ``make test``: under two minutes).
 
-1. Whole process on a 1,000 topics x 1,000 documents run: ``irmeans eval``
-   against pytrec_eval and ir_measures (see ``contenders.py``), each a fresh
-   process; peak memory is the child's maximum resident set size.
-2. In memory: ``irmeans.evaluate`` on ``Qrels``/``Run`` built with
-   ``from_arrays`` against ranx's ``evaluate`` after one warm-up call (numba
-   compiles then; the warm-up is reported).
-3. ``split_half`` over 10,000 splits of 105 systems x 50 topics against a
-   Python loop of ``scipy.stats.kendalltau`` over the same halves, and a check
-   that ``kendall_tau`` equals scipy's tau-b on data with ties.
-4. Whole process on a 10,000 topics x 1,000 documents run (10M lines).
-5. Whole process on a real-shaped run (``generate.generate_real``: 5,000 topics x 1,000
-   documents with docnos like ``MARCO_12-345678-9``, heavy ties, graded qrels of 200
-   judgments per topic): ``irmeans eval`` against pytrec_eval and, when a binary is given
-   (``TREC_EVAL=path`` or ``trec_eval`` on PATH), trec_eval 10 with the same measures.
-6. The work researchers do, against trec_eval 10 (which needs a binary, as in 5):
+Every command runs as a fresh process, with the library's bytecode compiled first (as an
+installed package has it: without it every start compiles the library's source), and its peak
+resident memory measured by GNU time.  The comparisons with trec_eval 10 need its binary:
+``TREC_EVAL=path/to/trec_eval`` or ``trec_eval`` on PATH (without one those lines are left out).
 
-   - a track (``generate.generate_track``: 100 runs x 50 topics x 1,000 documents, real-shaped
-     docnos, one qrels), ``-c -m map -m P.10``: trec_eval in a shell loop, ``irmeans eval`` in a
-     shell loop, and ``irmeans eval QRELS RUN...`` in one call;
-   - start-up: a 16,000-line run beside ``python -c "import numpy"``;
-   - a real-sized single run: 473,000 real-shaped lines with ``-m all_trec``, time and memory.
+1. researchers: the work researchers do, on real-shaped runs (``generate.generate_real`` and
+   ``generate.generate_track``: docnos of 20-40 characters, ties, graded qrels), with the
+   targets of the evaluator (each printed with whether it is met):
 
-Each part prints its targets and whether they are met.
+   - a real-sized run, 473,000 lines, ``-m all_trec``: <= 0.8 x trec_eval's time and
+     <= 1.0 x its peak memory (and the same lines as trec_eval);
+   - a track, 5 and 25 runs of 50,000 lines against one qrels, ``-c -m map -m P.10``, in one
+     call: <= 1.0 x and <= 0.5 x a shell loop of trec_eval (start-up counted);
+   - start-up: ``irmeans eval`` on a 16,000-line run <= 1.5 x ``python -c "import numpy"``.
+2. shapes: big shapes against trec_eval: a 200 MB run of one topic, and ``-q -m all_trec``
+   over 100,000 topics of one document each (time and peak memory).
+3. process, memory, consistency, big, real: the earlier comparisons with pytrec_eval,
+   ir_measures and ranx (their packages: ``benchmarks/requirements.txt``), split_half
+   against a loop of scipy, the 10M-line run, the 5M-line real-shaped run.
 """
 
 from __future__ import annotations
@@ -45,7 +43,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from generate import generate, generate_real, generate_track  # noqa: E402
+from generate import generate, generate_many_topics, generate_one_topic, generate_real, generate_track  # noqa: E402
 
 MEASURES = ["map", "gm_map", "recip_rank", "P", "ndcg", "Rprec"]
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -59,23 +57,44 @@ def bindir():
 # forked from the benchmark's own Python, whose resident pages count towards the child's peak
 # until it execs (every small command would show the benchmark's ~50 MiB).
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+# The children run with the library's bytecode (see compile_library), as an installed package does.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_child(argv):
-    """Run ``argv`` with stdout to /dev/null; return (wall seconds, peak RSS in MiB)."""
-    timed = [GNU_TIME, "-f", "%M", *argv] if GNU_TIME else list(argv)
+def compile_library():
+    """Write the bytecode of irmeans (and the benchmarks' Python), as installing a package does."""
+    import compileall
+
+    import irmeans
+
+    compileall.compile_dir(os.path.dirname(irmeans.__file__), quiet=1)
+
+
+class Timing(float):
+    """A command's wall time in seconds, with its CPU time (user + system) and peak RSS (MiB)."""
+
+    cpu: float
+    rss: float
+
+
+def run_child(argv, stdout=subprocess.DEVNULL):
+    """Run ``argv`` (output to /dev/null); return (wall seconds, peak RSS in MiB), the wall a :class:`Timing`."""
+    timed = [GNU_TIME, "-f", "%M %U %S", *argv] if GNU_TIME else list(argv)
     start = time.perf_counter()
-    proc = subprocess.Popen(timed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(timed, stdout=stdout, stderr=subprocess.PIPE, env=CHILD_ENV)
     _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
+    wall = Timing(time.perf_counter() - start)
     proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{err}")
     if GNU_TIME:
-        return wall, int(err.strip().splitlines()[-1]) / 1024.0  # KiB
-    return wall, usage.ru_maxrss / 1024.0  # Linux reports KiB; an overestimate for small commands (above)
+        rss, user, system = err.strip().splitlines()[-1].split()
+        wall.rss, wall.cpu = int(rss) / 1024.0, float(user) + float(system)  # KiB
+    else:  # the child's own usage: an overestimate of the RSS of small commands (above)
+        wall.rss, wall.cpu = usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
+    return wall, wall.rss
 
 
 def interleaved(contenders, rounds):
@@ -329,127 +348,204 @@ def real_shaped(qrels, run, rounds):
 
 
 def _table(res, base_name, title):
-    """Print a Markdown table of whole-process results against ``base_name``; return name -> (median wall, RSS)."""
+    """Print a Markdown table of whole-process results against ``base_name``; return name -> (wall, CPU, RSS)."""
     base = statistics.median(w for w, _ in res[base_name])
+    base_cpu = statistics.median(w.cpu for w, _ in res[base_name])
     base_rss = statistics.median(m for _, m in res[base_name])
     print(f"\n### {title}\n")
-    print(f"| contender | median wall (s) | min–max (s) | it / {base_name} | peak RSS (MiB) | RSS / {base_name} |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(f"Load average before and after: {_LOADS[0]} / {load()}.\n")
+    print(
+        f"| contender | median wall (s) | min–max (s) | it / {base_name} | median CPU (s) | CPU / {base_name} "
+        f"| peak RSS (MiB) | RSS / {base_name} |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     out = {}
     for name, values in res.items():
         walls = [w for w, _ in values]
+        cpu = statistics.median(w.cpu for w in walls)
         rss = statistics.median(m for _, m in values)
         med = statistics.median(walls)
-        out[name] = (med, rss)
+        out[name] = (med, cpu, rss)
         spread = f"{min(walls):.3f}–{max(walls):.3f}"
-        print(f"| {name} | {med:.3f} | {spread} | {med / base:.2f} | {rss:.0f} | {rss / base_rss:.2f} |")
+        print(
+            f"| {name} | {med:.3f} | {spread} | {med / base:.2f} | {cpu:.3f} | {cpu / base_cpu:.2f} "
+            f"| {rss:.0f} | {rss / base_rss:.2f} |"
+        )
     return out
 
 
+_LOADS = ["?"]
+#: (what, value, limit, met) of every target checked.
+VERDICTS = []
+
+
 def _verdict(what, value, limit):
-    print(f"- {what}: {value:.2f} (target <= {limit}): {'met' if value <= limit else 'NOT met'}")
+    met = value <= limit
+    VERDICTS.append((what, value, limit, met))
+    print(f"- {what}: {value:.2f} (target <= {limit}): {'met' if met else 'NOT met'}")
+
+
+def _same_lines(binary, irmeans, flags, qrels, run):
+    """Whether irmeans prints trec_eval's lines (each value as trec_eval prints it)."""
+    ours = subprocess.run([irmeans, "eval", *flags, qrels, run], capture_output=True, env=CHILD_ENV, check=True)
+    theirs = subprocess.run([binary, *flags, qrels, run], capture_output=True, check=True)
+    norm = [sorted(line.split() for line in out.stdout.decode().splitlines()) for out in (ours, theirs)]
+    return norm[0] == norm[1]
 
 
 def researchers(data, rounds):
-    """The track in one call and in loops, the start-up of a small run, a real-sized run with all_trec."""
+    """The researchers' shapes and the evaluator's targets (see the module's text)."""
     binary = trec_eval_binary()
-    if not binary:
-        print("\n(no trec_eval binary: set TREC_EVAL=path/to/trec_eval for the track, start-up and single-run parts)")
-        return
     irmeans = os.path.join(bindir(), "irmeans")
     flags = ["-c", "-m", "map", "-m", "P.10"]
-    qrels, runs = generate_track(data)
-    # $0: the program, $1: the qrels, then the runs
-    loop = 'q="$1"; shift; for r in "$@"; do "$0" {sub}{flags} "$q" "$r" || exit 1; done'.replace(
-        "{flags}", " ".join(flags)
-    )
-    lines = sum(1 for _ in open(runs[0], "rb")) * len(runs)
-    res = interleaved(
-        {
-            "trec_eval 10 loop": lambda: run_child(["sh", "-c", loop.replace("{sub}", ""), binary, qrels, *runs]),
-            "irmeans eval loop": lambda: run_child(["sh", "-c", loop.replace("{sub}", "eval "), irmeans, qrels, *runs]),
-            "irmeans eval, one call": lambda: run_child([irmeans, "eval", *flags, qrels, *runs]),
-        },
-        rounds,
-    )
-    track = _table(
-        res,
-        "trec_eval 10 loop",
-        f"A track: {len(runs)} runs x 50 topics x 1,000 documents ({lines:,} lines), `-c -m map -m P.10` "
-        f"({rounds} interleaved rounds)",
-    )
     small_q, small_r = generate_real(data, 16, 1000)
-    res = interleaved(
-        {
-            'python -c "import numpy"': lambda: run_child([sys.executable, "-c", "import numpy"]),
-            "irmeans eval, 16k lines": lambda: run_child([irmeans, "eval", *flags, small_q, small_r]),
-            "trec_eval 10, 16k lines": lambda: run_child([binary, *flags, small_q, small_r]),
-        },
-        max(rounds, 10),
-    )
+    _LOADS[0] = load()
+    contenders = {
+        'python -c "import numpy"': lambda: run_child([sys.executable, "-c", "import numpy"]),
+        "irmeans eval, 16k lines": lambda: run_child([irmeans, "eval", *flags, small_q, small_r]),
+    }
+    if binary:
+        contenders["trec_eval 10, 16k lines"] = lambda: run_child([binary, *flags, small_q, small_r])
     start = _table(
-        res, 'python -c "import numpy"', f"Start-up: a 16,000-line run ({max(rounds, 10)} interleaved rounds)"
+        interleaved(contenders, max(rounds, 10)),
+        'python -c "import numpy"',
+        f"Start-up: a 16,000-line real-shaped run, `-c -m map -m P.10` ({max(rounds, 10)} interleaved rounds)",
     )
-    one_q, one_r = generate_real(data, 473, 1000)
+    if not binary:
+        print("\n(no trec_eval binary: set TREC_EVAL=path/to/trec_eval for the track and the real-sized run)")
+    else:
+        qrels, runs = generate_track(data, runs=25, topics=50, docs=1000)
+        # $0: the program, $1: the qrels, then the runs
+        loop = 'q="$1"; shift; for r in "$@"; do "$0" {sub}{flags} "$q" "$r" || exit 1; done'.replace(
+            "{flags}", " ".join(flags)
+        )
+        tracks = {}
+        for n in (5, 25):
+            _LOADS[0] = load()
+            some = runs[:n]
+            res = interleaved(
+                {
+                    "trec_eval 10 loop": lambda s=some: run_child(
+                        ["sh", "-c", loop.replace("{sub}", ""), binary, qrels, *s]
+                    ),
+                    "irmeans eval, one call": lambda s=some: run_child([irmeans, "eval", *flags, qrels, *s]),
+                },
+                rounds,
+            )
+            tracks[n] = _table(
+                res,
+                "trec_eval 10 loop",
+                f"A track: {n} runs of 50,000 real-shaped lines against one qrels, `-c -m map -m P.10` "
+                f"({rounds} interleaved rounds)",
+            )
+        one_q, one_r = generate_real(data, 473, 1000)
+        _LOADS[0] = load()
+        res = interleaved(
+            {
+                "trec_eval 10": lambda: run_child([binary, "-m", "all_trec", one_q, one_r]),
+                "irmeans eval": lambda: run_child([irmeans, "eval", "-m", "all_trec", one_q, one_r]),
+            },
+            rounds,
+        )
+        single = _table(
+            res, "trec_eval 10", f"A real-sized run: 473,000 real-shaped lines, `-m all_trec` ({rounds} rounds)"
+        )
+        same = _same_lines(binary, irmeans, ["-m", "all_trec"], one_q, one_r)
+        print(f"\nirmeans prints trec_eval's lines, value for value: {'yes' if same else 'NO'}")
+        if not same:
+            raise SystemExit("irmeans eval and trec_eval print different lines on the real-sized run")
+    print("\nTargets (wall time; CPU time in brackets, less sensitive to the machine's load):\n")
+    ratio = start["irmeans eval, 16k lines"][0] / start['python -c "import numpy"'][0]
+    _verdict('start-up: a 16k-line run / python -c "import numpy"', ratio, 1.5)
+    if binary:
+        for n, limit in ((5, 1.0), (25, 0.5)):
+            t = tracks[n]
+            _verdict(
+                f"a track of {n} runs in one call / trec_eval's loop",
+                t["irmeans eval, one call"][0] / t["trec_eval 10 loop"][0],
+                limit,
+            )
+            print(f"  (CPU: {t['irmeans eval, one call'][1] / t['trec_eval 10 loop'][1]:.2f})")
+        _verdict("473k lines, all_trec / trec_eval (time)", single["irmeans eval"][0] / single["trec_eval 10"][0], 0.8)
+        print(f"  (CPU: {single['irmeans eval'][1] / single['trec_eval 10'][1]:.2f})")
+        _verdict(
+            "473k lines, all_trec / trec_eval (peak memory)", single["irmeans eval"][2] / single["trec_eval 10"][2], 1.0
+        )
+
+
+def shapes(data, rounds):
+    """Big shapes against trec_eval: a 200 MB run of one topic; -q -m all_trec over 100,000 one-document topics."""
+    binary = trec_eval_binary()
+    if not binary:
+        print("\n(no trec_eval binary: set TREC_EVAL=path/to/trec_eval for the big shapes)")
+        return
+    irmeans = os.path.join(bindir(), "irmeans")
+    q, r = generate_one_topic(data)
+    size = os.path.getsize(r) / 2**20
+    _LOADS[0] = load()
     res = interleaved(
         {
-            "trec_eval 10": lambda: run_child([binary, "-m", "all_trec", one_q, one_r]),
-            "irmeans eval": lambda: run_child([irmeans, "eval", "-m", "all_trec", one_q, one_r]),
+            "trec_eval 10": lambda: run_child([binary, "-m", "official", q, r]),
+            "irmeans eval": lambda: run_child([irmeans, "eval", "-m", "official", q, r]),
         },
         rounds,
     )
-    single = _table(
-        res, "trec_eval 10", f"A real-sized run: 473,000 real-shaped lines, `-m all_trec` ({rounds} rounds)"
+    _table(res, "trec_eval 10", f"One topic, {size:.0f} MiB of run, `-m official` ({rounds} interleaved rounds)")
+    q, r = generate_many_topics(data)
+    _LOADS[0] = load()
+    res = interleaved(
+        {
+            "trec_eval 10": lambda: run_child([binary, "-q", "-m", "all_trec", q, r]),
+            "irmeans eval": lambda: run_child([irmeans, "eval", "-q", "-m", "all_trec", q, r]),
+        },
+        rounds,
     )
-    print("\nTargets:\n")
-    _verdict(
-        "track in one call / trec_eval's loop (time)",
-        track["irmeans eval, one call"][0] / track["trec_eval 10 loop"][0],
-        0.5,
-    )
-    _verdict(
-        'a 16k-line run / python -c "import numpy" (time)',
-        start["irmeans eval, 16k lines"][0] / start['python -c "import numpy"'][0],
-        2.0,
-    )
-    _verdict("473k lines, all_trec / trec_eval (time)", single["irmeans eval"][0] / single["trec_eval 10"][0], 1.0)
-    _verdict(
-        "473k lines, all_trec / trec_eval (peak memory)", single["irmeans eval"][1] / single["trec_eval 10"][1], 1.5
-    )
+    _table(res, "trec_eval 10", f"100,000 topics of one document, `-q -m all_trec` ({rounds} interleaved rounds)")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--data", default=os.path.join(HERE, "data"))
+    parser.add_argument("--quick", action="store_true", help="the researchers' part alone, 3 rounds (under 2 minutes)")
     parser.add_argument("--skip-big", action="store_true", help="leave out the 10M-line run")
-    parts_known = ["researchers", "process", "memory", "consistency", "big", "real"]
+    parser.add_argument("--strict", action="store_true", help="exit 1 if a target is not met")
+    parts_known = ["researchers", "shapes", "process", "memory", "consistency", "big", "real"]
     parser.add_argument("--only", choices=parts_known, action="append")
     opts = parser.parse_args(argv)
-    parts = set(opts.only or parts_known)
+    parts = set(opts.only or (["researchers"] if opts.quick else parts_known))
+    rounds = 3 if opts.quick else opts.rounds
     if opts.skip_big:
         parts.discard("big")
-    flags = " ".join(f"-m {m}" for m in MEASURES)
+    compile_library()
     print("## irmeans benchmarks\n")
     print(f"Machine: {machine()}.  Load average at start: {load()}.")
-    print(f"irmeans eval command: `irmeans eval {flags} QRELS RUN > /dev/null`.")
     if "researchers" in parts:
-        researchers(opts.data, opts.rounds)
+        researchers(opts.data, rounds)
+    if "shapes" in parts:
+        shapes(opts.data, max(1, min(rounds, 3)))
+    flags = " ".join(f"-m {m}" for m in MEASURES)
+    if parts & {"process", "memory", "consistency", "big", "real"}:
+        print(f"\nirmeans eval command of the parts below: `irmeans eval {flags} QRELS RUN > /dev/null`.")
     qrels, run = generate(opts.data, 1000, 1000)
     if "process" in parts:
-        whole_process(qrels, run, opts.rounds)
+        whole_process(qrels, run, rounds)
     if "memory" in parts:
-        in_memory(qrels, run, opts.rounds)
+        in_memory(qrels, run, rounds)
     if "consistency" in parts:
-        consistency(opts.rounds)
+        consistency(rounds)
     if "big" in parts:
         big_q, big_r = generate(opts.data, 10_000, 1000)
-        big(big_q, big_r, max(1, min(opts.rounds, 3)))
+        big(big_q, big_r, max(1, min(rounds, 3)))
     if "real" in parts:
         real_q, real_r = generate_real(opts.data)
-        real_shaped(real_q, real_r, max(1, min(opts.rounds, 3)))
+        real_shaped(real_q, real_r, max(1, min(rounds, 3)))
     print(f"\nLoad average at end: {load()}.")
+    missed = [v for v in VERDICTS if not v[3]]
+    if missed:
+        print(f"{len(missed)} target(s) not met on this run (the figures above; a loaded machine misses them).")
+    return 1 if (opts.strict and missed) else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,7 +1,10 @@
-"""Seeded TREC run and qrels for the benchmarks.
+"""Seeded TREC runs and qrels for the benchmarks.
 
 ``python benchmarks/generate.py OUTDIR TOPICS DOCS [SEED]`` writes
 ``OUTDIR/run_{TOPICS}x{DOCS}.txt`` and ``OUTDIR/qrels_{TOPICS}x{DOCS}.txt``.
+:func:`generate_real` and :func:`generate_track` write runs of the shape researchers have
+(real-shaped docnos, ties, graded qrels, many runs against one qrels); :func:`generate_one_topic`
+and :func:`generate_many_topics` the big shapes (a 200 MB topic, 100,000 one-document topics).
 
 The run has DOCS documents for each of TOPICS topics, scores rounded to two
 decimals (so many ties, broken by docno), written topic by topic with the
@@ -66,11 +69,6 @@ def generate(outdir, topics, docs, seed=42):
     os.replace(tmp_q, qpath)
     os.replace(tmp_r, rpath)
     return qpath, rpath
-
-
-if __name__ == "__main__":
-    out, n_topics, n_docs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    print(*generate(out, n_topics, n_docs, int(sys.argv[4]) if len(sys.argv) > 4 else 42))
 
 
 def _real_docnos(rng, n):
@@ -165,3 +163,57 @@ def generate_track(outdir, runs=100, topics=50, docs=1000, seed=11):
                 )
         os.replace(path + ".part", path)
     return qpath, paths
+
+
+def generate_one_topic(outdir, lines=4_600_000, seed=5):
+    """Write a run of one topic of ``lines`` real-shaped documents (about 200 MB) and its qrels; return their paths.
+
+    Scores with one decimal (long ties), 2,000 judgments graded 0-2, half of them never retrieved.
+    """
+    qpath, rpath = os.path.join(outdir, "qrels_one_topic.txt"), os.path.join(outdir, f"run_one_topic_{lines}.txt")
+    if os.path.exists(qpath) and os.path.exists(rpath):
+        return qpath, rpath
+    os.makedirs(outdir, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    step = 200_000
+    judged = []
+    with open(rpath + ".part", "w") as fr:
+        for start in range(0, lines, step):
+            names = [f"{n}-{start + i}" for i, n in enumerate(_real_docnos(rng, step)[: min(step, lines - start)])]
+            scores = np.round(rng.gamma(3.0, 2.0, size=len(names)), 1)
+            fr.write(
+                "".join(f"701 Q0 {d} {start + i + 1} {s:.1f} one\n" for i, (d, s) in enumerate(zip(names, scores)))
+            )
+            judged += [names[i] for i in rng.choice(len(names), size=1000 * step // lines + 1, replace=False)]
+    grades = rng.choice([0, 1, 2], size=len(judged) + 1000, p=[0.6, 0.3, 0.1])
+    with open(qpath + ".part", "w") as fq:
+        fq.write(
+            "".join(f"701 0 {d} {g}\n" for d, g in zip(judged + [f"unretrieved-{k}" for k in range(1000)], grades))
+        )
+    os.replace(qpath + ".part", qpath)
+    os.replace(rpath + ".part", rpath)
+    return qpath, rpath
+
+
+def generate_many_topics(outdir, topics=100_000, seed=9):
+    """Write ``topics`` topics of one retrieved document each, and a qrels judging one document per topic."""
+    qpath, rpath = os.path.join(outdir, f"qrels_{topics}x1.txt"), os.path.join(outdir, f"run_{topics}x1.txt")
+    if os.path.exists(qpath) and os.path.exists(rpath):
+        return qpath, rpath
+    os.makedirs(outdir, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    grades = rng.choice([0, 1, 2], size=topics, p=[0.5, 0.3, 0.2])
+    hit = rng.random(topics) < 0.7  # the judged document is the one retrieved
+    with open(qpath + ".part", "w") as fq, open(rpath + ".part", "w") as fr:
+        fq.write("".join(f"q{t} 0 doc-{t}-a {g}\n" for t, g in zip(range(topics), grades.tolist())))
+        fr.write(
+            "".join(f"q{t} Q0 doc-{t}-{'a' if h else 'b'} 1 1.0 many\n" for t, h in zip(range(topics), hit.tolist()))
+        )
+    os.replace(qpath + ".part", qpath)
+    os.replace(rpath + ".part", rpath)
+    return qpath, rpath
+
+
+if __name__ == "__main__":
+    out, n_topics, n_docs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(*generate(out, n_topics, n_docs, int(sys.argv[4]) if len(sys.argv) > 4 else 42))

@@ -11,10 +11,28 @@ part of the library.
 from __future__ import annotations
 
 import numpy as np
-from irmeans._validation import float_array, whole_number
 from irmeans.averages import AM, GM, HM, Average, Logit, Median, parse_average
 from irmeans.errors import IrmeansError
-from irmeans.means import _log_odds
+
+# The argument checks and the log-odds of that commit, kept here so that the reference does not
+# change when the library's private helpers do.
+
+
+def whole_number(value, name, *, minimum=None):
+    if isinstance(value, bool) or int(value) != value or (minimum is not None and value < minimum):
+        raise IrmeansError(f"{name} must be a whole number" + (f" >= {minimum}" if minimum is not None else ""))
+    return int(value)
+
+
+def float_array(x, name):
+    a = np.asarray(x, dtype=np.float64)
+    if not np.isfinite(a).all():
+        raise IrmeansError(f"{name}: values must be finite numbers")
+    return a
+
+
+def _log_odds(a, eps):
+    return np.log(a + eps) - np.log1p(-a + eps)
 
 
 def _check_finite(a, name):

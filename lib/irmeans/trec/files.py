@@ -35,6 +35,8 @@ ARROW_BYTES = 1 << 25
 #: A run file of this many bytes or more is ranked a block of whole topics at a time as it is
 #: read (when its topics each come in one stretch of lines); a smaller one is read whole.
 STREAM_BYTES = 1 << 22
+# The chunks in which a run file's topics are checked before it is streamed.
+PRESCAN_BYTES = 1 << 18
 
 
 class _Rows:
@@ -222,7 +224,7 @@ def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
         fast = fast_reader(layout, topics)
     pending: BadNumber | None = None
     try:
-        for chunk in chunks(source, factor=2 if fast else 1):  # pyarrow's reader: bigger chunks
+        for chunk in chunks(source, 2 * source_module.CHUNK_BYTES if fast else None):  # pyarrow: bigger chunks
             if fast is not None and pending is None:
                 piece = fast(chunk)
                 if piece is not None:
@@ -368,8 +370,8 @@ class RunBlocks:
 
     A big file (:data:`STREAM_BYTES` or more) whose topics each come in one stretch of lines
     (checked before reading, by :func:`_in_one_stretch`) is given block by block as it is read:
-    a block is the rows of a chunk with the previous chunk's last topic in front and its own
-    last topic held back (it may go on in the next chunk).  Any other file (a small one,
+    a block is the whole topics of a chunk (pointing into it: no copy), and a topic that
+    straddles chunks is a block of its own (its rows copied together).  Any other file (a small one,
     standard input, one whose topics come back after others) is one block.  After the last
     block, :attr:`topic_ids` holds every topic of the file and :attr:`runid` its tag; a file
     without a line raises.  Blocks' duplicates are not checked here (the join checks them).
@@ -387,20 +389,24 @@ class RunBlocks:
         return self.topics.ids()
 
     def __iter__(self) -> Iterator[Run]:
-        carry: list[Piece] = []
+        carry: list[Piece] = []  # the rows of the topic that may go on in the next piece
         for piece in pieces(self.source, RUN, self.topics):
             self.runid = piece.tag
-            codes = piece.codes
             if not self.streamed:
                 carry.append(piece)
                 continue
-            last = codes[-1]
-            tail = len(codes) - int(np.argmax(codes[::-1] != last)) if (codes != last).any() else 0
-            if tail == 0 and carry and carry[0].codes[0] == last:
-                carry.append(piece)  # the open topic goes on
-                continue
-            if carry or tail:
-                yield self._run([*carry, piece.slice(0, tail)])
+            codes = piece.codes
+            if carry:  # the open topic's rows at the head of this piece: that topic is a block of its own
+                head = int(np.argmax(codes != carry[0].codes[0])) if (codes != carry[0].codes[0]).any() else len(codes)
+                if head == len(codes):
+                    carry.append(piece)  # the open topic goes on
+                    continue
+                yield self._run([*carry, piece.slice(0, head)])
+                piece, codes = piece.slice(head, len(codes)), codes[head:]
+            # the piece's whole topics as they are (no copy), its last topic held back
+            tail = len(codes) - int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else 0
+            if tail:
+                yield self._run([piece.slice(0, tail)])
             carry = [piece.slice(tail, len(codes))]
         if carry:
             yield self._run(carry)
@@ -412,33 +418,38 @@ class RunBlocks:
         return Run(self.topic_ids, rows.codes, rows.docnos, rows.values, "", self.source, _lines(rows), checked=False)
 
 
-def _in_one_stretch(source: str) -> bool:
-    """Whether each topic of a run file comes in one stretch of lines (read from the first fields of its lines).
+_ONES = np.uint64(0x0101010101010101)
+_HIGH = np.uint64(0x8080808080808080)
 
-    Only plain files are looked at (a comment, a blank line or leading blanks anywhere, or a
-    topic id longer than 32 bytes, answer no: the file is then read whole).
+
+def _in_one_stretch(source: str) -> bool:
+    """Whether each topic of a run file comes in one stretch of lines (read from the first field of each line).
+
+    Only the first eight bytes of each line are looked at: a topic id of up to seven bytes
+    and its separator.  A line that starts blank or with ``#``, or a longer topic id, answers
+    no: the file is then read whole.
     """
     seen: set[bytes] = set()
-    last = None
-    for chunk in chunks(source):
+    last = -1
+    for chunk in chunks(source, PRESCAN_BYTES):
         b = chunk.buf
         begin = np.flatnonzero(b[: chunk.n - 1] == 10)
         begin += 1
         begin = np.concatenate((np.zeros(1, np.int64), begin))
-        at = np.ndarray(shape=(len(b) - 31,), dtype="V32", buffer=b, strides=(1,))
-        head = at[begin].view(np.uint8).reshape(len(begin), 32)
-        blank = head <= 32
-        if blank[:, 0].any() or not blank.any(axis=1).all() or (head[:, 0] == 35).any():
+        w = np.ndarray(shape=(len(b) - 7,), dtype="<u8", buffer=b, strides=(1,))[begin]
+        first = w & np.uint64(0xFF)
+        if (first <= 32).any() or (first == 35).any():  # a blank line, a leading blank, a comment
             return False
-        head[np.maximum.accumulate(blank, axis=1)] = 0  # the first field alone
-        words = head.view("<u8")
-        change = np.ones(len(words), dtype=bool)
-        np.any(words[1:] != words[:-1], axis=1, out=change[1:])
-        ids = [head[i].tobytes().rstrip(b"\0") for i in np.flatnonzero(change).tolist()]
-        if ids and ids[0] == last:
-            ids = ids[1:]
+        # the bytes <= 32 of each word marked (exact for the first such byte), and the bytes before it kept
+        marks = (w - _ONES * np.uint64(33)) & ~w & _HIGH
+        if not marks.all():  # a topic id of eight bytes or more
+            return False
+        low = marks & (~marks + np.uint64(1))
+        w &= (low >> np.uint64(7)) - np.uint64(1)
+        change = np.flatnonzero(np.concatenate(([w[0] != last], w[1:] != w[:-1])))
+        ids = w[change].tolist()
         if seen.intersection(ids) or len(set(ids)) != len(ids):
             return False
         seen.update(ids)
-        last = head[-1].tobytes().rstrip(b"\0") if len(head) else last
+        last = int(w[-1])
     return True

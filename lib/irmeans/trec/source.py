@@ -172,13 +172,13 @@ class Chunk:
         return int(np.count_nonzero(self.buf[: self.n] == 10))
 
 
-def chunks(name: str, factor: int = 1) -> Iterator[Chunk]:
-    """Read a file in chunks of about ``factor`` × :data:`CHUNK_BYTES` that end at a newline.
+def chunks(name: str, size: int | None = None) -> Iterator[Chunk]:
+    """Read a file in chunks of about ``size`` (default :data:`CHUNK_BYTES`) bytes that end at a newline.
 
     A newline is added after a last line that has none.  A NUL byte or a line longer than
     :data:`MAX_LINE_BYTES` raises, naming the file and the line.
     """
-    cap = CHUNK_BYTES * factor
+    cap = size or CHUNK_BYTES
     size = file_size(name)
     with Source(name) as fh:
         if size and not fh.gz:
