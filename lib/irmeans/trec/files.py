@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 from .._validation import float_array, integer_array
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
+from . import source as source_module
 from .duplicates import raise_duplicate
 from .source import Chunk, chunks, file_size
 from .strings import Strings
