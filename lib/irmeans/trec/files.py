@@ -219,13 +219,17 @@ def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
     """
     size = file_size(source) or 0
     fast = None
+    chunk_bytes = source_module.CHUNK_BYTES
     if size >= ARROW_BYTES:
         from .arrow import fast_reader
 
         fast = fast_reader(layout, topics)
+        chunk_bytes *= 2  # pyarrow's reader: bigger chunks
+    elif 0 < size < STREAM_BYTES:
+        chunk_bytes = max(chunk_bytes, size + 1)  # a small file: one chunk
     pending: BadNumber | None = None
     try:
-        for chunk in chunks(source, 2 * source_module.CHUNK_BYTES if fast else None):  # pyarrow: bigger chunks
+        for chunk in chunks(source, chunk_bytes):
             if fast is not None and pending is None:
                 piece = fast(chunk)
                 if piece is not None:
