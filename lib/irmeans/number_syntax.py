@@ -284,7 +284,8 @@ def number_field(
         plain = _FLOAT_TABLE[chars].all(axis=1)
         if plain.all():
             try:
-                vals = text[~ok].astype(np.float64)
+                with np.errstate(over="ignore"):  # 1e400 is inf, as for strtod
+                    vals = text[~ok].astype(np.float64)
                 if not np.isnan(vals).any():
                     values[bad] = vals
                     bad = bad[:0]

@@ -90,3 +90,12 @@ def test_one_long_score_among_short_ones_that_read_plainly(tmp_path, reader, sho
     long = "%.40f" % 0.25
     run = read_run(_write(tmp_path, "r.txt", f"1 Q0 a 1 {short} tag\n1 Q0 b 2 {long} tag\n"))
     assert run.scores.tolist() == [float(short), 0.25]
+
+
+def test_a_score_beyond_a_double_is_inf_without_a_numpy_warning(tmp_path, reader):
+    import warnings
+
+    path = _write(tmp_path, "r.txt", "1 Q0 a 1 1e400 tag\n1 Q0 b 2 -1" + "0" * 400 + " tag\n1 Q0 c 3 0.5 tag\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert read_run(path).scores.tolist() == [float("inf"), float("-inf"), 0.5]

@@ -65,7 +65,7 @@ class Context:
         """What the measures with gains need, for ``gains`` (None: each grade its own gain)."""
         key = None if gains is None else gains.key()
         if key not in self._gained:
-            self._gained[key] = Gained(self, gains)
+            self._gained[key] = Gained(self.r, gains)
         return self._gained[key]
 
     def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
@@ -116,14 +116,14 @@ class Context:
 class Gained:
     """The gains of a ranking and of its ideal ranking, and their running DCG, for one set of gains."""
 
-    def __init__(self, c: Context, gains: Gains | None) -> None:
-        self.c = c
+    def __init__(self, r: Ranked, gains: Gains | None) -> None:
+        self.r = r  # the ranked lists (not the Context, which keeps this: no cycle to wait for the collector)
         self.gains = gains
 
     @cached_property
     def gain(self) -> np.ndarray:
         """Gain of each ranked row (trec_eval's ``get_gain``)."""
-        rel = self.c.r.rel
+        rel = self.r.rel
         g = np.where(rel > 0, rel, 0).astype(np.float64)
         if self.gains is not None:
             for level, value in reversed(list(self.gains.levels.items())):
@@ -133,12 +133,12 @@ class Gained:
     @cached_property
     def ideal(self) -> Ideal:
         """The ideal ranking's gains: (gains, topic, position, start per topic, length per topic)."""
-        c, gains = self.c, self.gains
-        j = c.judged
+        gains, T = self.gains, self.r.ntopics
+        j = self.r.judged
         if gains is None or not gains.entries:
             return (j.ideal.astype(np.float64), j.ideal_seg, j.ideal_pos, j.ideal_starts, j.num_pos)
         t, g, n = j.levels
-        n_levels = np.zeros(c.T, dtype=np.int64)
+        n_levels = np.zeros(T, dtype=np.int64)
         np.maximum.at(n_levels, t, g + 1)
         rank = np.zeros(len(t), dtype=np.int64)
         value = np.zeros(len(t))
@@ -153,7 +153,7 @@ class Gained:
             rank[sel] = [f[0] for f in found]
             value[sel] = [f[1] for f in found]
         # the walk stops at the first grade (with documents) whose gain is not positive
-        stop = np.full(c.T, np.iinfo(np.int64).max)
+        stop = np.full(T, np.iinfo(np.int64).max)
         bad = value <= 0
         np.minimum.at(stop, t[bad], rank[bad])
         keep = rank < stop[t]
@@ -162,7 +162,7 @@ class Gained:
         t, value, n = t[o], value[o], n[o]
         gains_flat = np.repeat(value, n)
         seg = np.repeat(t, n)
-        length = np.bincount(seg, minlength=c.T).astype(np.int64)
+        length = np.bincount(seg, minlength=T).astype(np.int64)
         starts = np.cumsum(length) - length
         pos = np.arange(len(seg), dtype=np.int64) - starts[seg]
         return (gains_flat, seg, pos, starts, length)
@@ -170,7 +170,7 @@ class Gained:
     @cached_property
     def dcg_cum(self) -> np.ndarray:
         """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
-        r = self.c.r
+        r = self.r
         g = self.gain
         contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
         return seg_cumsum(contrib, r.seg, r.pos, r.num_ret)

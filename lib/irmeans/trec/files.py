@@ -209,13 +209,15 @@ def _code_topics(topics: Iterable[str | bytes]) -> tuple[list[bytes], np.ndarray
     return list(table), codes
 
 
-def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
+def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False) -> Iterator[Piece]:
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
     A file of at least :data:`ARROW_BYTES` is tokenised by pyarrow where it takes a chunk, the
-    exact tokeniser doing the rest.  Wrong field counts are reported first wherever they are,
-    then bad values, as if the file were checked in one go: after a bad value no more pieces
-    are given, but the rest of the file is still read for field counts before the error.
+    exact tokeniser doing the rest.  With ``whole``, a file smaller than :data:`STREAM_BYTES`
+    is read as one chunk (its rows then point into one buffer: nothing to copy together).
+    Wrong field counts are reported first wherever they are, then bad values, as if the file
+    were checked in one go: after a bad value no more pieces are given, but the rest of the
+    file is still read for field counts before the error.
     """
     size = file_size(source) or 0
     fast = None
@@ -225,8 +227,8 @@ def pieces(source: str, layout: Layout, topics: TopicTable) -> Iterator[Piece]:
 
         fast = fast_reader(layout, topics)
         chunk_bytes *= 2  # pyarrow's reader: bigger chunks
-    elif 0 < size < STREAM_BYTES:
-        chunk_bytes = max(chunk_bytes, size + 1)  # a small file: one chunk
+    elif whole and 0 < size < STREAM_BYTES:
+        chunk_bytes = max(chunk_bytes, size + 1)
     pending: BadNumber | None = None
     try:
         for chunk in chunks(source, chunk_bytes):
@@ -395,7 +397,7 @@ class RunBlocks:
 
     def __iter__(self) -> Iterator[Run]:
         carry: list[Piece] = []  # the rows of the topic that may go on in the next piece
-        for piece in pieces(self.source, RUN, self.topics):
+        for piece in pieces(self.source, RUN, self.topics, whole=not self.streamed):
             self.runid = piece.tag
             if not self.streamed:
                 carry.append(piece)

@@ -44,7 +44,7 @@ __all__ = [
 #: The name that means standard input.
 STDIN = "-"
 #: Chunks are about this many bytes; a line longer than a chunk grows it.
-CHUNK_BYTES = 1 << 21
+CHUNK_BYTES = 1 << 20
 #: The longest line read (a docno may be a long URL; nothing real comes near this).
 MAX_LINE_BYTES = 1 << 26
 #: Zero bytes after a chunk: room for a missing final newline, and for reading a few words
@@ -216,13 +216,15 @@ def chunks(name: str, size: int | None = None) -> Iterator[Chunk]:
                     continue
             if not cut:
                 break
-            nxt = bytearray(cap + SLACK)  # the next chunk's own buffer, starting with what is left of this one
-            nxt[: have - cut] = store[cut:have]
-            store[cut:] = bytes(len(store) - cut)  # zeros after the chunk
-            chunk = Chunk(store, cut, line)
+            left = bytes(store[cut:have])  # what is left of this chunk starts the next one
+            store[cut : cut + SLACK] = bytes(SLACK)  # zeros after the chunk
+            yield Chunk(store, cut, line)
+            if eof:
+                break
             line += int(np.count_nonzero(np.frombuffer(store, np.uint8, cut) == 10))
-            yield chunk
-            store, have, checked = nxt, have - cut, have - cut
+            store = bytearray(cap + SLACK)  # the next chunk's own buffer
+            store[: len(left)] = left
+            have = checked = len(left)
 
 
 def _check_nul(store: bytearray, start: int, end: int, name: str, line: int) -> None:

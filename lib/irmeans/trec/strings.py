@@ -353,7 +353,8 @@ class Strings:
         >>> Strings.from_buffer(buf, np.array([5, 18]), np.array([10, 19])).tolist()
         [b'doc-7', b'd']
         """
-        return cls(buf, starts, (ends - starts).astype(np.int32))
+        index = np.int32 if len(buf) <= _INT32_MAX else np.int64
+        return cls(buf, starts.astype(index), (ends - starts).astype(np.int32))
 
     @classmethod
     def from_sequence(cls, values: Iterable[str | bytes]) -> Strings:

@@ -93,6 +93,7 @@ class Piece:
 
 # Topic ids up to this many words of 8 bytes are compared as whole words read at once (longer ones by hash, then bytes).
 _WORDS = 4
+_INT32_MAX = np.iinfo(np.int32).max
 # _LOW_BYTES[k] keeps the first k bytes of a little-endian 64-bit word
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
@@ -139,16 +140,16 @@ class TopicTable:
             change[1:] |= lengths[1:] != lengths[:-1]
             heads = np.flatnonzero(change)
             codes = self._code_heads(buf, s, e, heads, words[heads].view(f"V{width}").ravel())
-            return np.repeat(codes, np.diff(np.append(heads, n)))
+            return np.repeat(codes.astype(np.int32), np.diff(np.append(heads, n)))
         h = hash_strings(buf, s, lengths)
         change = np.empty(n, dtype=bool)
         change[0] = True
         np.not_equal(h[1:], h[:-1], out=change[1:])
         heads = np.flatnonzero(change)
-        codes = np.repeat(self._code_heads(buf, s, e, heads, None), np.diff(np.append(heads, n)))
+        codes = np.repeat(self._code_heads(buf, s, e, heads, None).astype(np.int32), np.diff(np.append(heads, n)))
         rep = np.repeat(heads, np.diff(np.append(heads, n)))
         if not equal_at(buf, s, lengths, buf, s[rep], lengths[rep]).all():  # a hash collision: every id looked up
-            codes = self.code_ids([buf[a:b].tobytes() for a, b in zip(s.tolist(), e.tolist())])
+            codes = self.code_ids([buf[a:b].tobytes() for a, b in zip(s.tolist(), e.tolist())]).astype(np.int32)
         return codes
 
     def _code_heads(self, buf: np.ndarray, s: np.ndarray, e: np.ndarray, heads: np.ndarray, key: Any) -> np.ndarray:
@@ -224,33 +225,35 @@ class Lines:
         b = buf[:n]
         self.buf, self.n = buf, n
         sep = np.flatnonzero(b <= 32)  # every whitespace byte, and the control bytes C does not count as such
-        self.newlines = int(np.count_nonzero(b[sep] == 10))
-        self.regular = self._regular(b, sep, expect)
+        if n < _INT32_MAX:
+            sep = sep.astype(np.int32)  # half the memory
+        kinds = b[sep]
+        self.newlines = int(np.count_nonzero(kinds == 10))
+        self.regular = self._regular(b, sep, kinds, expect)
         if self.regular:
             self.lines: tuple[int, int] | np.ndarray = (chunk.first_line, self.newlines)
             self.count = np.full(self.newlines, expect)
             return
         self._irregular(b, chunk.first_line, comment_anywhere)
 
-    def _regular(self, b: np.ndarray, sep: np.ndarray, expect: int) -> bool:
+    def _regular(self, b: np.ndarray, sep: np.ndarray, kinds: np.ndarray, expect: int) -> bool:
         """Whether every line is ``expect`` tokens, one space or one tab between them, no comment."""
         lines = self.newlines
         if not expect or len(sep) != expect * lines or not lines or sep[0] == 0:
             return False
-        kinds = b[sep].reshape(lines, expect)
+        kinds = kinds.reshape(lines, expect)
         if not (kinds[:, -1] == 10).all():
             return False
         gaps = kinds[:, :-1]
-        if not ((gaps == 32).all() or (gaps == 9).all() or ((gaps == 32) | (gaps == 9)).all()):
+        if not ((gaps == 32) | (gaps == 9)).all():
             return False
-        if (np.diff(sep) < 2).any():  # two separators in a row: an empty token
+        after = b[sep[:-1] + 1]  # the byte after each separator starts a token: no empty token, no leading blank
+        if (after <= 32).any() or (b[0] == 35) or (after[expect - 1 :: expect] == 35).any():  # '#': a comment line
             return False
-        starts = np.empty(len(sep), dtype=np.int64)
-        starts[0] = 0
-        starts[1:] = sep[:-1] + 1
-        if (b[starts[::expect]] == 35).any():  # '#': a comment line
-            return False
-        self.starts, self.ends, self.step = starts, sep, expect
+        self.ends, self.step = sep, expect
+        self.starts = np.empty(len(sep), dtype=sep.dtype)
+        self.starts[0] = 0
+        np.add(sep[:-1], 1, out=self.starts[1:])
         return True
 
     def _irregular(self, b: np.ndarray, first_line: int, comment_anywhere: bool) -> None:
