@@ -203,7 +203,7 @@ class _Sparse:
     def upto(self, k: int | np.ndarray) -> np.ndarray:
         T = len(self.count)
         k = np.broadcast_to(np.asarray(k, dtype=np.int64), (T,))
-        k = np.clip(k, 0, self._num_ret)
+        k = np.maximum(np.minimum(k, self._num_ret), 0)
         bound = np.arange(T, dtype=np.int64) * self._span + k
         return np.searchsorted(self._keys, bound) - self.first
 

@@ -13,7 +13,7 @@ to rank each block as it is read, so that a big run is never held whole.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -209,7 +209,7 @@ def _code_topics(topics: Iterable[str | bytes]) -> tuple[list[bytes], np.ndarray
     return list(table), codes
 
 
-def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False) -> Iterator[Piece]:
+def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False) -> Generator[Piece, int | None, None]:
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
     A file of at least :data:`ARROW_BYTES` is tokenised by pyarrow where it takes a chunk, the
@@ -217,7 +217,9 @@ def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False)
     is read as one chunk (its rows then point into one buffer: nothing to copy together).
     Wrong field counts are reported first wherever they are, then bad values, as if the file
     were checked in one go: after a bad value no more pieces are given, but the rest of the
-    file is still read for field counts before the error.
+    file is still read for field counts before the error.  Sending the generator a byte
+    offset of the piece just given (see :attr:`~.tokens.Piece.offsets`) reads the lines from
+    there again, at the head of the next piece.
     """
     size = file_size(source) or 0
     fast = None
@@ -230,12 +232,19 @@ def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False)
     elif whole and 0 < size < STREAM_BYTES:
         chunk_bytes = max(chunk_bytes, size + 1)
     pending: BadNumber | None = None
+    reading = chunks(source, chunk_bytes)
+    again: int | None = None
     try:
-        for chunk in chunks(source, chunk_bytes):
+        while True:
+            try:
+                chunk = reading.send(again)  # the consumer's offset, sent on: this chunk's lines from there again
+            except StopIteration:
+                break
+            again = None
             if fast is not None and pending is None:
                 piece = fast(chunk)
                 if piece is not None:
-                    yield piece
+                    again = yield piece
                     continue
             if pending is not None:
                 _check_counts(chunk, layout, source)
@@ -246,8 +255,9 @@ def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False)
                 pending = exc
                 continue
             if got is not None:
-                yield got
+                again = yield got
     finally:
+        reading.close()
         if fast is not None:
             from .arrow import release_memory
 
@@ -377,8 +387,9 @@ class RunBlocks:
 
     A big file (:data:`STREAM_BYTES` or more) whose topics each come in one stretch of lines
     (checked before reading, by :func:`_in_one_stretch`) is given block by block as it is read:
-    a block is the whole topics of a chunk (pointing into it: no copy), and a topic that
-    straddles chunks is a block of its own (its rows copied together).  Any other file (a small one,
+    a block is the whole topics of a chunk (pointing into it: no copy), the lines of its last
+    topic, which may go on, read again at the head of the next chunk; a topic longer than a
+    chunk is a block of its own (its rows copied together).  Any other file (a small one,
     standard input, one whose topics come back after others) is one block.  After the last
     block, :attr:`topic_ids` holds every topic of the file and :attr:`runid` its tag; a file
     without a line raises.  Blocks' duplicates are not checked here (the join checks them).
@@ -396,8 +407,15 @@ class RunBlocks:
         return self.topics.ids()
 
     def __iter__(self) -> Iterator[Run]:
-        carry: list[Piece] = []  # the rows of the topic that may go on in the next piece
-        for piece in pieces(self.source, RUN, self.topics, whole=not self.streamed):
+        carry: list[Piece] = []  # the rows of a topic that goes on past a whole piece
+        reading = pieces(self.source, RUN, self.topics, whole=not self.streamed)
+        again: int | None = None
+        while True:
+            try:
+                piece = reading.send(again)
+            except StopIteration:
+                break
+            again = None
             self.runid = piece.tag
             if not self.streamed:
                 carry.append(piece)
@@ -410,11 +428,15 @@ class RunBlocks:
                     continue
                 yield self._run([*carry, piece.slice(0, head)])
                 piece, codes = piece.slice(head, len(codes)), codes[head:]
-            # the piece's whole topics as they are (no copy), its last topic held back
+            # the piece's whole topics as they are (no copy); its last topic may go on in the next piece
             tail = len(codes) - int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else 0
             if tail:
                 yield self._run([piece.slice(0, tail)])
-            carry = [piece.slice(tail, len(codes))]
+            if tail and piece.offsets is not None:
+                again = int(piece.offsets[tail])  # its lines read again at the head of the next piece
+                carry = []
+            else:
+                carry = [piece.slice(tail, len(codes))]
         if carry:
             yield self._run(carry)
         if self.runid is None:

@@ -51,6 +51,11 @@ def _topic_key(hashes: np.ndarray, topic: np.ndarray, topic_bits: int) -> np.nda
 class Judgments:
     """The qrels side of the join, for one relevance level.
 
+    The lookup finds a run row's (topic, docno) key among the qrels' sorted keys, and checks
+    what it finds on the bytes; if two qrels rows share a key it goes by the bytes alone.  A
+    bitmap of the keys' low bits first sets aside the rows whose key cannot be there (most
+    of a run: one read of a small table instead of a binary search each).
+
     Attributes
     ----------
     topic_ids : list of bytes
@@ -72,12 +77,15 @@ class Judgments:
         self.grade = qrels.rels
         self.judged = TopicJudgments.of(self.topic, self.grade, level, len(self.topic_ids))
         self.judged_positive = int(np.count_nonzero(self.grade > 0))
-        # the lookup table: each row's (topic, docno) key, sorted
+        # the lookup table: each row's (topic, docno) key
         self.topic_bits = max(len(self.topic_ids) - 1, 0).bit_length()
         key = _topic_key(qrels.docno_strings.hashes(), self.topic, self.topic_bits)
         self.key_row = np.argsort(key, kind="stable")
         self.keys = key[self.key_row]
         self.unique = not bool(np.any(self.keys[1:] == self.keys[:-1]))
+        self._low = np.uint64((1 << max(16, (8 * len(key)).bit_length())) - 1)
+        self.maybe = np.zeros(int(self._low) + 1, dtype=bool)
+        self.maybe[(key & self._low).astype(np.int64)] = True
         self._by_bytes: dict[tuple[int, bytes], int] | None = None
 
     @property
@@ -93,14 +101,15 @@ class Judgments:
         whose key is found for another document is not judged.
         """
         rel: np.ndarray = np.full(len(rows), NONPOOL, dtype=self.rel_dtype)
-        if not len(rows) or not len(self.keys):
+        if not len(rows) or not len(self.grade):
             return rel
         if not self.unique:  # two qrels rows share a 64-bit key: the bytes decide
             return self._lookup_bytes(topic, docnos, rows, rel)
         key = _topic_key(docnos.hashes_at(rows), topic, self.topic_bits)
-        at = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
-        hit = np.flatnonzero(self.keys[at] == key)
-        qrow = self.key_row[at[hit]]
+        cand = np.flatnonzero(self.maybe[(key & self._low).astype(np.int64)])
+        at = np.minimum(np.searchsorted(self.keys, key[cand]), len(self.keys) - 1)
+        match = self.keys[at] == key[cand]
+        hit, qrow = cand[match], self.key_row[at[match]]
         qdocs = self.qrels.docno_strings
         same = self.topic[qrow] == topic[hit]
         same &= equal_at(qdocs.data, *qdocs.spans(qrow), docnos.data, *docnos.spans(rows[hit]))

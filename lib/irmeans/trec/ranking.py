@@ -24,6 +24,7 @@ from .strings import Strings, order_descending
 
 __all__ = ["rank", "ARROW_ROWS"]
 
+_INT16_MAX = np.iinfo(np.int16).max
 #: A set of more rows than this is ordered by pyarrow's sort.
 ARROW_ROWS = 1 << 20
 
@@ -68,7 +69,7 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
         moved += np.arange(n)
         return moved if everything else rows[moved]
     by_score = np.argsort(-s)
-    small = t.max() < np.iinfo(np.int16).max
+    small = t.max() < _INT16_MAX
     by_topic = np.argsort(t[by_score].astype(np.int16 if small else np.int64), kind="stable")
     return rows[by_score[by_topic]]
 

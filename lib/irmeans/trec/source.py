@@ -20,7 +20,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import cast
 
@@ -172,11 +172,15 @@ class Chunk:
         return int(np.count_nonzero(self.buf[: self.n] == 10))
 
 
-def chunks(name: str, size: int | None = None) -> Iterator[Chunk]:
+def chunks(name: str, size: int | None = None) -> Generator[Chunk, int | None, None]:
     """Read a file in chunks of about ``size`` (default :data:`CHUNK_BYTES`) bytes that end at a newline.
 
     A newline is added after a last line that has none.  A NUL byte or a line longer than
-    :data:`MAX_LINE_BYTES` raises, naming the file and the line.
+    :data:`MAX_LINE_BYTES` raises, naming the file and the line.  Sending the generator a byte
+    offset of the chunk just given (instead of ``next``) makes the next chunk start there, at
+    the start of a line: the lines from there on are given again, at the head of the next
+    chunk (a reader that holds back the rows of a topic that may go on reads them again,
+    rather than copying them).
     """
     cap = size or CHUNK_BYTES
     size = file_size(name)
@@ -185,10 +189,10 @@ def chunks(name: str, size: int | None = None) -> Iterator[Chunk]:
             cap = max(1, min(cap, size + 1))
         store = bytearray(cap + SLACK)
         have, line, eof, checked = 0, 1, False, 0
-        while not eof:
+        while True:
             view = memoryview(store)
             try:
-                while have < cap:
+                while have < cap and not eof:
                     got = fh.readinto(view[have:cap])
                     if not got:
                         eof = True
@@ -215,13 +219,17 @@ def chunks(name: str, size: int | None = None) -> Iterator[Chunk]:
                     store = bigger
                     continue
             if not cut:
-                break
+                return
             left = bytes(store[cut:have])  # what is left of this chunk starts the next one
             store[cut : cut + SLACK] = bytes(SLACK)  # zeros after the chunk
-            yield Chunk(store, cut, line)
-            if eof:
-                break
-            line += int(np.count_nonzero(np.frombuffer(store, np.uint8, cut) == 10))
+            again = yield Chunk(store, cut, line)
+            start = cut if again is None else again
+            if not 0 < start <= cut:
+                raise ValueError(f"a chunk can start again only inside the last one (at 1 to {cut}), not at {start}")
+            if eof and start == cut:
+                return
+            line += int(np.count_nonzero(np.frombuffer(store, np.uint8, start) == 10))
+            left = bytes(store[start:cut]) + left
             store = bytearray(cap + SLACK)  # the next chunk's own buffer
             store[: len(left)] = left
             have = checked = len(left)

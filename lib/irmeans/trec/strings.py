@@ -28,8 +28,8 @@ __all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG", "P
 LONG = 512
 _HEAD = 4  # every string is hashed over at least this many (zero-padded) words, read at once
 _BLOCK = 1 << 18  # strings hashed at a time
-#: Zero bytes kept after the last string of a buffer, so that any 8-byte read of a string stays inside it.
-PAD = 16
+#: Zero bytes kept after the last string of a buffer, so that reading a string's first 32 bytes at once stays inside it.
+PAD = 32
 _INT32_MAX = np.iinfo(np.int32).max
 _GATHER = 64  # strings up to this long are copied out of a buffer by one fixed-width read each
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # first k bytes, little-endian
@@ -55,9 +55,34 @@ def _word(
     pos = starts + 8 * j
     np.minimum(pos, limit, out=pos)
     w: np.ndarray = view[pos]
-    rem = np.clip(lengths - 8 * j, 0, 8)
+    rem = lengths - 8 * j
+    np.minimum(rem, 8, out=rem)
+    np.maximum(rem, 0, out=rem)
     w &= (_HIGH if big else _LOW)[rem]
     return w
+
+
+def _heads(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The first 32 bytes of each string as four little-endian words, zero past the string's end.
+
+    One 32-byte read per string; ``data`` should hold 32 readable bytes after every start
+    (:data:`PAD` after the last string), else its end is copied with zeros after it.
+    """
+    head = 8 * _HEAD
+    if not len(starts):
+        return np.zeros((0, _HEAD), dtype=np.uint64)
+    tail = starts > len(data) - head
+    if tail.any():  # strings that start near the end of data: from a zero-padded copy of the end
+        w = np.empty((len(starts), _HEAD), dtype=np.uint64)
+        lo = int(starts[tail].min())
+        end = np.concatenate((data[lo:], np.zeros(head, np.uint8)))
+        w[tail] = _heads(end, starts[tail] - lo, lengths[tail])
+        w[~tail] = _heads(data, starts[~tail], lengths[~tail])
+        return w
+    at = np.ndarray(shape=(len(data) - head + 1,), dtype=f"V{head}", buffer=data, strides=(1,))
+    words: np.ndarray = at[starts].view("<u8").reshape(len(starts), _HEAD)
+    words &= np.take(_HEAD_MASK, np.minimum(lengths, head), axis=0)
+    return words
 
 
 def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -88,19 +113,7 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
     h ^= _SEED
     if n == 0:
         return h
-    head = _HEAD * 8
-    tail = starts > len(data) - head
-    if tail.any():  # strings that start near the end of data: from a zero-padded copy of the end
-        out = np.empty(n, dtype=np.uint64)
-        lo = int(starts[tail].min())
-        end = np.concatenate((data[lo:], np.zeros(head, np.uint8)))
-        out[tail] = hash_strings(end, starts[tail] - lo, lengths[tail])
-        rest = ~tail
-        out[rest] = hash_strings(data, starts[rest], lengths[rest])
-        return out
-    at = np.ndarray(shape=(len(data) - head + 1,), dtype=f"V{head}", buffer=data, strides=(1,))
-    w = at[starts].view("<u8").reshape(n, _HEAD)
-    w &= np.take(_HEAD_MASK, np.minimum(lengths, head), axis=0)
+    w = _heads(data, starts, lengths)
     w *= _HEAD_MUL
     w ^= w >> np.uint64(29)
     w *= _PRIME
@@ -155,11 +168,17 @@ def equal_at(
     if not len(same):
         return same
     lengths = np.asarray(a_lengths, dtype=np.int64)
+    words = np.minimum((lengths + 7) >> 3, LONG // 8)
+    rows = np.flatnonzero(same)
+    # the first 32 bytes of every pair at once, then word by word for the longer strings
+    heads_equal = (_heads(a_data, a_starts[rows], lengths[rows]) == _heads(b_data, b_starts[rows], lengths[rows])).all(
+        axis=1
+    )
+    same[rows[~heads_equal]] = False
+    rows = rows[heads_equal]
     va, vb = _view(a_data, "<u8"), _view(b_data, "<u8")
     la, lb = len(a_data) - 8, len(b_data) - 8
-    words = np.minimum((lengths + 7) >> 3, LONG // 8)
-    j = 0
-    rows = np.flatnonzero(same)
+    j = _HEAD
     while len(rows):
         rows = rows[words[rows] > j]
         if not len(rows):

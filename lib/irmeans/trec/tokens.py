@@ -71,14 +71,16 @@ RUN = Layout("run", 6, False, 4, True, 5, True)
 @dataclass
 class Piece:
     """The rows of a chunk of a file: topic codes (into the file's :class:`TopicTable`), docnos,
-    grades or scores, the last line's run tag, and the rows' line numbers (``(first, count)``
-    when they are consecutive, else an array)."""
+    grades or scores, the last line's run tag, the rows' line numbers (``(first, count)`` when
+    they are consecutive, else an array), and where each row starts in its chunk (None when
+    not known: pyarrow's reader)."""
 
     codes: np.ndarray
     docnos: Strings
     values: np.ndarray
     tag: str | None
     lines: tuple[int, int] | np.ndarray
+    offsets: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -86,9 +88,9 @@ class Piece:
     def slice(self, a: int, b: int) -> Piece:
         """Rows ``a`` to ``b - 1`` (sharing the buffers)."""
         lines = self.lines
-        if isinstance(lines, tuple):
-            return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, (lines[0] + a, b - a))
-        return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, lines[a:b])
+        offsets = None if self.offsets is None else self.offsets[a:b]
+        lines = (lines[0] + a, b - a) if isinstance(lines, tuple) else lines[a:b]
+        return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, lines, offsets)
 
 
 # Topic ids up to this many words of 8 bytes are compared as whole words read at once (longer ones by hash, then bytes).
@@ -328,11 +330,12 @@ def parse(chunk: Chunk, layout: Layout, topics: TopicTable, source: str) -> Piec
         return None
     lines.check_counts(source, layout.fields, layout.exact, layout.what)
     buf = lines.buf
-    codes = topics.code_spans(buf, *lines.field(0))
+    first = lines.field(0)
+    codes = topics.code_spans(buf, *first)
     docnos = Strings.from_buffer(buf, *lines.field(2))
     values = number_field(buf, *lines.field(layout.value), lines.line_numbers(), layout.fraction)
     tag = None
     if layout.tag is not None:
         s, e = lines.field(layout.tag)
         tag = buf[int(s[-1]) : int(e[-1])].tobytes().decode("utf-8", "surrogateescape")
-    return Piece(codes, docnos, values, tag, lines.lines)
+    return Piece(codes, docnos, values, tag, lines.lines, np.ascontiguousarray(first[0]))
