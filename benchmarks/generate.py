@@ -165,7 +165,7 @@ def generate_track(outdir, runs=100, topics=50, docs=1000, seed=11):
     return qpath, paths
 
 
-def generate_one_topic(outdir, lines=4_600_000, seed=5):
+def generate_one_topic(outdir, lines=3_650_000, seed=5):
     """Write a run of one topic of ``lines`` real-shaped documents (about 200 MB) and its qrels; return their paths.
 
     Scores with one decimal (long ties), 2,000 judgments graded 0-2, half of them never retrieved.

@@ -37,8 +37,15 @@ def measure(ranked: Ranked, chosen: Selection, num_docs: int = 0) -> dict[str, n
         cuts.append(max(cuts[-1] + 1, int(np.searchsorted(ends, done + PART_ROWS, side="right"))))
     if len(cuts) <= 2:
         return _measure(Context(ranked, num_docs), chosen)
-    parts = [_measure(Context(ranked.topic_slice(a, b), num_docs), chosen) for a, b in zip(cuts[:-1], cuts[1:])]
-    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+    out: dict[str, np.ndarray] = {}
+    for a, b in zip(cuts[:-1], cuts[1:]):  # each part's values written into place, the part let go
+        for name, values in _measure(Context(ranked.topic_slice(a, b), num_docs), chosen).items():
+            if name not in out:
+                out[name] = np.empty(ranked.ntopics, dtype=values.dtype)
+            elif np.result_type(out[name], values) != out[name].dtype:  # a wider type in this part
+                out[name] = out[name].astype(np.result_type(out[name], values))
+            out[name][a:b] = values
+    return out
 
 
 def _measure(context: Context, chosen: Selection) -> dict[str, np.ndarray]:
