@@ -25,7 +25,7 @@ from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
 from .duplicates import raise_duplicate
 from .source import Chunk, chunks, file_size
-from .strings import Strings
+from .strings import PAD, Strings, gather
 from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
 
 __all__ = ["Qrels", "Run", "RunBlocks", "read_qrels", "read_run", "pieces", "ARROW_BYTES", "STREAM_BYTES"]
@@ -275,23 +275,72 @@ def _check_counts(chunk: Chunk, layout: Layout, source: str) -> None:
         lines.check_counts(source, layout.fields, layout.exact, layout.what)
 
 
-def _together(parts: list[Piece]) -> Piece:
-    """The rows of several pieces as one (docnos copied end to end when they come from several buffers)."""
-    if len(parts) == 1:
-        return parts[0]
-    codes = np.concatenate([p.codes for p in parts])
-    values = np.concatenate([p.values for p in parts])
-    docnos = Strings.concat([p.docnos for p in parts])
-    lines = line_numbers([p.lines for p in parts])
-    tag = next((p.tag for p in reversed(parts) if p.tag is not None), None)
-    return Piece(codes, docnos, values, tag, lines if isinstance(lines, np.ndarray) else (lines.first, lines.n))
+class _Gathered:
+    """The rows of successive pieces put together as they come: one piece of them all.
+
+    The arrays are reserved for as many rows and bytes as the file can hold (memory that is
+    reserved but never written is not resident) and grow if a guess is short, so that the
+    pieces can be let go one by one, never all copied at once at the end.
+    """
+
+    def __init__(self, size: int) -> None:
+        rows = max(size // 8, 16)  # a line has at least 8 bytes ("1 0 d 1\n")
+        self.n = self.at = 0
+        self.codes = np.empty(rows, dtype=np.int32)
+        self.values: np.ndarray | None = None
+        self.starts = np.empty(rows, dtype=np.int64)
+        self.lengths = np.empty(rows, dtype=np.int32)
+        self.data = np.empty(max(size, 16) + PAD, dtype=np.uint8)
+        self.lines: list[tuple[int, int] | np.ndarray] = []
+        self.tag: str | None = None
+
+    def add(self, piece: Piece) -> None:
+        m = len(piece)
+        if self.values is None:
+            self.values = np.empty(len(self.codes), dtype=piece.values.dtype)
+        if self.n + m > len(self.codes):
+            grow = max(self.n + m, 2 * len(self.codes))
+            self.codes, self.values, self.starts, self.lengths = (
+                np.resize(a, grow) for a in (self.codes, self.values, self.starts, self.lengths)
+            )
+        docnos = piece.docnos
+        size = int(docnos.lengths.sum())
+        if self.at + size + PAD > len(self.data):
+            self.data = np.resize(self.data, max(self.at + size + PAD, 2 * len(self.data)))
+        self.data[self.at : self.at + size] = gather(docnos.data, docnos.starts, docnos.lengths)
+        end = self.n + m
+        self.codes[self.n : end] = piece.codes
+        self.values[self.n : end] = piece.values
+        self.lengths[self.n : end] = docnos.lengths
+        np.cumsum(docnos.lengths, out=self.starts[self.n : end])
+        self.starts[self.n : end] += self.at - docnos.lengths
+        self.n, self.at = end, self.at + size
+        self.lines.append(piece.lines)
+        self.tag = piece.tag if piece.tag is not None else self.tag
+
+    def piece(self) -> Piece:
+        """Every row added, as one piece."""
+        n = self.n
+        assert self.values is not None  # a piece was added
+        self.data[self.at : self.at + PAD] = 0
+        docnos = Strings(self.data[: self.at + PAD], self.starts[:n], self.lengths[:n])
+        lines = line_numbers(self.lines)
+        return Piece(
+            self.codes[:n],
+            docnos,
+            self.values[:n],
+            self.tag,
+            lines if isinstance(lines, np.ndarray) else (lines.first, lines.n),
+        )
 
 
 def _collect(source: str, layout: Layout) -> tuple[TopicTable, Piece | None]:
-    """Every row of ``source``."""
+    """Every row of ``source``, each piece added as it is read."""
     topics = TopicTable()
-    parts = list(pieces(source, layout, topics))
-    return topics, _together(parts) if parts else None
+    rows = _Open(file_size(source) or 2 * source_module.CHUNK_BYTES)
+    for piece in pieces(source, layout, topics):
+        rows.add(piece)
+    return topics, rows.piece() if rows else None
 
 
 def _lines(piece: Piece) -> ConsecutiveLines | np.ndarray:
@@ -407,7 +456,8 @@ class RunBlocks:
         return self.topics.ids()
 
     def __iter__(self) -> Iterator[Run]:
-        carry: list[Piece] = []  # the rows of a topic that goes on past a whole piece
+        size = file_size(self.source) or 2 * source_module.CHUNK_BYTES
+        carry = _Open(size)  # the rows of a topic that goes on past a whole piece (or of the whole file)
         reading = pieces(self.source, RUN, self.topics, whole=not self.streamed)
         again: int | None = None
         while True:
@@ -418,33 +468,69 @@ class RunBlocks:
             again = None
             self.runid = piece.tag
             if not self.streamed:
-                carry.append(piece)
+                carry.add(piece)
                 continue
             codes = piece.codes
             if carry:  # the open topic's rows at the head of this piece: that topic is a block of its own
-                head = int(np.argmax(codes != carry[0].codes[0])) if (codes != carry[0].codes[0]).any() else len(codes)
+                open_topic = carry.topic()
+                head = int(np.argmax(codes != open_topic)) if (codes != open_topic).any() else len(codes)
+                carry.add(piece.slice(0, head))
                 if head == len(codes):
-                    carry.append(piece)  # the open topic goes on
-                    continue
-                yield self._run([*carry, piece.slice(0, head)])
+                    continue  # the open topic goes on
+                yield self._run(carry.piece())
+                carry = _Open(size)
                 piece, codes = piece.slice(head, len(codes)), codes[head:]
             # the piece's whole topics as they are (no copy); its last topic may go on in the next piece
             tail = len(codes) - int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else 0
             if tail:
-                yield self._run([piece.slice(0, tail)])
+                yield self._run(piece.slice(0, tail))
             if tail and piece.offsets is not None:
                 again = int(piece.offsets[tail])  # its lines read again at the head of the next piece
-                carry = []
             else:
-                carry = [piece.slice(tail, len(codes))]
+                carry.add(piece.slice(tail, len(codes)))
         if carry:
-            yield self._run(carry)
+            yield self._run(carry.piece())
         if self.runid is None:
             raise FileFormatError("the run is empty", path=self.source)
 
-    def _run(self, parts: list[Piece]) -> Run:
-        rows = _together([p for p in parts if len(p)])
+    def _run(self, rows: Piece) -> Run:
         return Run(self.topic_ids, rows.codes, rows.docnos, rows.values, "", self.source, _lines(rows), checked=False)
+
+
+class _Open:
+    """Rows that come in several pieces (a topic longer than a piece, a file read whole): one piece, or several
+    put together as they come (:class:`_Gathered`), each let go once added."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.one: Piece | None = None
+        self.rows: _Gathered | None = None
+
+    def __bool__(self) -> bool:
+        return self.one is not None or self.rows is not None
+
+    def add(self, piece: Piece) -> None:
+        if not len(piece):
+            return
+        if self.one is None and self.rows is None:
+            self.one = piece
+            return
+        if self.rows is None:
+            assert self.one is not None  # the one piece so far
+            self.rows = _Gathered(self.size)
+            self.rows.add(self.one)
+            self.one = None
+        self.rows.add(piece)
+
+    def topic(self) -> int:
+        """The topic code of the first row."""
+        return int(self.one.codes[0]) if self.one is not None else int(self.rows.codes[0]) if self.rows else -1
+
+    def piece(self) -> Piece:
+        if self.one is not None:
+            return self.one
+        assert self.rows is not None  # only asked for when something was added
+        return self.rows.piece()
 
 
 _ONES = np.uint64(0x0101010101010101)

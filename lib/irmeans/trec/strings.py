@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "LONG", "PAD"]
+__all__ = ["Strings", "hash_strings", "equal_at", "order_descending", "gather", "LONG", "PAD"]
 
 #: Strings longer than this many bytes are hashed and compared past it with Python's bytes.
 LONG = 512
@@ -407,7 +407,7 @@ class Strings:
         data = np.zeros(total + PAD, dtype=np.uint8)
         at = 0
         for p in parts:  # each part's strings gathered into place
-            data[at : at + int(p.lengths.sum())] = _gather(p.data, p.starts, p.lengths)
+            data[at : at + int(p.lengths.sum())] = gather(p.data, p.starts, p.lengths)
             at += int(p.lengths.sum())
         hashes = None
         if parts and all(p._hashes is not None for p in parts):
@@ -415,7 +415,7 @@ class Strings:
         return cls(data, starts, lengths.astype(np.int32) if total < _INT32_MAX else lengths, hashes)
 
 
-def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The bytes of the strings (spans of ``data``) one after the other."""
     if not len(starts):
         return np.zeros(0, np.uint8)
