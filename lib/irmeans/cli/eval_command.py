@@ -1,6 +1,6 @@
 """``irmeans eval``: the trec_eval-compatible evaluator on the command line.
 
-``irmeans eval [-q] [-c] [-n] [-M N] [-l N] [-N N] [-m MEASURE]... QRELS RUN [RUN ...]`` prints
+``irmeans eval [-q] [-c] [-n] [-M N] [-l N] [-N N] [-m MEASURE]... [-a SPEC]... QRELS RUN [RUN ...]`` prints
 trec_eval's line format, ``measure<TAB>topic<TAB>value`` (with several runs, each line
 prefixed by the run's name and a tab).  Topic ids and the run's tag are
 written back byte for byte (ids that are not UTF-8 included).
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..averages import Average, parse_average
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line
 from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures
 from .arguments import count, digits, eps, level, subcommand
@@ -64,6 +65,8 @@ it means in trec_eval, and -m takes every measure string trec_eval -m takes
 (nicknames: {", ".join(NICKNAMES)}), printing it under trec_eval's name
 (-m relstring.20 prints relstring_20, -m ndcg.1=0,2=5 prints ndcg_1=0,2=5).
 Without -m, trec_eval's all_trec set is printed, then the extra lines below.
+With -a SPEC, every measure printed per topic is also averaged with SPEC,
+in an 'all' line named after it (-a gm:0.01 prints ndcg_cut_10/gm:0.01).
 QRELS or RUN may be '-' (standard input, once) and may be gzip-compressed.
 
 Several runs (irmeans eval QRELS RUN RUN ...) are evaluated in turn against
@@ -109,6 +112,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         help=f"epsilon of the extra gm_map_add, hm_map and logit_map lines (default {EXTRA_EPS:g})",
     )
     ev.add_argument("--extra", action="store_true", help="print the four extra 'all' lines whatever -m selects")
+    ev.add_argument(
+        "-a",
+        action="append",
+        type=_average,
+        metavar="SPEC",
+        help="also average every measure printed per topic with SPEC (am, gm:0.01, gm-floor:1e-5, hm:0.01, "
+        "median, logit:0.01): an 'all' line NAME/SPEC each; repeatable",
+    )
     ev.add_argument("qrels", metavar="QRELS")
     ev.add_argument("runs", metavar="RUN", nargs="+", help="one run, or several evaluated in turn (see above)")
     ev.set_defaults(handler=run_eval)
@@ -180,7 +191,16 @@ def write_evaluation(ev: Evaluation, opts: argparse.Namespace, out: Output, pref
     if lines:
         out.write("".join(lines))
     for name, reason in ev.notes.items():
-        _note(f"note: {name} line left out, undefined with --eps {opts.eps:g}: {reason}")
+        undefined = f"undefined with --eps {opts.eps:g}" if "/" not in name else "undefined"
+        _note(f"note: {name} line left out, {undefined}: {reason}")
+
+
+def _average(text: str) -> Average:
+    """An ``-a`` spec as an average, or a usage error."""
+    try:
+        return parse_average(text)
+    except IrmeansError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _note(text: str) -> None:
@@ -206,7 +226,7 @@ def run_eval(opts: argparse.Namespace, out: Output) -> int:
     from ..trec.evaluate import evaluate
     from ..trec.files import read_qrels
 
-    selection: Selection = parse_measures(opts.m, extra=opts.extra, eps=opts.eps)
+    selection: Selection = parse_measures(opts.m, extra=opts.extra, eps=opts.eps, averages=opts.a or ())
     runs = opts.runs
     qrels = read_qrels(opts.qrels)
     failed = 0

@@ -10,13 +10,14 @@ measures for every topic (:mod:`.measure`, with the table of :mod:`.table`), and
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
 from .._validation import whole_number
+from ..averages import Average
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX
 from .files import Qrels, Run, read_qrels
@@ -30,10 +31,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Evaluation", "evaluate"]
 
-#: What :func:`evaluate` reads qrels from: :class:`~.files.Qrels`, a file, or (topics, docnos, rels) sequences.
-QrelsInput: TypeAlias = Qrels | str | os.PathLike[str] | tuple[Any, ...] | list[Any]
-#: What :func:`evaluate` reads a run from: :class:`~.files.Run`, a file, or (topics, docnos, scores[, runid]) sequences.
-RunInput: TypeAlias = Run | str | os.PathLike[str] | tuple[Any, ...] | list[Any]
+#: What :func:`evaluate` reads qrels from: :class:`~.files.Qrels`, a file, (topics, docnos, rels) sequences,
+#: a pandas DataFrame or a dict of dicts.
+QrelsInput: TypeAlias = Qrels | str | os.PathLike[str] | tuple[Any, ...] | list[Any] | Mapping[Any, Any] | Any
+#: What :func:`evaluate` reads a run from: :class:`~.files.Run`, a file, (topics, docnos, scores[, runid])
+#: sequences, a pandas DataFrame or a dict of dicts.
+RunInput: TypeAlias = Run | str | os.PathLike[str] | tuple[Any, ...] | list[Any] | Mapping[Any, Any] | Any
 
 
 @dataclass
@@ -87,7 +90,11 @@ def _as_qrels(qrels: QrelsInput) -> Qrels:
         return qrels
     if isinstance(qrels, (tuple, list)) and len(qrels) == 3:
         return Qrels.from_arrays(*qrels)
-    return read_qrels(_path(qrels, "qrels", "a Qrels, a file, or (topics, docnos, rels) sequences"))
+    if isinstance(qrels, Mapping):
+        return Qrels.from_arrays(*_flatten(qrels, "qrels"), source="<dict>")
+    if _is_frame(qrels):
+        return Qrels.from_arrays(*_columns(qrels, "qrels", "relevance"), source="<DataFrame>")
+    return read_qrels(_path(qrels, "qrels", f"{_KINDS}, or (topics, docnos, rels) sequences"))
 
 
 def _as_run(run: RunInput) -> Run | str:
@@ -96,7 +103,43 @@ def _as_run(run: RunInput) -> Run | str:
         return run
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
         return Run.from_arrays(*run)
-    return _path(run, "run", "a Run, a file, or (topics, docnos, scores[, runid]) sequences")
+    if isinstance(run, Mapping):
+        return Run.from_arrays(*_flatten(run, "run"), source="<dict>")
+    if _is_frame(run):
+        return Run.from_arrays(*_columns(run, "run", "score"), source="<DataFrame>")
+    return _path(run, "run", f"{_KINDS}, or (topics, docnos, scores[, runid]) sequences")
+
+
+_KINDS = "a file, a pandas DataFrame (query_id, doc_id and relevance or score), a dict of dicts ({query: {doc: value}})"
+
+
+def _is_frame(data: object) -> bool:
+    """Whether ``data`` is a pandas DataFrame (told without importing pandas)."""
+    return type(data).__module__.startswith("pandas") and type(data).__name__ == "DataFrame"
+
+
+def _columns(frame: Any, name: str, value: str) -> tuple[list[str], list[str], Any]:
+    """A DataFrame's ``query_id``, ``doc_id`` and ``value`` columns, as ir_measures names them."""
+    missing = [c for c in ("query_id", "doc_id", value) if c not in frame.columns]
+    if missing:
+        have = ", ".join(map(str, frame.columns))
+        raise IrmeansError(f"{name}: the DataFrame has no column {', '.join(missing)} (it has {have})")
+    topics = [str(t) for t in frame["query_id"].tolist()]
+    docnos = [str(d) for d in frame["doc_id"].tolist()]
+    return topics, docnos, frame[value].to_numpy()
+
+
+def _flatten(nested: Mapping[Any, Any], name: str) -> tuple[list[str], list[str], list[Any]]:
+    """``{query: {doc: value}}`` (pytrec_eval's and ranx's form) as topics, docnos and values."""
+    topics, docnos, values = [], [], []
+    for topic, docs in nested.items():
+        if not isinstance(docs, Mapping):
+            raise IrmeansError(f"{name}: topic {topic!r} maps to a {type(docs).__name__}, not to a dict of documents")
+        for doc, value in docs.items():
+            topics.append(str(topic))
+            docnos.append(str(doc))
+            values.append(value)
+    return topics, docnos, values
 
 
 def _path(source: object, name: str, expected: str) -> str:
@@ -118,13 +161,18 @@ def evaluate(
     num_docs: int = 0,
     extra: bool = False,
     eps: float = EXTRA_EPS,
+    averages: Iterable[str | Average] = (),
 ) -> Evaluation:
     """Evaluate a run against qrels as trec_eval 10 does.
 
     Parameters
     ----------
-    qrels : Qrels, path, or (topics, docnos, rels) sequences
-    run : Run, path, or (topics, docnos, scores[, runid]) sequences
+    qrels : Qrels, path, (topics, docnos, rels) sequences, DataFrame or dict of dicts
+        A pandas DataFrame has ir_measures' columns ``query_id``, ``doc_id`` and ``relevance``;
+        a dict of dicts is ``{query: {doc: relevance}}``, as pytrec_eval and ranx take them
+        (pandas is imported only by the caller: irmeans reads the DataFrame's columns).
+    run : Run, path, (topics, docnos, scores[, runid]) sequences, DataFrame or dict of dicts
+        Likewise, with ``score`` for ``relevance``.
     relevance_level : int
         Grade from which a document counts as relevant (trec_eval ``-l``).
     depth : int or None
@@ -145,6 +193,11 @@ def evaluate(
         whatever ``measures`` select.
     eps : float
         The extra lines' ε.
+    averages : iterable of str or Average
+        More averages of every measure printed per topic (``"gm:0.01"``, ``"median"``,
+        :func:`irmeans.averages.parse_average`'s specs, or :class:`~irmeans.averages.Average`
+        values): each gives an ``all`` line named ``NAME/SPEC`` (``ndcg_cut_10/gm:0.01``) in
+        :attr:`Evaluation.aggregates`, or a note where it is undefined on the values.
 
     Returns
     -------
@@ -163,7 +216,7 @@ def evaluate(
     relevance_level = whole_number(relevance_level, "relevance_level")
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = whole_number(num_docs, "num_docs", minimum=0)
-    chosen = parse_measures(measures, extra=extra, eps=eps)
+    chosen = parse_measures(measures, extra=extra, eps=eps, averages=averages)
     ranked = build_ranked(
         _as_qrels(qrels), _as_run(run), relevance_level=relevance_level, depth=depth, complete=complete
     )
@@ -172,4 +225,5 @@ def evaluate(
         per_topic, chosen, runid=ranked.runid, judged_positive=ranked.judged_positive if complete else None
     )
     topics = [t.decode("utf-8", "surrogateescape") for t in ranked.topics.tolist()]
-    return Evaluation(topics, per_topic, aggregates, chosen.kinds, ranked.missing, ranked.runid, chosen.printed, notes)
+    kinds = chosen.kinds | {name: "double" for name, _, _ in chosen.averaged}
+    return Evaluation(topics, per_topic, aggregates, kinds, ranked.missing, ranked.runid, chosen.printed, notes)

@@ -1,11 +1,12 @@
-"""The average stage: the ``all`` line of every chosen measure, from its per-topic values.
+"""The average stage: the ``all`` line of every chosen measure, from its per-topic values, and the ``-a`` lines.
 
 Each chosen family carries its average (:attr:`~.table.Chosen.average`): the mean, added
 topic by topic as trec_eval adds, a sum, trec_eval's floored geometric mean, or, for the
 extra lines, another of :mod:`irmeans.averages`.  trec_eval's own lines are formed with C's
 arithmetic (a NaN among the topics' values gives a NaN, :func:`irmeans.averages.unchecked`);
 an extra line is the library's average itself, which refuses what it cannot take: the line
-is then left out, with a note saying why.
+is then left out, with a note saying why.  So is an ``-a`` line (``map/gm:0.01``: a measure
+printed per topic, averaged with an average asked for).
 
 >>> import numpy as np
 >>> from irmeans.trec.table import parse_measures
@@ -59,4 +60,9 @@ def summarize(
                     out[line] = float(average(values))
                 except IrmeansError as exc:  # e.g. ε = 0 with an AP of 0: undefined
                     notes[line] = str(exc).splitlines()[0] if str(exc) else "undefined"
+    for name, line, average in chosen.averaged:
+        try:
+            out[name] = float(average(per_topic[line]))
+        except IrmeansError as exc:  # a count averaged in log-odds, a NaN of -M 0, a zero with ε = 0
+            notes[name] = str(exc).splitlines()[0] if str(exc) else "undefined"
     return out, notes

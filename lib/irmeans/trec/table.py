@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeAlias
 
-from ..averages import AM, TREC_EVAL_GM, Average, Sum, eval_lines
+from ..averages import AM, TREC_EVAL_GM, Average, Sum, eval_lines, parse_average
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
@@ -410,6 +410,8 @@ class Selection:
     """
 
     chosen: tuple[Chosen, ...]
+    #: Averages (``-a``) to give every measure printed per topic, each as an extra ``all`` line ``NAME/SPEC``.
+    averages: tuple[Average, ...] = ()
 
     def __iter__(self) -> Iterator[Chosen]:
         return iter(self.chosen)
@@ -424,9 +426,20 @@ class Selection:
         """The lines ``-q`` prints for each topic, in order."""
         return [line for c in self.chosen if c.family.per_topic for line in c.lines]
 
+    @property
+    def averaged(self) -> list[tuple[str, str, Average]]:
+        """(line name, the per-topic line it averages, the average) of each ``-a`` line, in printing order."""
+        kinds = self.kinds
+        numbers = [line for line in self.printed if kinds[line] != "string"]
+        return [(f"{line}/{a.spec}", line, a) for line in numbers for a in self.averages]
+
 
 def parse_measures(
-    specs: Iterable[str] | str | Selection | None, *, extra: bool = False, eps: float = EXTRA_EPS
+    specs: Iterable[str] | str | Selection | None,
+    *,
+    extra: bool = False,
+    eps: float = EXTRA_EPS,
+    averages: Iterable[str | Average] = (),
 ) -> Selection:
     """Read ``-m`` style specifications, as trec_eval 10 reads them, into the chosen measures, in printing order.
 
@@ -444,6 +457,9 @@ def parse_measures(
         Add the extra lines whatever ``specs`` select.
     eps : float
         The extra lines' ε (the median takes none).
+    averages : iterable of str or Average
+        Averages (``"gm:0.01"``, :func:`irmeans.averages.parse_average`'s specs) each measure
+        printed per topic is also averaged with, in lines named ``NAME/SPEC``.
 
     Examples
     --------
@@ -455,7 +471,10 @@ def parse_measures(
     >>> [c.average.spec for c in parse_measures(["hm_map", "gm_map"], eps=0.1)]
     ['gm-floor:1e-05', 'hm:0.1']
 
-    A :class:`Selection` is returned as it is (``extra`` and ``eps`` are then its own).
+    >>> [name for name, _, _ in parse_measures(["map", "P.5"], averages=["gm:0.01", "median"]).averaged]
+    ['map/gm:0.01', 'map/median', 'P_5/gm:0.01', 'P_5/median']
+
+    A :class:`Selection` is returned as it is (``extra``, ``eps`` and ``averages`` are then its own).
     """
     if isinstance(specs, Selection):
         return specs
@@ -494,4 +513,6 @@ def parse_measures(
             out.append(replace(chosen, average=average))
     if not out:
         raise IrmeansError("no measure selected")
-    return Selection(tuple(out))
+    if isinstance(averages, (str, Average)):
+        averages = [averages]
+    return Selection(tuple(out), tuple(dict.fromkeys(parse_average(a) for a in averages)))
