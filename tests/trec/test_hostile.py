@@ -433,14 +433,18 @@ def test_a_file_name_that_does_not_print_keeps_the_reason(tmp_path, files, name)
         (
             (["1"], ["a"]),
             (["1"], ["a"], [1.0]),
-            "qrels must be a Qrels, a file, or (topics, docnos, rels) sequences; got a tuple of 2",
+            "qrels must be a Qrels, a file, (topics, docnos, rels) sequences, a pandas DataFrame (query_id, doc_id, relevance) or a dict of dicts ({query: {doc: relevance}}); got a tuple of 2",
         ),
         (
             (["1"], ["a"], [1]),
             None,
-            "run must be a Run, a file, or (topics, docnos, scores[, runid]) sequences; got None",
+            "run must be a Run, a file, (topics, docnos, scores[, runid]) sequences, a pandas DataFrame (query_id, doc_id, score) or a dict of dicts ({query: {doc: score}}); got None",
         ),
-        (3, (["1"], ["a"], [1.0]), "qrels must be a Qrels, a file, or (topics, docnos, rels) sequences; got 3"),
+        (
+            3,
+            (["1"], ["a"], [1.0]),
+            "qrels must be a Qrels, a file, (topics, docnos, rels) sequences, a pandas DataFrame (query_id, doc_id, relevance) or a dict of dicts ({query: {doc: relevance}}); got 3",
+        ),
     ],
 )
 def test_what_evaluate_cannot_read_is_named(qrels, run, needle):

@@ -94,7 +94,7 @@ def _as_qrels(qrels: QrelsInput) -> Qrels:
         return Qrels.from_arrays(*_flatten(qrels, "qrels"), source="<dict>")
     if _is_frame(qrels):
         return Qrels.from_arrays(*_columns(qrels, "qrels", "relevance"), source="<DataFrame>")
-    return read_qrels(_path(qrels, "qrels", f"{_KINDS}, or (topics, docnos, rels) sequences"))
+    return read_qrels(_path(qrels, "qrels", _expected("Qrels", "rels", "relevance")))
 
 
 def _as_run(run: RunInput) -> Run | str:
@@ -107,10 +107,15 @@ def _as_run(run: RunInput) -> Run | str:
         return Run.from_arrays(*_flatten(run, "run"), source="<dict>")
     if _is_frame(run):
         return Run.from_arrays(*_columns(run, "run", "score"), source="<DataFrame>")
-    return _path(run, "run", f"{_KINDS}, or (topics, docnos, scores[, runid]) sequences")
+    return _path(run, "run", _expected("Run", "scores[, runid]", "score"))
 
 
-_KINDS = "a file, a pandas DataFrame (query_id, doc_id and relevance or score), a dict of dicts ({query: {doc: value}})"
+def _expected(kind: str, values: str, column: str) -> str:
+    """What qrels or a run may be, for a message."""
+    return (
+        f"a {kind}, a file, (topics, docnos, {values}) sequences, a pandas DataFrame (query_id, doc_id, {column}) "
+        f"or a dict of dicts ({{query: {{doc: {column}}}}})"
+    )
 
 
 def _is_frame(data: object) -> bool:
