@@ -55,12 +55,8 @@ def find_duplicate(codes: np.ndarray, strings: Strings, rows: np.ndarray | None 
     >>> find_duplicate(np.array([0, 0, 0]), Strings.from_sequence(["a", "b", "a"]))
     (0, 2)
     """
-    if rows is None:  # every row: the hashes are kept, the lookup of the join uses them too
-        rows = np.arange(len(codes))
-        hashes = strings.hashes() if len(rows) > 1 else None
-    else:
-        rows = np.asarray(rows)
-        hashes = strings.hashes_at(rows) if len(rows) > 1 else None
+    rows = np.arange(len(codes)) if rows is None else np.asarray(rows)
+    hashes = strings.hashes_at(rows) if len(rows) > 1 else None  # the column's kept hashes, or made here
     if len(rows) < 2:
         return None
     assert hashes is not None  # made above for two rows or more

@@ -73,14 +73,14 @@ class Judgments:
         self.topic_ids = sorted(set(qrels.topic_ids))
         self.index = {t: i for i, t in enumerate(self.topic_ids)}
         of_code = np.array([self.index[t] for t in qrels.topic_ids], dtype=np.int64)
-        self.topic = of_code[qrels.topic_codes]
+        self.topic = of_code.astype(np.int32)[qrels.topic_codes]
         self.grade = qrels.rels
         self.judged = TopicJudgments.of(self.topic, self.grade, level, len(self.topic_ids))
         self.judged_positive = int(np.count_nonzero(self.grade > 0))
         # the lookup table: each row's (topic, docno) key
         self.topic_bits = max(len(self.topic_ids) - 1, 0).bit_length()
-        key = _topic_key(qrels.docno_strings.hashes(), self.topic, self.topic_bits)
-        self.key_row = np.argsort(key, kind="stable")
+        key = _topic_key(qrels.docno_strings.hashes(keep=False), self.topic, self.topic_bits)
+        self.key_row = np.argsort(key, kind="stable").astype(np.int32)
         self.keys = key[self.key_row]
         self.unique = not bool(np.any(self.keys[1:] == self.keys[:-1]))
         self._low = np.uint64((1 << max(16, (8 * len(key)).bit_length())) - 1)

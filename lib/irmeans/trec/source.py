@@ -44,7 +44,7 @@ __all__ = [
 #: The name that means standard input.
 STDIN = "-"
 #: Chunks are about this many bytes; a line longer than a chunk grows it.
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 19
 #: The longest line read (a docno may be a long URL; nothing real comes near this).
 MAX_LINE_BYTES = 1 << 26
 #: Zero bytes after a chunk: room for a missing final newline, and for reading a few words

@@ -294,11 +294,14 @@ class Strings:
     def __len__(self) -> int:
         return len(self.starts)
 
-    def hashes(self) -> np.ndarray:
-        """:func:`hash_strings` of every string (computed once)."""
-        if self._hashes is None:
-            self._hashes = hash_strings(self.data, self.starts, self.lengths)
-        return self._hashes
+    def hashes(self, keep: bool = True) -> np.ndarray:
+        """:func:`hash_strings` of every string (computed once, and kept unless ``keep`` is false)."""
+        if self._hashes is not None:
+            return self._hashes
+        hashes = hash_strings(self.data, self.starts, self.lengths)
+        if keep:
+            self._hashes = hashes
+        return hashes
 
     def spans(self, rows: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Starts and lengths (int64) of the strings at ``rows``."""
