@@ -2,6 +2,7 @@
 and ``evaluate()`` on pandas DataFrames and dicts of dicts, the forms ir_measures, pytrec_eval and ranx take."""
 
 import io
+import pathlib
 import subprocess
 import sys
 
@@ -12,7 +13,8 @@ from irmeans.cli import main
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.table import BY_NAME
 
-QRELS, RUN = "examples/qrels.txt", "examples/runs/feedback.txt"
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+QRELS, RUN = str(EXAMPLES / "qrels.txt"), str(EXAMPLES / "runs" / "feedback.txt")
 
 
 def cli(argv, monkeypatch):
