@@ -255,8 +255,8 @@ def test_hash_collisions_fall_back_to_string_comparison(monkeypatch):
     strong = trec_strings.hash_strings
     monkeypatch.setattr(trec_strings, "hash_strings", lambda *args: (strong(*args) & np.uint64(3)) << np.uint64(62))
     calls = []
-    exact = eval_join.Judgments._lookup_bytes
-    monkeypatch.setattr(eval_join.Judgments, "_lookup_bytes", lambda *a: calls.append(1) or exact(*a))
+    exact = eval_join.QrelsIndex._find_bytes
+    monkeypatch.setattr(eval_join.QrelsIndex, "_find_bytes", lambda *a: calls.append(1) or exact(*a))
     assert per_topic(evaluate(qrels, run, measures=measures, depth=40)) == per_topic(base)
     assert calls  # the qrels' keys collide: the lookup went by the bytes
 

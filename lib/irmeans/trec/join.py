@@ -31,7 +31,7 @@ from .ranked import NONPOOL, UNJUDGED, Ranked, TopicJudgments
 from .ranking import rank
 from .strings import Strings, equal_at
 
-__all__ = ["Judgments", "Block", "judgments", "rank_block", "build_ranked"]
+__all__ = ["Judgments", "QrelsIndex", "Block", "judgments", "rank_block", "build_ranked"]
 
 _INT32_MAX = np.iinfo(np.int32).max
 
@@ -48,13 +48,56 @@ def _topic_key(hashes: np.ndarray, topic: np.ndarray, topic_bits: int) -> np.nda
     return key
 
 
+class QrelsIndex:
+    """Where each (judged topic, docno) pair of the qrels is: the qrels side of the lookup.
+
+    A run row's (topic, docno) key (the topic in the high bits, the docno's hash below) is
+    searched for among the qrels' sorted keys, and what is found is checked on the topic and
+    the docno's bytes; the qrels' keys are all different (else the lookup goes by the bytes
+    alone), so a row whose key is found for another document is not judged.  A bitmap of the
+    keys' low bits first sets aside the rows whose key cannot be there (most of a run: one read
+    of a small table instead of a binary search each).
+    """
+
+    def __init__(self, topic: np.ndarray, docnos: Strings, topics: int) -> None:
+        self.topic, self.docnos = topic, docnos
+        self.topic_bits = max(topics - 1, 0).bit_length()
+        key = _topic_key(docnos.hashes(keep=False), topic, self.topic_bits)
+        self.order = np.argsort(key, kind="stable").astype(np.int32)
+        self.keys = key[self.order]
+        self.unique = not bool(np.any(self.keys[1:] == self.keys[:-1]))
+        self.low = np.uint64((1 << max(16, (8 * len(key)).bit_length())) - 1)
+        self.maybe = np.zeros(int(self.low) + 1, dtype=bool)
+        self.maybe[(key & self.low).astype(np.int64)] = True
+        self._by_bytes: dict[tuple[int, bytes], int] | None = None
+
+    def find(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray) -> np.ndarray:
+        """The qrels row of each run row ``rows`` (of ``docnos``) for its judged ``topic``, or -1."""
+        out = np.full(len(rows), -1, dtype=np.int64)
+        if not len(rows) or not len(self.keys):
+            return out
+        if not self.unique:  # two qrels rows share a 64-bit key: the bytes decide
+            return self._find_bytes(topic, docnos, rows, out)
+        key = _topic_key(docnos.hashes_at(rows), topic, self.topic_bits)
+        cand = np.flatnonzero(self.maybe[(key & self.low).astype(np.int64)])
+        at = np.minimum(np.searchsorted(self.keys, key[cand]), len(self.keys) - 1)
+        match = self.keys[at] == key[cand]
+        hit, qrow = cand[match], self.order[at[match]]
+        same = self.topic[qrow] == topic[hit]
+        same &= equal_at(self.docnos.data, *self.docnos.spans(qrow), docnos.data, *docnos.spans(rows[hit]))
+        out[hit[same]] = qrow[same]
+        return out
+
+    def _find_bytes(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray, out: np.ndarray) -> np.ndarray:
+        if self._by_bytes is None:
+            self._by_bytes = {(int(t), self.docnos[i]): i for i, t in enumerate(self.topic.tolist())}
+        for k, (t, i) in enumerate(zip(topic.tolist(), rows.tolist())):
+            out[k] = self._by_bytes.get((t, docnos[i]), -1)
+        return out
+
+
 class Judgments:
     """The qrels side of the join, for one relevance level.
-
-    The lookup finds a run row's (topic, docno) key among the qrels' sorted keys, and checks
-    what it finds on the bytes; if two qrels rows share a key it goes by the bytes alone.  A
-    bitmap of the keys' low bits first sets aside the rows whose key cannot be there (most
-    of a run: one read of a small table instead of a binary search each).
 
     Attributes
     ----------
@@ -65,6 +108,8 @@ class Judgments:
         What the measures need of each judged topic's judgments.
     judged_positive : int
         Qrels lines with a grade > 0, all topics (trec_eval's num_rel under ``-c``).
+    docnos : QrelsIndex
+        Where each (topic, docno) pair of the qrels is.
     """
 
     def __init__(self, qrels: Qrels, level: int):
@@ -72,21 +117,12 @@ class Judgments:
         self.level = level
         self.topic_ids = sorted(set(qrels.topic_ids))
         self.index = {t: i for i, t in enumerate(self.topic_ids)}
-        of_code = np.array([self.index[t] for t in qrels.topic_ids], dtype=np.int64)
-        self.topic = of_code.astype(np.int32)[qrels.topic_codes]
+        of_code = np.array([self.index[t] for t in qrels.topic_ids], dtype=np.int32)
+        topic = of_code[qrels.topic_codes]
         self.grade = qrels.rels
-        self.judged = TopicJudgments.of(self.topic, self.grade, level, len(self.topic_ids))
+        self.judged = TopicJudgments.of(topic, self.grade, level, len(self.topic_ids))
         self.judged_positive = int(np.count_nonzero(self.grade > 0))
-        # the lookup table: each row's (topic, docno) key
-        self.topic_bits = max(len(self.topic_ids) - 1, 0).bit_length()
-        key = _topic_key(qrels.docno_strings.hashes(keep=False), self.topic, self.topic_bits)
-        self.key_row = np.argsort(key, kind="stable").astype(np.int32)
-        self.keys = key[self.key_row]
-        self.unique = not bool(np.any(self.keys[1:] == self.keys[:-1]))
-        self._low = np.uint64((1 << max(16, (8 * len(key)).bit_length())) - 1)
-        self.maybe = np.zeros(int(self._low) + 1, dtype=bool)
-        self.maybe[(key & self._low).astype(np.int64)] = True
-        self._by_bytes: dict[tuple[int, bytes], int] | None = None
+        self.docnos = QrelsIndex(topic, qrels.docno_strings, len(self.topic_ids))
 
     @property
     def rel_dtype(self) -> type:
@@ -94,37 +130,12 @@ class Judgments:
         return np.int32 if self.judged.max_grade.max(initial=0) <= _INT32_MAX else np.int64
 
     def lookup(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray) -> np.ndarray:
-        """The grade of each run row ``rows`` (of ``docnos``) for its judged ``topic``: NONPOOL, UNJUDGED or >= 0.
-
-        A key found in the table is checked on the topic and the docno's bytes; the keys of
-        the qrels are all different (else the lookup goes by the bytes themselves), so a row
-        whose key is found for another document is not judged.
-        """
+        """The grade of each run row ``rows`` (of ``docnos``) for its judged ``topic``: NONPOOL, UNJUDGED or >= 0."""
+        qrow = self.docnos.find(topic, docnos, rows)
+        found = qrow >= 0
+        grades = self.grade[qrow[found]]
         rel: np.ndarray = np.full(len(rows), NONPOOL, dtype=self.rel_dtype)
-        if not len(rows) or not len(self.grade):
-            return rel
-        if not self.unique:  # two qrels rows share a 64-bit key: the bytes decide
-            return self._lookup_bytes(topic, docnos, rows, rel)
-        key = _topic_key(docnos.hashes_at(rows), topic, self.topic_bits)
-        cand = np.flatnonzero(self.maybe[(key & self._low).astype(np.int64)])
-        at = np.minimum(np.searchsorted(self.keys, key[cand]), len(self.keys) - 1)
-        match = self.keys[at] == key[cand]
-        hit, qrow = cand[match], self.key_row[at[match]]
-        qdocs = self.qrels.docno_strings
-        same = self.topic[qrow] == topic[hit]
-        same &= equal_at(qdocs.data, *qdocs.spans(qrow), docnos.data, *docnos.spans(rows[hit]))
-        grades = self.grade[qrow[same]]
-        rel[hit[same]] = np.where(grades < 0, UNJUDGED, grades)
-        return rel
-
-    def _lookup_bytes(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray, rel: np.ndarray) -> np.ndarray:
-        if self._by_bytes is None:
-            qdocs = self.qrels.docno_strings
-            self._by_bytes = {(int(t), qdocs[i]): int(g) for i, (t, g) in enumerate(zip(self.topic, self.grade))}
-        for k, (t, i) in enumerate(zip(topic.tolist(), rows.tolist())):
-            g = self._by_bytes.get((t, docnos[i]))
-            if g is not None:
-                rel[k] = UNJUDGED if g < 0 else g
+        rel[found] = np.where(grades < 0, UNJUDGED, grades)
         return rel
 
 

@@ -4,7 +4,7 @@ Each kernel is ``calc_NAME(c, params) -> list of per-topic arrays``: ``c`` is th
 :class:`~.context.Context` of the evaluation (the ranked lists and what several measures
 share), ``params`` the family's parameters as :mod:`.table` read them (cutoffs, gains,
 numbers, or None), and the list holds one array per line the family prints (one per cutoff
-for ``P``, one for ``map``), in the order of :func:`~.table.line_names`.  What a family's
+for ``P``, one for ``map``), in the order of :attr:`~.table.Chosen.lines`.  What a family's
 values mean for a topic evaluated under ``-c`` without results, and how they are averaged,
 is the measure table's business (:mod:`.table`), not the kernel's.
 
