@@ -250,7 +250,7 @@ def consistency(rounds):
     n_splits, seed = 10_000, 7
 
     def ours():
-        return split_half(scores, arithmetic_mean, n_splits=n_splits, seed=seed)
+        return split_half(scores, "am", n_splits=n_splits, seed=seed)
 
     def loop():
         first, second = draw_halves(scores.shape[1], n_splits, np.random.default_rng(seed))
