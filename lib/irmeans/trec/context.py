@@ -52,7 +52,7 @@ class Context:
         return self.cum(self.isrel)
 
     def rel_at(self, k: int | np.ndarray) -> np.ndarray:
-        """Relevant documents among the first ``k`` retrieved, per topic."""
+        """Relevant documents among the first ``k`` retrieved, per topic (a row per depth for a column of depths)."""
         return self.rel.upto(k)
 
     @cached_property
@@ -201,11 +201,12 @@ class _Sparse:
         self._num_ret = r.num_ret
 
     def upto(self, k: int | np.ndarray) -> np.ndarray:
-        T = len(self.count)
-        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (T,))
-        k = np.maximum(np.minimum(k, self._num_ret), 0)
-        bound = np.arange(T, dtype=np.int64) * self._span + k
-        return np.searchsorted(self._keys, bound) - self.first
+        """Per topic, how many rows lie in the first ``k`` ranks; ``k`` a depth per topic, or a column of
+        depths (one row of the result per depth, one search for them all)."""
+        k = np.maximum(np.minimum(np.asarray(k, dtype=np.int64), self._num_ret), 0)
+        bound = np.arange(len(self.count), dtype=np.int64) * self._span + k
+        found: np.ndarray = np.searchsorted(self._keys, bound.ravel()).reshape(bound.shape)
+        return found - self.first
 
 
 # --- the measures ------------------------------------------------------------

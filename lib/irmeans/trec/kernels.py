@@ -85,6 +85,11 @@ RBP_P = 0.9  # rbp's default persistence
 _C_NAN = -np.nan
 
 
+def _column(cutoffs: Params) -> np.ndarray:
+    """Cutoffs as a column (int64): a kernel's values at every cutoff in one pass, a row each."""
+    return np.asarray(cutoffs, dtype=np.int64).reshape(-1, 1)
+
+
 def calc_num_q(c: Context, params: Params = None) -> Values:
     """trec_eval's num_q: each evaluated topic counts 1 (the table sums them)."""
     return [np.ones(c.T, dtype=np.int64)]
@@ -171,22 +176,24 @@ def calc_11pt_avg(c: Context, params: Params) -> Values:
 
 def calc_P(c: Context, params: Params) -> Values:
     """trec_eval's P: relevant documents in the first k / k, for each k in ``params``."""
-    return [c.rel_at(k) / float(k) for k in params]
+    k = _column(params)
+    return list(c.rel_at(k) / k.astype(np.float64))
 
 
 def calc_recall(c: Context, params: Params) -> Values:
     """trec_eval's recall: relevant in the first k / num_rel, for each k."""
-    return [safe_div(c.rel_at(k), c.judged.num_rel) for k in params]
+    return list(safe_div(c.rel_at(_column(params)), c.judged.num_rel))
 
 
 def calc_relative_P(c: Context, params: Params) -> Values:
     """trec_eval's relative_P: relevant in the first k / min(k, num_rel)."""
-    return [safe_div(c.rel_at(k), np.minimum(k, c.judged.num_rel)) for k in params]
+    k = _column(params)
+    return list(safe_div(c.rel_at(k), np.minimum(k, c.judged.num_rel)))
 
 
 def calc_success(c: Context, params: Params) -> Values:
     """trec_eval's success: 1.0 if a relevant document is in the first k, else 0."""
-    return [(c.rel_at(k) > 0).astype(np.float64) for k in params]
+    return list((c.rel_at(_column(params)) > 0).astype(np.float64))
 
 
 def calc_map_cut(c: Context, params: Params) -> Values:
@@ -285,7 +292,8 @@ def calc_ndcg(c: Context, params: Params = ()) -> Values:
 
 def calc_ndcg_cut(c: Context, params: Params) -> Values:
     """trec_eval's ndcg_cut: DCG of the first k / ideal DCG at k, for each k (grades as gains)."""
-    return [safe_div(c.dcg_at(k), c.idcg_at(k)) for k in params]
+    k = _column(params)
+    return list(safe_div(c.dcg_at(k), c.idcg_at(k)))
 
 
 def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:

@@ -163,14 +163,15 @@ def seg_suffix_max(
 def value_at(cum: np.ndarray, starts: np.ndarray, lengths: np.ndarray, k: int | np.ndarray) -> np.ndarray:
     """``cum`` at depth ``k`` (1-based) of each segment, 0 at depth 0.
 
-    Depths beyond a segment's length take its last value.
+    Depths beyond a segment's length take its last value; ``k`` may be a column of depths
+    (one row of the result per depth).
 
     Examples
     --------
     >>> value_at(np.array([1, 2, 3, 1]), np.array([0, 3]), np.array([3, 1]), 2).tolist()
     [2, 1]
     """
-    depth = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), lengths.shape), lengths)
+    depth = np.minimum(np.asarray(k, dtype=np.int64), lengths)  # a column of depths gives a row each
     idx = starts + np.maximum(depth, 1) - 1
-    out = cum[np.minimum(idx, max(len(cum) - 1, 0))] if len(cum) else np.zeros(len(depth), cum.dtype)
+    out = cum[np.minimum(idx, max(len(cum) - 1, 0))] if len(cum) else np.zeros(depth.shape, cum.dtype)
     return np.where(depth > 0, out, 0)
