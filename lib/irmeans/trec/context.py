@@ -206,7 +206,8 @@ class _Sparse:
         k = np.maximum(np.minimum(np.asarray(k, dtype=np.int64), self._num_ret), 0)
         bound = np.arange(len(self.count), dtype=np.int64) * self._span + k
         found: np.ndarray = np.searchsorted(self._keys, bound.ravel()).reshape(bound.shape)
-        return found - self.first
+        found -= self.first
+        return found
 
 
 # --- the measures ------------------------------------------------------------
