@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import dense_ranks
 from ._validation import float_array, score_matrix, whole_number
 from .errors import IrmeansError
 from .topics import topic_difficulty
@@ -88,7 +89,8 @@ def difficulty_halves(difficulty: ArrayLike, kind: str = "hard-easy") -> tuple[n
     """The two halves of a split by topic difficulty (Ravana & Moffat 2009, §5.4).
 
     Topics are ranked from hardest (highest difficulty) to easiest; topics
-    of equal difficulty keep their order. With t topics and h = t // 2:
+    of equal difficulty (equal within irmeans' tolerance, see
+    :mod:`irmeans._numeric`) keep their order. With t topics and h = t // 2:
 
     - ``"hard-easy"``: the h hardest against the other t − h;
     - ``"middle-rest"``: the h middle topics against the ⌊(t − h) / 2⌋
@@ -119,7 +121,7 @@ def difficulty_halves(difficulty: ArrayLike, kind: str = "hard-easy") -> tuple[n
         raise IrmeansError(f"difficulty must be a 1-d array of at least 2 topics, got shape {d.shape}")
     t = d.size
     h = t // 2
-    order = np.argsort(-d, kind="stable")  # hardest first
+    order = np.argsort(-dense_ranks(d), kind="stable")  # hardest first
     if kind == "hard-easy":
         first, second = order[:h], order[h:]
     elif kind == "middle-rest":
