@@ -282,7 +282,22 @@ class GM(Average):
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
         if self.form == "add":
-            return self.from_mean(np.mean(self.transform(a), axis=axis))
+            m = self.from_mean(np.mean(self.transform(a), axis=axis))
+            near = m < self.eps
+            if 0 < self.eps <= 1 and near.any():
+                # Scores far below ε: exp(mean(log(x + ε))) − ε keeps nothing of them (0 for the GM
+                # of 1e-200 with ε = 1). ε·expm1(mean(log1p(x/ε))), the same mean, keeps them.
+                with np.errstate(over="ignore", under="ignore"):
+                    kept = self.eps * np.expm1(np.mean(np.log1p(a / self.eps), axis=axis))
+                m = np.where(near & np.isfinite(kept), kept, m)
+            if self.eps > 1:
+                # Scores below 2^-60 of ε: log1p(x/ε) is x/ε, which may be subnormal and lose its digits;
+                # the mean is then the arithmetic mean to the last bit.
+                with np.errstate(under="ignore"):
+                    swamped = np.max(a, axis=axis) / self.eps < 2.0**-60
+                if swamped.any():
+                    m = np.where(swamped, np.mean(a, axis=axis), m)
+            return m
         # trec_eval's own arithmetic: the logs added one topic after the other, then divided
         return self.from_mean(_ordered_mean(self.transform(a), axis))
 
@@ -347,14 +362,21 @@ class HM(Average):
             back = self.eps * (m / (1.0 - m)) if self.eps > 1 else -1.0 / m - self.eps
         return np.asarray(np.maximum(back, 0.0))
 
+    def _ratio(self, a: np.ndarray, axis: int | None) -> np.ndarray:
+        """The same mean as mean(x·w) / mean(w), w = 1/(1 + x/ε): no difference of close numbers, no swamping.
+
+        With a large ε it tends to the arithmetic mean; x·w is ε where x/ε passes the largest double.
+        """
+        with np.errstate(over="ignore", under="ignore"):
+            u = a / self.eps
+            w = 1.0 / (1.0 + u)
+            top = np.where(np.isfinite(u), a * w, self.eps)
+            return np.asarray(np.mean(top, axis=axis) / np.mean(w, axis=axis))
+
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
         eps = self.eps
-        if eps > 1:
-            # The same mean written with u = x/ε, so that a large ε does not swamp the
-            # scores: ε·mean(u/(1+u)) / mean(1/(1+u)), which tends to the arithmetic mean.
-            u = a / eps
-            m = eps * np.mean(u / (1 + u), axis=axis) / np.mean(1 / (1 + u), axis=axis)
-            return np.maximum(m, 0.0)
+        if eps > 1:  # x + ε would swamp the scores
+            return np.maximum(self._ratio(a, axis), 0.0)
         b = a + eps
         t = _count(a, axis)
         with np.errstate(divide="ignore", over="ignore"):
@@ -367,6 +389,11 @@ class HM(Average):
             with np.errstate(under="ignore"):
                 ratio = t / np.sum(np.expand_dims(low, axis) / b if axis is not None else low / b, axis=axis)
             m = np.where(off, low * ratio - eps, m)
+        # Scores far below ε: 1 / mean(1/b) comes out a hair above ε, and taking ε off leaves
+        # nothing of them; the ratio form keeps them.
+        near = m < eps
+        if near.any():
+            m = np.where(near, self._ratio(a, axis), m)
         return np.maximum(m, 0.0)
 
     @property
