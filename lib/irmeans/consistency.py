@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._numeric import equal_steps
-from ._validation import score_matrix, whole_number
+from ._validation import check_memory, random_generator, score_matrix, split_count, whole_number
 from .averages import Average, Logit, Median, parse_average
 from .errors import IrmeansError
 from .halves import SPLIT_KINDS, _random_halves, difficulty_halves, draw_halves, make_halves
@@ -365,9 +365,9 @@ def split_half(
         The average, an :mod:`irmeans.averages` value such as ``GM(eps=0.01)``
         or its spec (``"gm:0.01"``).
     n_splits : int, default 10 000
-        Number of random splits.
+        Number of random splits, at most a billion.
     seed : int or numpy.random.Generator, optional
-        Seed of the random halves; the same seed gives the same τ values.
+        Seed of the random halves (a whole number >= 0); the same seed gives the same τ values.
     chunk_size : int, optional
         Splits handled per step; bounds memory, not the result (see
         :func:`halves_tau`).
@@ -392,7 +392,7 @@ def split_half(
     array([1., 1., 1.])
     """
     s = score_matrix(scores)
-    n_splits = whole_number(n_splits, "n_splits", minimum=1)
+    n_splits = split_count(n_splits)
     (taus,) = _split_half_taus([(s, average)], n_splits, seed, chunk_size=chunk_size)
     return taus
 
@@ -422,8 +422,10 @@ def _split_half_taus(
     n_topics = {e.by_topic.shape[0] for e in evaluators}
     if len(n_topics) != 1:
         raise IrmeansError(f"the score matrices have different numbers of topics: {sorted(n_topics)}")
+    rng = random_generator(seed)
+    check_memory(8 * n_splits * len(evaluators), f"the τ of {n_splits:,} splits")
     taus = [np.empty(n_splits) for _ in evaluators]
-    for start, first, second in _random_halves(n_topics.pop(), n_splits, np.random.default_rng(seed)):
+    for start, first, second in _random_halves(n_topics.pop(), n_splits, rng):
         for evaluate, t in zip(evaluators, taus):
             evaluate(first, second, t[start : start + len(first)], progress)
     return taus

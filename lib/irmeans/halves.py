@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._numeric import dense_ranks
-from ._validation import float_array, score_matrix, whole_number
+from ._validation import check_memory, float_array, random_generator, score_matrix, split_count, whole_number
 from .errors import IrmeansError
 from .topics import topic_difficulty
 
@@ -42,9 +42,10 @@ def draw_halves(
     n_topics : int
         Number of topics, at least 2.
     n_splits : int
-        Number of splits, at least 1.
+        Number of splits, from 1 to a billion (and the halves must fit in memory:
+        :func:`irmeans.split_half` draws and uses them block by block instead).
     rng : numpy.random.Generator or int or None
-        The generator, or a seed for ``numpy.random.default_rng``.
+        The generator, or a seed (a whole number >= 0) for ``numpy.random.default_rng``.
 
     Returns
     -------
@@ -59,11 +60,15 @@ def draw_halves(
     [0, 1, 2, 3, 4]
     """
     n_topics = whole_number(n_topics, "n_topics", minimum=2)
-    n_splits = whole_number(n_splits, "n_splits", minimum=1)
+    n_splits = split_count(n_splits)
+    generator = random_generator(rng, "rng")
+    check_memory(
+        n_splits * n_topics * np.dtype(np.intp).itemsize, f"the halves of {n_splits:,} split(s) of {n_topics:,} topics"
+    )
     h = n_topics // 2
     first = np.empty((n_splits, h), dtype=np.intp)
     second = np.empty((n_splits, n_topics - h), dtype=np.intp)
-    for start, a, b in _random_halves(n_topics, n_splits, np.random.default_rng(rng)):
+    for start, a, b in _random_halves(n_topics, n_splits, generator):
         first[start : start + len(a)] = a
         second[start : start + len(b)] = b
     return first, second
@@ -157,7 +162,7 @@ def make_halves(
     """
     s = score_matrix(scores)
     if kind == "random":
-        return draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
+        return draw_halves(s.shape[1], n_splits, random_generator(seed))
     if kind not in SPLIT_KINDS:
         raise IrmeansError(f"split kind must be one of {', '.join(SPLIT_KINDS)}, got {kind!r}")
     return difficulty_halves(topic_difficulty(s, difficulty), kind)

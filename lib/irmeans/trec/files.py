@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from .._validation import float_array, integer_array
+from .._validation import float_array, integer_array, labels
 from ..errors import FileFormatError, IrmeansError, shown_token
 from ..number_syntax import MAX_GRADE, grade_problem
 from .strings import _PAD, Strings, equal_at
@@ -112,6 +112,7 @@ class Qrels(_Rows):
         >>> Qrels.from_arrays(["7"], ["d"], [2.0]).rels.tolist()
         [2]
         """
+        topics, docnos = labels(topics, "the qrels' topics", source), labels(docnos, "the qrels' docnos", source)
         rels = integer_array(rels, "relevance", source)
         high = rels > MAX_GRADE
         if high.any():
@@ -183,6 +184,7 @@ class Run(_Rows):
         >>> Run.from_arrays([b"7"], [b"d"], [0.5]).topics.tolist()
         [b'7']
         """
+        topics, docnos = labels(topics, "the run's topics", source), labels(docnos, "the run's docnos", source)
         s = float_array(scores, "scores", infinite=True).reshape(-1)
         ids, codes = _code_topics(topics)
         d = Strings.from_sequence(docnos)
