@@ -74,7 +74,9 @@ def test_a_flat_topic_has_difficulty_zero_whatever_its_score(value):
     s = matrix_with_a_flat_topic(value)
     d = irmeans.topic_difficulty(s)
     assert d[2] == 0.0
-    np.testing.assert_array_equal(np.delete(d, 2), np.delete(irmeans.topic_difficulty(matrix_with_a_flat_topic(0.5)), 2))
+    np.testing.assert_array_equal(
+        np.delete(d, 2), np.delete(irmeans.topic_difficulty(matrix_with_a_flat_topic(0.5)), 2)
+    )
 
 
 def test_a_topic_flat_but_for_rounding_is_flat():
@@ -150,7 +152,9 @@ def test_p10_averages_tie_as_their_values_do():
     p10 = np.array(datasets.load("adhoc8", "p10").scores)
     tenths = np.rint(p10 * 10).astype(int)
     first, second = irmeans.draw_halves(p10.shape[1], 40, rng=3)
-    exact = [stats.kendalltau(tenths[:, a].sum(axis=1), tenths[:, b].sum(axis=1)).statistic for a, b in zip(first, second)]
+    exact = [
+        stats.kendalltau(tenths[:, a].sum(axis=1), tenths[:, b].sum(axis=1)).statistic for a, b in zip(first, second)
+    ]
     np.testing.assert_allclose(irmeans.halves_tau(p10, "am", first, second), exact, rtol=0, atol=1e-12)
 
 
@@ -174,7 +178,9 @@ def test_split_half_ties_are_those_of_kendall_tau_of_the_averages():
     first, second = irmeans.draw_halves(12, 50, rng=9)
     for spec in ("am", "gm:0.01", "hm:0.01", "median"):
         average = irmeans.parse_average(spec)
-        expected = [irmeans.kendall_tau(average(s[:, a], axis=1), average(s[:, b], axis=1)) for a, b in zip(first, second)]
+        expected = [
+            irmeans.kendall_tau(average(s[:, a], axis=1), average(s[:, b], axis=1)) for a, b in zip(first, second)
+        ]
         np.testing.assert_array_equal(irmeans.halves_tau(s, spec, first, second), expected)
 
 
@@ -216,7 +222,9 @@ def test_the_command_s_hard_easy_split_does_not_depend_on_a_flat_topic_s_score(t
         s[:, 4] = third + third + third
         path = tmp_path / f"s{value}.csv"
         path.write_text(
-            "system," + ",".join(f"t{j}" for j in range(9)) + "\n"
+            "system,"
+            + ",".join(f"t{j}" for j in range(9))
+            + "\n"
             + "".join(f"r{i}," + ",".join(repr(float(v)) for v in row) + "\n" for i, row in enumerate(s))
         )
         out = io.StringIO()
