@@ -108,7 +108,9 @@ def halves_tau(
         An :mod:`irmeans.averages` value or its spec.
     first, second : array_like of int, shape (splits, h1) and (splits, h2)
         Topic indices of each split's two halves (as from :func:`draw_halves`
-        or :func:`difficulty_halves`).
+        or :func:`difficulty_halves`). A topic may be in a half more than once
+        (the halves of a resample of the topics, as the bootstrap of
+        :func:`irmeans.intervals.tau_intervals` makes): it counts as often.
     chunk_size : int, optional
         Splits handled per step; bounds memory, not the result. By default
         about four million scores' worth (splits × systems × topics).
@@ -236,8 +238,9 @@ def _ranks_by_sums(
     (:func:`_order_near_ties`).
     """
     n_splits, n_topics = halves.shape
-    pick = np.zeros((n_splits, by_topic.shape[0]))
-    np.put_along_axis(pick, halves, 1.0, axis=1)
+    # How many times each topic is in each half: once, or more in a resample of the topics.
+    cells = (np.arange(n_splits)[:, None] * by_topic.shape[0] + halves).ravel()
+    pick = np.bincount(cells, minlength=n_splits * by_topic.shape[0]).reshape(n_splits, -1).astype(np.float64)
     sums = _products(pick, g_by_topic)
     order = _order_within_rounding(sums)
     srt = sums.ravel()[order + (np.arange(n_splits) * sums.shape[1])[:, None]]

@@ -9,10 +9,15 @@ from ._numeric import flat
 from ._validation import score_matrix, whole_number
 from .errors import IrmeansError
 
-__all__ = ["DIFFICULTY", "topic_difficulty", "standardize"]
+__all__ = ["DIFFICULTY", "DIFFICULTY_FROM", "topic_difficulty", "standardize"]
 
 #: The definitions of topic difficulty :func:`topic_difficulty` knows.
 DIFFICULTY = ("eq2", "eq1", "max")
+
+#: Whose scores decide topic difficulty in a split-half experiment with averages of raw and of
+#: standardized scores (:func:`irmeans.intervals.tau_intervals`): each average's own scores
+#: (standardized for a ``std-`` average), the raw scores, or the standardized scores.
+DIFFICULTY_FROM = ("own", "raw", "standardized")
 
 
 def topic_difficulty(scores: ArrayLike, definition: str = "eq2") -> np.ndarray:
