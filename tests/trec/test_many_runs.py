@@ -102,6 +102,7 @@ EVAL_MODULES = {
     "irmeans.cli",
     "irmeans.cli.arguments",
     "irmeans.cli.consistency_command",
+    "irmeans.cli.datasets_command",
     "irmeans.cli.eval_command",
     "irmeans.cli.output",
     "irmeans.halves",
