@@ -20,6 +20,7 @@ __version__ = "0.2.0"
 _HOMES = {
     "averages": ["AM", "GM", "HM", "Average", "Logit", "Median", "parse_average"],
     "consistency": ["halves_tau", "split_half"],
+    "intervals": ["tau_intervals"],
     "kendall": ["kendall_tau"],
     "halves": ["difficulty_halves", "draw_halves", "make_halves"],
     "topics": ["standardize", "topic_difficulty"],
@@ -59,6 +60,7 @@ __all__ = [
     "kendall_tau",
     "make_halves",
     "split_half",
+    "tau_intervals",
     "standardize",
     "topic_difficulty",
     "compare_taus",
@@ -111,6 +113,7 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
     from .consistency import halves_tau, split_half
     from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
     from .halves import difficulty_halves, draw_halves, make_halves
+    from .intervals import tau_intervals
     from .kendall import kendall_tau
     from .means import (
         TREC_EVAL_GM_EPS,

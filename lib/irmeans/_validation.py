@@ -7,6 +7,9 @@ with a message that names the argument and the value given.
 from __future__ import annotations
 
 import numbers
+import os
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,7 +26,19 @@ __all__ = [
     "scores_array",
     "integer_array",
     "score_matrix",
+    "counts",
+    "relevance_level",
+    "random_generator",
+    "split_count",
+    "check_memory",
+    "labels",
+    "MAX_SPLITS",
 ]
+
+#: The most random splits irmeans draws in one experiment (a billion already takes hours).
+MAX_SPLITS = 10**9
+
+_INT64_MAX = np.iinfo(np.int64).max
 
 
 def whole_number(value: object, name: str, *, minimum: int | None = None) -> int:
@@ -75,16 +90,40 @@ def first_index(mask: np.ndarray) -> int | tuple[int, ...]:
     return int(idx[0]) if len(idx) == 1 else tuple(int(i) for i in idx)
 
 
+_KINDS = {"U": "strings", "S": "bytes", "c": "complex numbers", "M": "dates", "m": "time spans", "V": "records"}
+
+
+def _real(v: object) -> bool:
+    return isinstance(v, numbers.Real)
+
+
 def float_array(x: ArrayLike, name: str, *, infinite: bool = False) -> np.ndarray:
-    """``x`` as a float64 array, refusing masked arrays, non-numbers, NaN and (unless ``infinite``) ±inf."""
+    """``x`` as a float64 array, refusing masked arrays, non-numbers, NaN and (unless ``infinite``) ±inf.
+
+    Real numbers of any numpy or Python type are taken (booleans as 0 and 1); strings, even of
+    digits (numpy would read ``'1_0'`` as 10), complex numbers, dates and anything else are not.
+    """
     if isinstance(x, np.ma.MaskedArray):
         raise IrmeansError(
             f"{name} is a masked array: fill or drop the masked values first (irmeans does not ignore a mask)"
         )
     try:
-        a = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise IrmeansError(f"{name} must be numbers, got {x!r:.80}") from None
+        raw = np.asarray(x)
+    except (TypeError, ValueError):  # ragged nesting
+        raise IrmeansError(f"{name} must be numbers in a rectangular array, got {x!r:.80}") from None
+    kind = raw.dtype.kind
+    if kind in _KINDS:
+        raise IrmeansError(f"{name} must be numbers, got {_KINDS[kind]}: {x!r:.80}")
+    if kind == "O":
+        flat = raw.ravel().tolist()
+        for i, v in enumerate(flat):
+            if not _real(v):
+                where = first_index(np.arange(raw.size).reshape(raw.shape) == i) if raw.ndim else 0
+                raise IrmeansError(f"{name} must be numbers, got {v!r:.40} at index {where}")
+    try:
+        a = raw.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise IrmeansError(f"{name} must be numbers that fit in a double, got {x!r:.80}") from None
     bad = np.isnan(a) if infinite else ~np.isfinite(a)
     if bad.any():
         where = first_index(bad)
@@ -107,9 +146,6 @@ def scores_array(x: ArrayLike, axis: object) -> tuple[np.ndarray, int | None]:
     if a.size == 0:
         raise IrmeansError("cannot average an empty set of scores")
     return a, axis
-
-
-_INT64_MAX = np.iinfo(np.int64).max
 
 
 def integer_array(x: ArrayLike, name: str, source: str = "<arrays>") -> np.ndarray:
@@ -157,3 +193,101 @@ def score_matrix(x: ArrayLike, name: str = "score") -> np.ndarray:
     if a.shape[0] < 2 or a.shape[1] < 2:
         raise IrmeansError(f"{name}s needs at least 2 systems and 2 topics, got shape {a.shape}")
     return a
+
+
+def counts(value: object, name: str, shape: tuple[int, ...] = ()) -> np.ndarray:
+    """Whole numbers >= 0 that fit in 64 bits, one or an array that broadcasts to ``shape``: an int64 array.
+
+    >>> counts(3, "num_relevant").tolist(), counts([1, 2.0], "num_relevant", (2,)).tolist()
+    (3, [1, 2])
+    """
+    if not isinstance(value, (np.ndarray, list, tuple)):
+        n = whole_number(value, name, minimum=0)
+        if n > _INT64_MAX:
+            raise IrmeansError(f"{name}={n} is out of range (64-bit integers)")
+        return np.asarray(n, dtype=np.int64)
+    if isinstance(value, np.ma.MaskedArray):
+        raise IrmeansError(f"{name} is a masked array: fill or drop the masked values first")
+    raw = np.asarray(value)
+    if raw.ndim == 0:
+        return counts(raw.item(), name, shape)
+    kind = raw.dtype.kind
+    if kind == "O" and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in raw.ravel().tolist()):
+        if any(not 0 <= v <= _INT64_MAX for v in raw.ravel().tolist()):
+            raise IrmeansError(f"{name} must be whole numbers >= 0 that fit in 64 bits, got {value!r:.80}")
+        raw = raw.astype(np.int64)
+        kind = "i"
+    if kind == "f":
+        ok = np.isfinite(raw) & (raw == np.floor(raw)) & (raw >= 0) & (raw < 2.0**63)
+    elif kind in "iu":
+        ok = (raw >= 0) & (raw <= _INT64_MAX)
+    else:
+        raise IrmeansError(f"{name} must be whole numbers >= 0, got {value!r:.80}")
+    if not ok.all():
+        where = first_index(~ok)
+        raise IrmeansError(
+            f"{name} must be whole numbers >= 0 that fit in 64 bits; at index {where} it is {raw[where]!r}"
+        )
+    try:
+        fits = np.broadcast_shapes(raw.shape, shape) == tuple(shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise IrmeansError(f"{name} has shape {raw.shape}, which does not match the rankings' shape {tuple(shape)}")
+    return raw.astype(np.int64)
+
+
+def relevance_level(level: object) -> float:
+    """The least relevance value that counts as relevant: a finite number (``level=nan`` would count nothing)."""
+    return finite_number(level, "level")
+
+
+def random_generator(seed: object, name: str = "seed") -> np.random.Generator:
+    """A numpy Generator from ``seed``: None, a whole number >= 0 (or a sequence of them), or a Generator.
+
+    >>> float(random_generator(3).random()) == float(np.random.default_rng(3).random())
+    True
+    """
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (list, tuple)) and seed:
+        return np.random.default_rng([whole_number(v, f"{name} (each of its numbers)", minimum=0) for v in seed])
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Real):
+        raise IrmeansError(f"{name} must be a whole number >= 0 or a numpy Generator, got {seed!r:.80}")
+    return np.random.default_rng(whole_number(seed, name, minimum=0))
+
+
+def check_memory(nbytes: float, what: str) -> None:
+    """Refuse, before allocating, an array larger than the machine's memory (where it can be known)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - not a POSIX system
+        return
+    if total > 0 and nbytes > total:
+        raise IrmeansError(f"{what} would take {_size(nbytes)}, more than this machine's {_size(total)} of memory")
+
+
+def _size(nbytes: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if nbytes < 1024 or unit == "PiB":
+            return f"{nbytes:.0f} {unit}" if unit == "bytes" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+def split_count(value: object, name: str = "n_splits") -> int:
+    """A number of random splits: a whole number from 1 to :data:`MAX_SPLITS`."""
+    n = whole_number(value, name, minimum=1)
+    if n > MAX_SPLITS:
+        raise IrmeansError(f"{name}={n} is more than the {MAX_SPLITS:,} splits irmeans draws")
+    return n
+
+
+def labels(values: Iterable[Any], name: str, source: str = "<arrays>") -> Iterable[Any]:
+    """``values``, a sequence of topic ids or docnos, refused if it is one str or bytes (read one character a row)."""
+    if isinstance(values, (str, bytes, bytearray)):
+        raise IrmeansError(
+            f"{source}: {name} must be a sequence, one a row; got the single {type(values).__name__} {values!r:.40}, "
+            "which would be read one character at a time"
+        )
+    return values

@@ -21,6 +21,14 @@ spec               object                      what
 ``logit:0.01``     ``Logit(eps=0.01)``         mean in log-odds space, mapped back
 =================  ==========================  ====================================
 
+A spec without ``:ε`` takes :data:`DEFAULT_EPS`, 0.01 (``gm`` is ``gm:0.01``), the ε the
+book advises (chapter 10), and trec_eval's 1e-5 for ``gm-floor`` and ``gm-zeros``; a spec
+read back always names its ε.
+
+Every average lies between the smallest and the largest score it averages, and is
+computed so that it does for any finite scores it takes: the sum of huge scores, the
+reciprocals of tiny ones and a huge ε neither overflow nor lose the answer.
+
 >>> from irmeans.averages import GM, parse_average
 >>> avg = parse_average("gm:0.01")
 >>> avg == GM(eps=0.01), avg.label, round(avg([0.0, 0.4, 0.2, 0.4, 0.3]), 3)
@@ -29,7 +37,6 @@ spec               object                      what
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
@@ -38,6 +45,7 @@ from numpy.typing import ArrayLike
 
 from ._validation import eps_value, first_index, scores_array
 from .errors import IrmeansError
+from .number_syntax import c_float
 
 __all__ = [
     "Average",
@@ -53,10 +61,14 @@ __all__ = [
     "TREC_EVAL_GM",
     "Sum",
     "unchecked",
+    "DEFAULT_EPS",
 ]
 
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
 TREC_EVAL_GM_EPS = 1e-5
+
+#: The ε of a spec that names none (``gm``, ``hm``, ``logit``): 0.01, as chapter 10 advises.
+DEFAULT_EPS = 0.01
 
 #: The averages by spec kind (``"gm-floor"``), each with the class and the fixed arguments it stands for.
 REGISTRY: dict[str, tuple[type[Average], dict[str, Any]]] = {}
@@ -70,6 +82,38 @@ def _scalar(m: ArrayLike) -> float | np.ndarray:
     """A Python float for a 0-d result, the array otherwise."""
     m = np.asarray(m)
     return float(m) if m.ndim == 0 else m
+
+
+def _count(a: np.ndarray, axis: int | None) -> int:
+    return a.size if axis is None else a.shape[axis]
+
+
+def _last(total: np.ndarray, axis: int | None) -> np.ndarray:
+    return np.asarray(total[-1] if axis is None else np.take(total, -1, axis=axis))
+
+
+def _ordered_mean(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """The mean with the scores added one after the other, as trec_eval adds them.
+
+    np.mean's pairwise sum can differ in the last bits, so this is what makes MAP here
+    trec_eval's MAP to the last bit. A sum that passes the largest double (finite scores
+    near 1e308) is formed again from the scores halved k times, an exact scaling that
+    keeps the order of the additions and so the bits, and the mean doubled back.
+    """
+    n = _count(a, axis)
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = _last(np.cumsum(a, axis=axis), axis)
+    mean = total / n
+    # Only a sum of finite scores is formed again: a NaN or an infinity among the scores (which
+    # trec_eval's C arithmetic carries into its mean, sign and all) stays as the sum left it.
+    over = ~np.isfinite(mean) & np.isfinite(a).all(axis=axis)
+    if over.any():
+        k = int(n).bit_length() + 1
+        scaled = np.ldexp(_last(np.cumsum(np.ldexp(a, -k), axis=axis), axis) / n, k)
+        with np.errstate(over="ignore"):  # a mean is never past its largest score: kept within them
+            scaled = np.clip(scaled, np.min(a, axis=axis), np.max(a, axis=axis))
+        mean = np.where(over, scaled, mean)
+    return np.asarray(mean)
 
 
 @dataclass(frozen=True)
@@ -101,7 +145,12 @@ class Average:
             if bad.any():
                 where = first_index(bad)
                 raise IrmeansError(self._refusal(where, float(a[where])))
-        return _scalar(self._value(a, axis))
+        with np.errstate(over="ignore", under="ignore"):
+            m = np.asarray(self._value(a, axis))
+        off = ~np.isfinite(m)
+        if off.any():  # an exp(log(y)) a hair past the largest double: the average of finite scores is finite
+            m = np.where(off, np.clip(m, np.min(a, axis=axis), np.max(a, axis=axis)), m)
+        return _scalar(m)
 
     def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         """Masks of refused scores, the first that has one decides the message (see :meth:`refuses`)."""
@@ -127,6 +176,15 @@ class Average:
         such a form (the median).
         """
         return None
+
+    def from_mean(self, m: ArrayLike) -> np.ndarray:
+        """The average of scores whose transform (:meth:`transform`) has mean ``m``: a strictly increasing map.
+
+        >>> gm = GM(eps=0.01)
+        >>> float(gm.from_mean(gm.transform([0.2, 0.8]).mean())) == gm([0.2, 0.8])
+        True
+        """
+        raise IrmeansError(f"{self.label} is not a function of the mean of a transform of the scores")
 
     @property
     def spec(self) -> str:
@@ -155,14 +213,13 @@ class AM(Average):
     kinds: ClassVar = {"am": {}}
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        # The scores added one after the other, as trec_eval adds them (np.mean's pairwise sum
-        # can differ in the last bits), so that MAP here is trec_eval's MAP to the last bit.
-        total = np.cumsum(a, axis=axis)
-        total = total[-1] if axis is None else np.take(total, -1, axis=axis)
-        return total / (a.size if axis is None else a.shape[axis])
+        return _ordered_mean(a, axis)
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)
+
+    def from_mean(self, m: ArrayLike) -> np.ndarray:
+        return np.asarray(m, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -213,23 +270,40 @@ class GM(Average):
                 return cast(np.ndarray, np.log(np.maximum(x, self.eps)))
             if self.form == "zeros":
                 return np.log(np.where(x == 0, self.eps, x))
+            # log(x + ε) up to the constant log ε for a large ε, which would swamp the scores in x + ε
             return np.log1p(x / self.eps) if self.eps > 1 else np.log(x + self.eps)
 
-    def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        eps = self.eps
-        if self.form == "add":
-            if eps > 1:
-                # Written as ε·(exp(mean(log1p(x/ε))) − 1) so that a large ε does not
-                # swamp the scores in x + ε: the mean then tends to the arithmetic mean.
-                m = eps * np.expm1(np.mean(self.transform(a), axis=axis))
-            else:  # log(0) = -inf gives exp(-inf) = 0, as it should
-                m = np.exp(np.mean(self.transform(a), axis=axis)) - eps
+    def from_mean(self, m: ArrayLike) -> np.ndarray:
+        m = np.asarray(m, dtype=np.float64)
+        with np.errstate(over="ignore"):
+            if self.form != "add":
+                return np.asarray(np.exp(m))
+            # ε·(exp(mean(log1p(x/ε))) − 1) for a large ε: the mean then tends to the arithmetic mean.
             # exp(log(y)) may come back a hair below y; a mean of scores >= 0 is never below 0.
-            return np.maximum(m, 0.0)
+            # (log(0) = -inf gives exp(-inf) = 0, as it should.)
+            back = self.eps * np.expm1(m) if self.eps > 1 else np.exp(m) - self.eps
+            return np.asarray(np.maximum(back, 0.0))
+
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
+        if self.form == "add":
+            m = self.from_mean(np.mean(self.transform(a), axis=axis))
+            near = m < self.eps
+            if 0 < self.eps <= 1 and near.any():
+                # Scores far below ε: exp(mean(log(x + ε))) − ε keeps nothing of them (0 for the GM
+                # of 1e-200 with ε = 1). ε·expm1(mean(log1p(x/ε))), the same mean, keeps them.
+                with np.errstate(over="ignore", under="ignore"):
+                    kept = self.eps * np.expm1(np.mean(np.log1p(a / self.eps), axis=axis))
+                m = np.where(near & np.isfinite(kept), kept, m)
+            if self.eps > 1:
+                # Scores below 2^-60 of ε: log1p(x/ε) is x/ε, which may be subnormal and lose its digits;
+                # the mean is then the arithmetic mean to the last bit.
+                with np.errstate(under="ignore"):
+                    swamped = np.max(a, axis=axis) / self.eps < 2.0**-60
+                if swamped.any():
+                    m = np.where(swamped, np.mean(a, axis=axis), m)
+            return m
         # trec_eval's own arithmetic: the logs added one topic after the other, then divided
-        total = np.cumsum(self.transform(a), axis=axis)
-        total = total[-1] if axis is None else np.take(total, -1, axis=axis)
-        return np.exp(total / (a.size if axis is None else a.shape[axis]))
+        return self.from_mean(_ordered_mean(self.transform(a), axis))
 
     @property
     def label(self) -> str:
@@ -280,19 +354,50 @@ class HM(Average):
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
-        with np.errstate(divide="ignore"):
+        if self.eps > 1:
+            # x / (x + ε) = 1 − ε/(x + ε), an increasing map of −1/(x + ε) that a large ε does not swamp
+            return x / (x + self.eps)
+        with np.errstate(divide="ignore", over="ignore"):  # a zero without ε, or a subnormal score
             return -1.0 / (x + self.eps)
+
+    def from_mean(self, m: ArrayLike) -> np.ndarray:
+        m = np.asarray(m, dtype=np.float64)
+        with np.errstate(divide="ignore", over="ignore"):
+            back = self.eps * (m / (1.0 - m)) if self.eps > 1 else -1.0 / m - self.eps
+        return np.asarray(np.maximum(back, 0.0))
+
+    def _ratio(self, a: np.ndarray, axis: int | None) -> np.ndarray:
+        """The same mean as mean(x·w) / mean(w), w = 1/(1 + x/ε): no difference of close numbers, no swamping.
+
+        With a large ε it tends to the arithmetic mean; x·w is ε where x/ε passes the largest double.
+        """
+        with np.errstate(over="ignore", under="ignore"):
+            u = a / self.eps
+            w = 1.0 / (1.0 + u)
+            top = np.where(np.isfinite(u), a * w, self.eps)
+            return np.asarray(np.mean(top, axis=axis) / np.mean(w, axis=axis))
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
         eps = self.eps
-        if eps > 1:
-            # The same mean written with u = x/ε, so that a large ε does not swamp the
-            # scores: ε·mean(u/(1+u)) / mean(1/(1+u)), which tends to the arithmetic mean.
-            u = a / eps
-            m = eps * np.mean(u / (1 + u), axis=axis) / np.mean(1 / (1 + u), axis=axis)
-        else:
-            t = a.size if axis is None else a.shape[axis]
-            m = t / np.sum(1.0 / (a + eps), axis=axis) - eps
+        if eps > 1:  # x + ε would swamp the scores
+            return np.maximum(self._ratio(a, axis), 0.0)
+        b = a + eps
+        t = _count(a, axis)
+        with np.errstate(divide="ignore", over="ignore"):
+            m = t / np.sum(1.0 / b, axis=axis) - eps
+        # Reciprocals past the largest double (subnormal scores) or below the smallest normal
+        # one (scores near 1e308): each b over the least of them, which lies in (0, 1], instead.
+        low, high = np.min(b, axis=axis), np.max(b, axis=axis)
+        off = ~np.isfinite(m) | (low < 2.0**-1000) | (high > 2.0**1000)
+        if off.any():
+            with np.errstate(under="ignore"):
+                ratio = t / np.sum(np.expand_dims(low, axis) / b if axis is not None else low / b, axis=axis)
+            m = np.where(off, low * ratio - eps, m)
+        # Scores far below ε: 1 / mean(1/b) comes out a hair above ε, and taking ε off leaves
+        # nothing of them; the ratio form keeps them.
+        near = m < eps
+        if near.any():
+            m = np.where(near, self._ratio(a, axis), m)
         return np.maximum(m, 0.0)
 
     @property
@@ -312,7 +417,12 @@ class Median(Average):
     eval_lines: ClassVar = {"median_map": ({}, "median AP")}
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        return np.median(a, axis=axis)
+        with np.errstate(over="ignore", invalid="ignore"):
+            m = np.median(a, axis=axis)
+        over = ~np.isfinite(m)
+        if over.any():  # two middle scores whose sum passes the largest double: halved first (exact)
+            m = np.where(over, np.median(np.ldexp(a, -1), axis=axis) * 2.0, m)
+        return m
 
     @property
     def label(self) -> str:
@@ -320,8 +430,19 @@ class Median(Average):
 
 
 def log_odds_of(a: np.ndarray, eps: float) -> np.ndarray:
-    """log((a + ε) / (1 − a + ε)), elementwise, without checks (see :func:`irmeans.means.log_odds`)."""
-    return np.log(a + eps) - np.log1p(-a + eps)
+    """log((a + ε) / (1 − a + ε)), elementwise, without checks (see :func:`irmeans.means.log_odds`).
+
+    For ε > 1 it is log1p((2a − 1) / (1 − a + ε)), which a large ε does not swamp (the
+    log-odds of ε = 1e13 differ by 1e-13, below the rounding of log(a + ε)). Where 1 − a + ε
+    is tiny (a score near 1 with a tiny ε) the second log is taken of (1 − a) + ε, in which
+    1 − a is exact, so that −a + ε rounded near −1 does not lose ε.
+    """
+    if eps > 1:
+        return np.asarray(np.log1p((2.0 * a - 1.0) / ((1.0 - a) + eps)))
+    with np.errstate(divide="ignore"):
+        rest = (1.0 - a) + eps
+        second = np.where(rest < 2.0**-10, np.log(rest), np.log1p(-a + eps))
+        return np.asarray(np.log(a + eps) - second)
 
 
 @dataclass(frozen=True)
@@ -368,13 +489,22 @@ class Logit(Average):
         with np.errstate(divide="ignore"):
             return log_odds_of(x, self.eps)
 
-    def _value(self, a: np.ndarray, axis: int | None) -> Any:
+    def from_mean(self, m: ArrayLike) -> np.ndarray:
+        y = np.asarray(m, dtype=np.float64)
         eps = self.eps
-        y = np.mean(log_odds_of(a, eps), axis=axis)
-        # Written with exp(-|y|) so that large |y| neither overflows nor loses the answer.
-        e = np.exp(-np.abs(y))
-        m = np.where(y >= 0, ((1 + eps) - eps * e) / (1 + e), ((1 + eps) * e - eps) / (1 + e))
-        return np.clip(m, 0.0, 1.0)
+        with np.errstate(invalid="ignore"):  # y = ±inf (0 or 1 without ε): e = 0, and the clip decides
+            # Written with e = exp(-|y|) so that large |y| neither overflows nor loses the answer;
+            # for ε > 1 with 1 − e = −expm1(−|y|), so that ε·(1 − e) keeps its digits when y is tiny.
+            e = np.exp(-np.abs(y))
+            if eps > 1:
+                rest = -np.expm1(-np.abs(y))
+                m = np.where(y >= 0, (1.0 + eps * rest) / (1.0 + e), (e - eps * rest) / (1.0 + e))
+            else:
+                m = np.where(y >= 0, ((1 + eps) - eps * e) / (1 + e), ((1 + eps) * e - eps) / (1 + e))
+        return np.asarray(np.clip(m, 0.0, 1.0))
+
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
+        return self.from_mean(np.mean(log_odds_of(a, self.eps), axis=axis))
 
     @property
     def label(self) -> str:
@@ -384,22 +514,22 @@ class Logit(Average):
 #: trec_eval's ``gm_map``: the floor form with ε = 1e-5.
 TREC_EVAL_GM = GM(eps=TREC_EVAL_GM_EPS, form="floor")
 
-_NUMBER = re.compile(r"[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-
 
 def parse_average(spec: str | Average) -> Average:
     """Read an average from its short spec.
 
     Specs: ``am``, ``gm:0.01``, ``gm-floor:1e-5``, ``gm-zeros:1e-5``, ``hm:0.01``, ``median``, ``logit:0.01``.
 
-    ``gm``, ``hm`` and ``logit`` without ``:ε`` take ε = 0; ``gm-floor`` and
-    ``gm-zeros`` without ε take trec_eval's 1e-5. ε is written as a plain
-    decimal or e-notation number (no ``_``, ``inf`` or ``nan``). An :class:`Average` is returned as it is.
+    ``gm``, ``hm`` and ``logit`` without ``:ε`` take :data:`DEFAULT_EPS` (0.01, the ε
+    chapter 10 advises; ``gm:0`` is the plain GM); ``gm-floor`` and ``gm-zeros`` without
+    ε take trec_eval's 1e-5. ε is read as C reads a number (:mod:`irmeans.number_syntax`,
+    as every number irmeans reads): ``1e-5``, ``.5``, not ``1_0``; it must be finite and
+    >= 0. An :class:`Average` is returned as it is.
 
     >>> parse_average("gm-floor")
     GM(eps=1e-05, form='floor')
-    >>> [parse_average(s).spec for s in ("AM", "hm:0.01", "median")]
-    ['am', 'hm:0.01', 'median']
+    >>> [parse_average(s).spec for s in ("AM", "gm", "hm:0.5", "median")]
+    ['am', 'gm:0.01', 'hm:0.5', 'median']
     """
     if isinstance(spec, Average):
         return spec
@@ -415,11 +545,12 @@ def parse_average(spec: str | Average) -> Average:
         if sep:
             raise IrmeansError(f"average {spec!r}: {kind} takes no ε")
         return cls(**fixed)
-    eps = TREC_EVAL_GM_EPS if fixed.get("form", "add") != "add" else 0.0
+    eps = TREC_EVAL_GM_EPS if fixed.get("form", "add") != "add" else DEFAULT_EPS
     if sep:
-        if not _NUMBER.fullmatch(eps_text):
-            raise IrmeansError(f"average {spec!r}: ε {eps_text!r} is not a plain number such as 0.01 or 1e-5")
-        eps = float(eps_text)
+        value = c_float(eps_text)
+        if value is None or not (0 <= value < float("inf")):
+            raise IrmeansError(f"average {spec!r}: ε {eps_text!r} is not a finite number >= 0, such as 0.01 or 1e-5")
+        eps = value + 0.0  # -0 is 0
     # cls takes eps (its takes_eps says so), which mypy cannot see from type[Average].
     return cls(eps=eps, **fixed)  # type: ignore[call-arg]
 

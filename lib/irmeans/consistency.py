@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import score_matrix, whole_number
+from ._numeric import equal_steps
+from ._validation import check_memory, random_generator, score_matrix, split_count, whole_number
 from .averages import Average, Logit, Median, parse_average
 from .errors import IrmeansError
 from .halves import SPLIT_KINDS, _random_halves, difficulty_halves, draw_halves, make_halves
@@ -80,7 +81,13 @@ def _averages_of(x: np.ndarray, average: Average) -> np.ndarray:
         # ones), from one sort of each half: much faster than its partitions here.
         x = np.sort(x.transpose(0, 2, 1), axis=-1)
         h = x.shape[-1]
-        return x[..., h // 2] if h % 2 else (x[..., h // 2 - 1] + x[..., h // 2]) / 2
+        if h % 2:
+            return x[..., h // 2]
+        low, high = x[..., h // 2 - 1], x[..., h // 2]
+        with np.errstate(over="ignore"):
+            middle = (low + high) / 2
+        # two scores whose sum passes the largest double: halved first (exact), as Median does
+        return np.where(np.isfinite(middle), middle, low / 2 + high / 2)
     return np.asarray(average(x.transpose(0, 2, 1), axis=-1))
 
 
@@ -101,7 +108,9 @@ def halves_tau(
         An :mod:`irmeans.averages` value or its spec.
     first, second : array_like of int, shape (splits, h1) and (splits, h2)
         Topic indices of each split's two halves (as from :func:`draw_halves`
-        or :func:`difficulty_halves`).
+        or :func:`difficulty_halves`). A topic may be in a half more than once
+        (the halves of a resample of the topics, as the bootstrap of
+        :func:`irmeans.intervals.tau_intervals` makes): it counts as often.
     chunk_size : int, optional
         Splits handled per step; bounds memory, not the result. By default
         about four million scores' worth (splits × systems × topics).
@@ -116,12 +125,15 @@ def halves_tau(
     strictly increasing function of the mean of some transform g of the
     scores (log(x + ε) for the εGM), so they order the systems as the sum of
     g over the half does; those sums come from one matrix product for all
-    splits. Systems whose sums come within rounding of each other are
-    averaged with ``average`` itself and ordered by those averages, so that
-    ties are those of the average's own arithmetic; every split of the
-    median is averaged in full. Systems with identical scores on every topic
-    are averaged once. τ is counted in O(n log n) for n systems (see
-    :func:`kendall_tau`).
+    splits. Systems whose averages, mapped back from those sums, come close to
+    each other are averaged with ``average`` itself and ordered by those
+    averages; two averages of a half are tied when they are equal within
+    irmeans' tolerance (they differ by at most 1e-12 of the largest average on
+    the half, see :mod:`irmeans._numeric`), so that the rounding of a sum, which
+    depends on the order of its terms and on how the matrix product is blocked,
+    neither makes nor breaks a tie. Every split of the median is averaged in
+    full. Systems with identical scores on every topic are averaged once. τ is
+    counted in O(n log n) for n systems (see :func:`kendall_tau`).
 
     Examples
     --------
@@ -151,8 +163,8 @@ def halves_tau(
 class _HalvesTau:
     """τ of one average between the system orders on pairs of halves, set up once for any number of splits.
 
-    ``scores`` are checked (:func:`_system_scores`), ``average`` parsed; the
-    average's own checks run here. Calling it with blocks of halves fills
+    ``scores`` are a checked score matrix (:func:`irmeans._validation.score_matrix`) and
+    ``average`` a parsed one; the average's own checks run here. Calling it with blocks of halves fills
     their τ in ``out`` (see :func:`halves_tau`), ``chunk_size`` splits at a time.
     """
 
@@ -188,6 +200,12 @@ class _HalvesTau:
         return out
 
 
+# Neighbours in the order of the sums whose averages, mapped back from the sums, are within
+# this share of the half's largest average (or of ε, where the map back subtracts it) are
+# averaged again by the average itself: far above the rounding of the sums and of the map
+# back, so that every pair of systems tied within TOLERANCE (1e-12) is looked at again.
+_CLOSE = 1e-9
+
 # Rows of a matrix product per BLAS call in _products: the m·n·k of each call stays below
 # the size from which OpenBLAS splits a product over threads.
 _PRODUCT_VALUES = 200_000
@@ -198,7 +216,8 @@ def _products(pick: np.ndarray, g: np.ndarray) -> np.ndarray:
 
     On a busy machine a second BLAS thread, left spinning after each product,
     slows down all the numpy work that follows; one-thread blocks cost a few
-    milliseconds for 10,000 splits.
+    milliseconds for 10,000 splits. A block's sums may differ in the last bit from
+    the whole product's (the BLAS adds in another order): nothing here depends on it.
     """
     step = max(1, _PRODUCT_VALUES // (g.shape[0] * g.shape[1]))
     if step >= pick.shape[0]:
@@ -214,12 +233,14 @@ def _ranks_by_sums(
 ) -> np.ndarray:
     """Dense ranks of the distinct systems by ``average`` on each half, from the sums of g over the half.
 
-    Systems whose sums are within rounding of each other (1e-9 of the largest)
-    are ordered and tied by ``average`` itself (:func:`_order_near_ties`).
+    Systems whose averages, mapped back from the sums (:meth:`Average.from_mean`), are
+    within :data:`_CLOSE` of each other are ordered and tied by ``average`` itself
+    (:func:`_order_near_ties`).
     """
     n_splits, n_topics = halves.shape
-    pick = np.zeros((n_splits, by_topic.shape[0]))
-    np.put_along_axis(pick, halves, 1.0, axis=1)
+    # How many times each topic is in each half: once, or more in a resample of the topics.
+    cells = (np.arange(n_splits)[:, None] * by_topic.shape[0] + halves).ravel()
+    pick = np.bincount(cells, minlength=n_splits * by_topic.shape[0]).reshape(n_splits, -1).astype(np.float64)
     sums = _products(pick, g_by_topic)
     order = _order_within_rounding(sums)
     srt = sums.ravel()[order + (np.arange(n_splits) * sums.shape[1])[:, None]]
@@ -233,10 +254,12 @@ def _ranks_by_sums(
         order[part] = np.take_along_axis(order[part], fix, axis=1)
         srt[part] = np.take_along_axis(srt[part], fix, axis=1)
         gap[part] = np.diff(srt[part], axis=1)
-    # Neighbours this close are ordered, and tied, by the averages: the sums' rounding
-    # could differ from the average's.
-    close = gap <= 1e-9 * (1.0 + np.abs(srt).max(axis=1))[:, None]
-    step = srt[:, 1:] != srt[:, :-1]
+    # Neighbours this close are ordered, and tied, by the averages themselves: the sums'
+    # rounding, and the map back from them, could differ from the average's own arithmetic.
+    approx = average.from_mean(srt / n_topics)
+    scale = np.maximum(np.abs(approx[:, :1]), np.abs(approx[:, -1:])) + min(getattr(average, "eps", 0.0), 1.0)
+    close = (gap <= _CLOSE * (1.0 + np.abs(srt).max(axis=1))[:, None]) | (np.diff(approx, axis=1) <= _CLOSE * scale)
+    step = np.ones(gap.shape, dtype=bool)
     redo = np.flatnonzero(close.any(axis=1))
     if len(redo):
         order[redo], tied = _order_near_ties(by_topic, average, halves[redo], order[redo], close[redo])
@@ -270,20 +293,24 @@ def _order_within_rounding(v: np.ndarray) -> np.ndarray:
 def _order_near_ties(
     by_topic: np.ndarray, average: Average, halves: np.ndarray, order: np.ndarray, close: np.ndarray
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
-    """Systems ordered by ``average`` itself where their sums are within rounding of each other.
+    """Systems ordered by ``average`` itself where their sums are close.
 
     ``order`` sorts each split's systems by their sums; ``close`` marks the
-    neighbours in that order whose sums are within rounding. A system apart
-    from its neighbours keeps its place (its average is as far from theirs
-    as its sum); each run of close systems gets the averages ``average``
-    computes and is sorted by them. Returns the new order (``order``,
-    rewritten) and the places (rows, positions) whose average equals that of
-    the place before.
+    neighbours in that order whose sums are close. A system apart from its
+    neighbours keeps its place (its average is as far from theirs as its
+    sum); each run of close systems gets the averages ``average`` computes
+    and is sorted by them. Two neighbours of a run are tied when their
+    averages are equal within the tolerance of the half (:mod:`irmeans._numeric`:
+    its scale is the largest magnitude among the half's averages, which the
+    first and the last system of the order hold, so they are averaged too).
+    Returns the new order (``order``, rewritten) and the places (rows,
+    positions) tied with the place before.
     """
     rows, n = order.shape
     member = np.zeros((rows, n), dtype=bool)
     member[:, 1:] = close
     member[:, :-1] |= close
+    member[:, [0, -1]] = True
     flat = np.flatnonzero(member)  # row by row, in the order of the sums
     r, i = np.divmod(flat, n)
     per_row = np.bincount(r, minlength=rows)
@@ -310,7 +337,9 @@ def _order_near_ties(
         by_value = np.lexsort((values, run))
     order.ravel()[flat] = systems[by_value]
     values = values[by_value]
-    tied = np.flatnonzero(~new_run[1:] & (values[1:] == values[:-1])) + 1
+    scale = np.zeros(rows)
+    np.maximum.at(scale, r, np.abs(values))
+    tied = np.flatnonzero(~new_run[1:] & equal_steps(values[1:] - values[:-1], scale[r[1:]])) + 1
     return order, (r[tied], i[tied])
 
 
@@ -339,9 +368,9 @@ def split_half(
         The average, an :mod:`irmeans.averages` value such as ``GM(eps=0.01)``
         or its spec (``"gm:0.01"``).
     n_splits : int, default 10 000
-        Number of random splits.
+        Number of random splits, at most a billion.
     seed : int or numpy.random.Generator, optional
-        Seed of the random halves; the same seed gives the same τ values.
+        Seed of the random halves (a whole number >= 0); the same seed gives the same τ values.
     chunk_size : int, optional
         Splits handled per step; bounds memory, not the result (see
         :func:`halves_tau`).
@@ -366,7 +395,7 @@ def split_half(
     array([1., 1., 1.])
     """
     s = score_matrix(scores)
-    n_splits = whole_number(n_splits, "n_splits", minimum=1)
+    n_splits = split_count(n_splits)
     (taus,) = _split_half_taus([(s, average)], n_splits, seed, chunk_size=chunk_size)
     return taus
 
@@ -396,8 +425,10 @@ def _split_half_taus(
     n_topics = {e.by_topic.shape[0] for e in evaluators}
     if len(n_topics) != 1:
         raise IrmeansError(f"the score matrices have different numbers of topics: {sorted(n_topics)}")
+    rng = random_generator(seed)
+    check_memory(8 * n_splits * len(evaluators), f"the τ of {n_splits:,} splits")
     taus = [np.empty(n_splits) for _ in evaluators]
-    for start, first, second in _random_halves(n_topics.pop(), n_splits, np.random.default_rng(seed)):
+    for start, first, second in _random_halves(n_topics.pop(), n_splits, rng):
         for evaluate, t in zip(evaluators, taus):
             evaluate(first, second, t[start : start + len(first)], progress)
     return taus

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import float_array, score_matrix, whole_number
+from ._numeric import dense_ranks
+from ._validation import check_memory, float_array, random_generator, score_matrix, split_count, whole_number
 from .errors import IrmeansError
 from .topics import topic_difficulty
 
@@ -41,9 +42,10 @@ def draw_halves(
     n_topics : int
         Number of topics, at least 2.
     n_splits : int
-        Number of splits, at least 1.
+        Number of splits, from 1 to a billion (and the halves must fit in memory:
+        :func:`irmeans.split_half` draws and uses them block by block instead).
     rng : numpy.random.Generator or int or None
-        The generator, or a seed for ``numpy.random.default_rng``.
+        The generator, or a seed (a whole number >= 0) for ``numpy.random.default_rng``.
 
     Returns
     -------
@@ -58,11 +60,15 @@ def draw_halves(
     [0, 1, 2, 3, 4]
     """
     n_topics = whole_number(n_topics, "n_topics", minimum=2)
-    n_splits = whole_number(n_splits, "n_splits", minimum=1)
+    n_splits = split_count(n_splits)
+    generator = random_generator(rng, "rng")
+    check_memory(
+        n_splits * n_topics * np.dtype(np.intp).itemsize, f"the halves of {n_splits:,} split(s) of {n_topics:,} topics"
+    )
     h = n_topics // 2
     first = np.empty((n_splits, h), dtype=np.intp)
     second = np.empty((n_splits, n_topics - h), dtype=np.intp)
-    for start, a, b in _random_halves(n_topics, n_splits, np.random.default_rng(rng)):
+    for start, a, b in _random_halves(n_topics, n_splits, generator):
         first[start : start + len(a)] = a
         second[start : start + len(b)] = b
     return first, second
@@ -88,7 +94,8 @@ def difficulty_halves(difficulty: ArrayLike, kind: str = "hard-easy") -> tuple[n
     """The two halves of a split by topic difficulty (Ravana & Moffat 2009, §5.4).
 
     Topics are ranked from hardest (highest difficulty) to easiest; topics
-    of equal difficulty keep their order. With t topics and h = t // 2:
+    of equal difficulty (equal within irmeans' tolerance, see
+    :mod:`irmeans._numeric`) keep their order. With t topics and h = t // 2:
 
     - ``"hard-easy"``: the h hardest against the other t − h;
     - ``"middle-rest"``: the h middle topics against the ⌊(t − h) / 2⌋
@@ -119,7 +126,7 @@ def difficulty_halves(difficulty: ArrayLike, kind: str = "hard-easy") -> tuple[n
         raise IrmeansError(f"difficulty must be a 1-d array of at least 2 topics, got shape {d.shape}")
     t = d.size
     h = t // 2
-    order = np.argsort(-d, kind="stable")  # hardest first
+    order = np.argsort(-dense_ranks(d), kind="stable")  # hardest first
     if kind == "hard-easy":
         first, second = order[:h], order[h:]
     elif kind == "middle-rest":
@@ -155,7 +162,7 @@ def make_halves(
     """
     s = score_matrix(scores)
     if kind == "random":
-        return draw_halves(s.shape[1], n_splits, np.random.default_rng(seed))
+        return draw_halves(s.shape[1], n_splits, random_generator(seed))
     if kind not in SPLIT_KINDS:
         raise IrmeansError(f"split kind must be one of {', '.join(SPLIT_KINDS)}, got {kind!r}")
     return difficulty_halves(topic_difficulty(s, difficulty), kind)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import steps
 from ._validation import float_array
 from .errors import IrmeansError
 
@@ -35,8 +36,11 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
 
     τ-b = (C − D) / √((P − Tx)(P − Ty)), where P is the number of pairs of
     items, C and D the concordant and discordant pairs, and Tx, Ty the pairs
-    tied in ``x`` and in ``y``. Without ties it is the usual τ. The value is
-    that of ``scipy.stats.kendalltau(x, y).statistic``.
+    tied in ``x`` and in ``y``. Without ties it is the usual τ. Two scores of
+    a vector are tied when they are equal within irmeans' tolerance (they
+    differ by at most 1e-12 of the vector's largest magnitude; see
+    :mod:`irmeans._numeric`), so that rounding alone neither makes nor breaks a
+    tie. Otherwise the value is that of ``scipy.stats.kendalltau(x, y).statistic``.
 
     Parameters
     ----------
@@ -101,8 +105,11 @@ def _rank_type(n: int) -> type[np.integer]:
 
 
 def _scatter_dense_ranks(order: np.ndarray, sorted_values: np.ndarray, rank_type: type[np.integer]) -> np.ndarray:
-    """Dense ranks (0 for the smallest) from each row's sorting ``order`` and its sorted values."""
-    return _scatter_ranks(order, sorted_values[:, 1:] != sorted_values[:, :-1], rank_type)
+    """Dense ranks (0 for the smallest) from each row's sorting ``order`` and its sorted values.
+
+    Values equal within the tolerance (:func:`irmeans._numeric.steps`) share a rank.
+    """
+    return _scatter_ranks(order, steps(sorted_values), rank_type)
 
 
 def _scatter_ranks(order: np.ndarray, step: np.ndarray, rank_type: type[np.integer]) -> np.ndarray:
@@ -118,7 +125,7 @@ def _scatter_ranks(order: np.ndarray, step: np.ndarray, rank_type: type[np.integ
 
 
 def _dense_ranks(v: np.ndarray) -> np.ndarray:
-    """Dense ranks of each row of a float array: equal values get equal ranks."""
+    """Dense ranks of each row of a float array: equal values (within the tolerance) get equal ranks."""
     order = np.argsort(v, axis=1)
     flat = order + (np.arange(v.shape[0]) * v.shape[1])[:, None]
     return _scatter_dense_ranks(order, v.ravel()[flat], _rank_type(v.shape[1]))

@@ -11,8 +11,6 @@ kind of ``ValueError``, naming the index.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -53,9 +51,7 @@ def arithmetic_mean(x: ArrayLike, axis: int | None = None) -> float | np.ndarray
     return AM()(x, axis=axis)
 
 
-def geometric_mean(
-    x: ArrayLike, eps: float = 0.0, form: str = "add", axis: int | None = None, *, method: str | None = None
-) -> float | np.ndarray:
+def geometric_mean(x: ArrayLike, eps: float = 0.0, form: str = "add", axis: int | None = None) -> float | np.ndarray:
     """Geometric mean of scores, with ε to keep zeros from sending it to 0.
 
     Parameters
@@ -73,8 +69,6 @@ def geometric_mean(
         mean: the TREC Robust track's GMAP. A score in (0, ε) stays as it is.
         In both these forms the logs are added in order, as trec_eval adds them,
         so the floor form's value is trec_eval's ``gm_map`` to the last bit.
-    method : str, optional
-        The old name of ``form``; deprecated.
     axis : int, optional
         Axis along which to average.
 
@@ -89,9 +83,6 @@ def geometric_mean(
     >>> round(geometric_mean([0.0, 0.4, 0.2, 0.4, 0.3], eps=1e-5, form="floor"), 3)
     0.039
     """
-    if method is not None:
-        warnings.warn("geometric_mean(method=...) is now form=...", DeprecationWarning, stacklevel=2)
-        form = method
     return GM(eps=eps, form=form)(x, axis=axis)
 
 

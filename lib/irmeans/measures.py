@@ -9,7 +9,9 @@ figure is one call. A document is relevant when its value is ``>= level``.
 ``num_relevant`` (R) is the number of relevant documents the topic has,
 retrieved or not; by default it is the number of relevant documents in
 ``rels``. Relevant documents that were never retrieved add precision 0 to
-Average Precision, as in trec_eval.
+Average Precision, as in trec_eval. Arguments that are not what they should be (a
+``level`` that is not a finite number, a ``num_relevant`` that does not match the
+rankings) raise :class:`irmeans.errors.IrmeansError` naming the argument.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._numeric import safe_div
-from ._validation import float_array, whole_number
+from ._validation import counts, finite_number, float_array, relevance_level, whole_number
 from .errors import IrmeansError
 
 #: A score: a float for one ranking, an array for a stack of rankings.
@@ -53,9 +55,15 @@ def _relevance(rels: ArrayLike) -> np.ndarray:
     return float_array(rels, "relevance value")
 
 
-def _hits(rels: ArrayLike, level: float) -> tuple[np.ndarray, np.ndarray]:
+def _relevant(rels: ArrayLike, level: object) -> np.ndarray:
+    """Boolean relevance at each rank: a value at least ``level``."""
+    level = relevance_level(level)
+    return _relevance(rels) >= level
+
+
+def _hits(rels: ArrayLike, level: object) -> tuple[np.ndarray, np.ndarray]:
     """Boolean relevance at each rank and the count of relevant documents down to each rank."""
-    rel = _relevance(rels) >= level
+    rel = _relevant(rels, level)
     return rel, np.cumsum(rel, axis=-1)
 
 
@@ -64,12 +72,7 @@ def _num_relevant(num_relevant: ArrayLike | None, rel: np.ndarray) -> np.ndarray
     retrieved: np.ndarray | np.integer[Any] = rel.sum(axis=-1)  # a numpy integer for one ranking
     if num_relevant is None:
         return retrieved
-    R = np.asarray(num_relevant)
-    if R.ndim == 0:
-        R = np.asarray(whole_number(num_relevant, "num_relevant", minimum=0))
-    elif not np.issubdtype(R.dtype, np.number) or np.any(R != np.floor(R)) or np.any(R < 0):
-        raise IrmeansError(f"num_relevant must be whole numbers >= 0, got {num_relevant!r}")
-    R = R.astype(np.int64)
+    R = counts(num_relevant, "num_relevant", rel.shape[:-1])
     if np.any(R < retrieved):
         raise IrmeansError(
             f"num_relevant={num_relevant!r} is smaller than the {int(np.max(retrieved))} relevant documents retrieved"
@@ -125,7 +128,7 @@ def reciprocal_rank(rels: ArrayLike, *, level: float = 1) -> Score:
     >>> reciprocal_rank([0, 0, 0])
     0.0
     """
-    rel = _relevance(rels) >= level
+    rel = _relevant(rels, level)
     if rel.shape[-1] == 0:
         return _result(np.zeros(rel.shape[:-1]))
     first = np.argmax(rel, axis=-1) + 1
@@ -150,7 +153,7 @@ def precision_at(rels: ArrayLike, k: int, *, level: float = 1) -> Score:
     0.2
     """
     k = _check_k(k)
-    rel = _relevance(rels) >= level
+    rel = _relevant(rels, level)
     return _result(rel[..., :k].sum(axis=-1) / k)
 
 
@@ -163,7 +166,7 @@ def recall_at(rels: ArrayLike, k: int, num_relevant: ArrayLike | None = None, *,
     0.25
     """
     k = _check_k(k)
-    rel = _relevance(rels) >= level
+    rel = _relevant(rels, level)
     R = _num_relevant(num_relevant, rel)
     return _result(safe_div(rel[..., :k].sum(axis=-1), R))
 
@@ -203,6 +206,11 @@ def ndcg(rels: ArrayLike, judged: ArrayLike | None = None) -> Score:
     judged : array_like, optional
         Relevance values of all the topic's judged documents, for the ideal
         ranking; defaults to ``rels`` (everything relevant was retrieved).
+        Every retrieved document with a gain is one of them, so for every
+        grade g ``judged`` holds at least as many documents of gain >= g as
+        ``rels`` does; judgments that do not (fewer than the ranking shows)
+        are refused, since their ideal ranking would score below the ranking
+        itself and nDCG above 1.
 
     Examples
     --------
@@ -212,9 +220,33 @@ def ndcg(rels: ArrayLike, judged: ArrayLike | None = None) -> Score:
     gains = np.maximum(_relevance(rels), 0.0)
     ideal = gains if judged is None else np.maximum(_relevance(judged), 0.0)
     ideal = -np.sort(-ideal, axis=-1)
+    if judged is not None:
+        _check_judged(gains, ideal)
     dcg = np.sum(gains / np.log2(np.arange(2, gains.shape[-1] + 2)), axis=-1)
     idcg = np.sum(ideal / np.log2(np.arange(2, ideal.shape[-1] + 2)), axis=-1)
     return _result(safe_div(dcg, idcg))
+
+
+def _check_judged(gains: np.ndarray, ideal: np.ndarray) -> None:
+    """Refuse judgments (sorted gains ``ideal``) holding fewer documents of some gain or more than ``gains`` do."""
+    shown = -np.sort(-gains, axis=-1)
+    width = max(shown.shape[-1], ideal.shape[-1])
+    shown = np.pad(shown, [(0, 0)] * (shown.ndim - 1) + [(0, width - shown.shape[-1])])
+    ideal = np.pad(ideal, [(0, 0)] * (ideal.ndim - 1) + [(0, width - ideal.shape[-1])])
+    try:
+        shown, ideal = np.broadcast_arrays(shown, ideal)
+    except ValueError:
+        raise IrmeansError(f"rels and judged must stack alike: shapes {gains.shape} and {ideal.shape}") from None
+    short = shown > ideal
+    if short.any():
+        where = np.unravel_index(int(np.argmax(short)), short.shape)
+        lead, g = where[:-1], float(shown[where])
+        have, need = int((ideal[lead] >= g).sum()), int((shown[lead] >= g).sum())
+        at = f" in ranking {tuple(int(i) for i in lead)}" if lead else ""
+        raise IrmeansError(
+            f"judged holds {have} document(s) of gain >= {g:g} but rels retrieves {need}{at}: the judgments "
+            "must include every retrieved document's grade"
+        )
 
 
 def expected_reciprocal_rank(rels: ArrayLike, k: int | None = None, *, max_grade: float | None = None) -> Score:
@@ -247,17 +279,17 @@ def expected_reciprocal_rank(rels: ArrayLike, k: int | None = None, *, max_grade
     g = np.maximum(_relevance(rels), 0.0)
     if k is not None:
         g = g[..., : whole_number(k, "k", minimum=1)]
-    top = float(np.max(g, initial=0.0)) if max_grade is None else float(max_grade)
-    if not np.isfinite(top) or top < 0:
-        raise IrmeansError(f"max_grade must be a finite number >= 0, got {max_grade!r}")
+    top = float(np.max(g, initial=0.0)) if max_grade is None else finite_number(max_grade, "max_grade", minimum=0)
     if top == 0:
         return _result(np.zeros(g.shape[:-1]))
     if (g > top).any():
         raise IrmeansError(f"a grade is above max_grade={top:g}")
-    stop = (np.exp2(g) - 1.0) / np.exp2(top)
-    reach = np.cumprod(np.concatenate([np.ones(g.shape[:-1] + (1,)), 1.0 - stop[..., :-1]], axis=-1), axis=-1)
     ranks = np.arange(1, g.shape[-1] + 1)
-    return _result(np.sum(stop * reach / ranks, axis=-1))
+    with np.errstate(under="ignore"):  # tiny probabilities of reaching far down: 0, as they should
+        # (2^g − 1) / 2^top, written so that a grade past 1023 (2^g = inf) does not make it NaN
+        stop = np.exp2(g - top) - np.exp2(-top)
+        reach = np.cumprod(np.concatenate([np.ones(g.shape[:-1] + (1,)), 1.0 - stop[..., :-1]], axis=-1), axis=-1)
+        return _result(np.sum(stop * reach / ranks, axis=-1))
 
 
 def precision_recall_points(
@@ -327,9 +359,7 @@ def _unretrieved(
     n = rel.shape[-1]
     found = hits[..., -1] if n else np.zeros(R.shape, dtype=np.int64)
     m = R - found
-    if np.ndim(collection_size) == 0:
-        collection_size = whole_number(collection_size, "collection_size", minimum=0)
-    N = np.asarray(collection_size)
+    N = counts(collection_size, "collection_size", np.shape(R))
     if np.any(N < n + m):
         raise IrmeansError(
             f"collection_size={collection_size!r} is smaller than the {n} retrieved documents "

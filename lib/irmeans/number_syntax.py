@@ -28,6 +28,7 @@ __all__ = [
     "c_float",
     "c_int",
     "c_grade",
+    "c_floats",
     "grade_problem",
     "number_field",
     "BadNumber",
@@ -326,3 +327,35 @@ def _slow_grades(buf: np.ndarray, s: np.ndarray, e: np.ndarray, line_numbers: Li
             raise BadNumber(f"relevance {shown!r} {problem}", line_numbers[i])
         out[i] = value
     return out
+
+
+_PLAIN_TEXT = re.compile(r"[0-9+\-.eE]*")
+
+
+def c_floats(texts: list[str]) -> tuple[np.ndarray, int]:
+    """The values C's ``strtod`` reads from each of ``texts`` in full, and the index of the first it would not.
+
+    The index is -1 when every text is read; values from that index on are then not set.
+    Plain decimals (only the characters of :data:`FLOAT_CHARS`) are read by numpy all at
+    once, anything else one by one by :func:`c_float`.
+
+    Examples
+    --------
+    >>> values, bad = c_floats(["0.5", "1e-3", "0x1p-1"])
+    >>> values.tolist(), bad
+    ([0.5, 0.001, 0.5], -1)
+    >>> c_floats(["0.5", "1_0", "x"])[1]
+    1
+    """
+    if _PLAIN_TEXT.fullmatch("".join(texts)):
+        try:
+            return np.array(texts, dtype=np.float64), -1
+        except ValueError:  # an empty text, or '1e': found below
+            pass
+    values = np.zeros(len(texts))
+    for i, text in enumerate(texts):
+        value = c_float(text)
+        if value is None:
+            return values, i
+        values[i] = value
+    return values, -1

@@ -143,6 +143,12 @@ class PairedComparison:
 def compare_taus(tau_a: ArrayLike, tau_b: ArrayLike) -> PairedComparison:
     """Compare two averages' τ over the same splits with a paired t-test and a Wilcoxon test.
 
+    The tests take the splits as independent samples, which they are not (they share their
+    topics and systems): their p-values overstate the evidence, however many splits are drawn.
+    :func:`irmeans.intervals.tau_intervals` gives what can be said instead (an interval for
+    the difference over splits, and one over samples of topics, by the bootstrap), and
+    ``irmeans consistency`` prints those.
+
     Parameters
     ----------
     tau_a, tau_b : array_like, shape (n,)

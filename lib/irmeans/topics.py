@@ -5,13 +5,19 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import flat
 from ._validation import score_matrix, whole_number
 from .errors import IrmeansError
 
-__all__ = ["DIFFICULTY", "topic_difficulty", "standardize"]
+__all__ = ["DIFFICULTY", "DIFFICULTY_FROM", "topic_difficulty", "standardize"]
 
 #: The definitions of topic difficulty :func:`topic_difficulty` knows.
 DIFFICULTY = ("eq2", "eq1", "max")
+
+#: Whose scores decide topic difficulty in a split-half experiment with averages of raw and of
+#: standardized scores (:func:`irmeans.intervals.tau_intervals`): each average's own scores
+#: (standardized for a ``std-`` average), the raw scores, or the standardized scores.
+DIFFICULTY_FROM = ("own", "raw", "standardized")
 
 
 def topic_difficulty(scores: ArrayLike, definition: str = "eq2") -> np.ndarray:
@@ -26,7 +32,9 @@ def topic_difficulty(scores: ArrayLike, definition: str = "eq2") -> np.ndarray:
         system does surprisingly well on it compared with the rest. The sd is
         the sample standard deviation; any other choice scales every D alike
         and keeps their order. A topic on which every system scores the same
-        has no such system and gets D = 0.
+        (equal within irmeans' tolerance, see :mod:`irmeans._numeric`: the
+        rounding of a computed score does not make a topic hard) has no such
+        system and gets D = 0.
         ``"eq1"``: their Equation 1, D = 1 − mean.
         ``"max"``: D = 1 − max, hard when even the best system does poorly.
 
@@ -49,10 +57,10 @@ def topic_difficulty(scores: ArrayLike, definition: str = "eq2") -> np.ndarray:
         return np.asarray(1.0 - s.max(axis=0))
     if definition != "eq2":
         raise IrmeansError(f"definition must be one of {', '.join(DIFFICULTY)}, got {definition!r}")
+    level = flat(s, axis=0)
     spread = s.max(axis=0) - s.mean(axis=0)
     sd = s.std(axis=0, ddof=1)
-    flat = sd == 0
-    return np.where(flat, 0.0, spread / np.where(flat, 1.0, sd))
+    return np.where(level, 0.0, spread / np.where(level | (sd == 0), 1.0, sd))
 
 
 def standardize(
@@ -77,8 +85,9 @@ def standardize(
         0 the population one.
     constant : {"raise", "half"}, default "raise"
         What to do with a topic on which every reference system has the same
-        score (σ = 0, z undefined): raise ``ValueError``, or give every
-        system 0.5 on that topic.
+        score (σ = 0, z undefined; scores equal within irmeans' tolerance count
+        as the same, see :mod:`irmeans._numeric`): raise ``ValueError``, or give
+        every system 0.5 on that topic.
 
     Returns
     -------
@@ -104,14 +113,14 @@ def standardize(
         raise IrmeansError(f"ddof={ddof} needs more than {ddof} reference systems, got {r.shape[0]}")
     mu = r.mean(axis=0)
     sd = r.std(axis=0, ddof=ddof)
-    flat = sd == 0
-    if flat.any() and constant == "raise":
-        t = int(np.argmax(flat))
+    level = flat(r, axis=0)
+    if level.any() and constant == "raise":
+        t = int(np.argmax(level))
         raise IrmeansError(
             f"topic {t}: every reference system scores {float(r[0, t])!r}, so its standard deviation is 0 "
             "and the scores cannot be standardized; pass constant='half' to give them all 0.5"
         )
-    z = (s - mu) / np.where(flat, 1.0, sd)
+    z = (s - mu) / np.where(level | (sd == 0), 1.0, sd)
     from scipy.special import ndtr  # here, not at the top: `import irmeans` stays light for the CLI
 
-    return np.where(flat, 0.5, ndtr(z))
+    return np.where(level, 0.5, ndtr(z))

@@ -438,8 +438,8 @@ def epsilon(figure: Figure) -> list[str]:
         x, eps = data[name], 10.0**log10_eps
         e, add, floor, am = find(figure.texts(), r"ε = (\S+):\s+additive (\S+),\s+floor (\S+),\s+arithmetic (\S+)")
         assert math.isclose(number(e), eps, rel_tol=0.05), f"ε shown {e}, slider at 10^{log10_eps}"
-        expect(f"additive εGM of {name}, ε = {eps:g}", add, irmeans.geometric_mean(x, eps=eps, method="add"))
-        expect(f"floor εGM of {name}, ε = {eps:g}", floor, irmeans.geometric_mean(x, eps=eps, method="floor"))
+        expect(f"additive εGM of {name}, ε = {eps:g}", add, irmeans.geometric_mean(x, eps=eps, form="add"))
+        expect(f"floor εGM of {name}, ε = {eps:g}", floor, irmeans.geometric_mean(x, eps=eps, form="floor"))
         expect(f"arithmetic mean of {name}", am, irmeans.arithmetic_mean(x))
         lines.append(f"{name}, ε = {e}: additive {add}, floor {floor}, arithmetic {am}")
     return lines

@@ -100,9 +100,10 @@ def test_read_csv(tmp_path):
         ("system,t1\nA,0.5\nB,0.1\n", 1, "fewer than 2 topics"),
         ("system,t1,t1\nA,0.5,0.1\nB,0.1,0.2\n", 1, "unique"),
         ("system,t1,t2\nA,0.5,0.1\nB,0.1\n", 3, "1 scores, but the header names 2 topics"),
-        ("system,t1,t2\nA,0.5,0.1\nA,0.1,0.2\n", 3, "empty or repeated"),
-        ("system,t1,t2\nA,0.5,x\nB,0.1,0.2\n", 2, "not a number"),
-        ("system,t1,t2\nA,0.5,nan\nB,0.1,0.2\n", 2, "not a finite number"),
+        ("system,t1,t2\nA,0.5,0.1\nA,0.1,0.2\n", 3, "system name 'A' is repeated \\(first on line 2\\)"),
+        ("system,t1,t2\nA,0.5,0.1\n ,0.1,0.2\n", 3, "the system name is empty"),
+        ("system,t1,t2\nA,0.5,x\nB,0.1,0.2\n", 2, "system 'A', topic 't2': score 'x' is not a number"),
+        ("system,t1,t2\nA,0.5,nan\nB,0.1,0.2\n", 2, "system 'A', topic 't2': score 'nan' is NaN"),
         ("system,t1,t2\nA,0.5,0.1\n", None, "fewer than 2 systems"),
     ],
 )

@@ -149,10 +149,9 @@ def test_bad_eps_and_form():
         geometric_mean([0.5], form="floor")
 
 
-def test_method_is_the_deprecated_name_of_form():
-    with pytest.warns(DeprecationWarning, match="form"):
-        old = geometric_mean([0.0, 0.5], eps=0.01, method="floor")
-    assert old == geometric_mean([0.0, 0.5], eps=0.01, form="floor")
+def test_the_form_has_one_name():
+    with pytest.raises(TypeError, match="method"):
+        geometric_mean([0.0, 0.5], eps=0.01, method="floor")
 
 
 def test_empty_axis_is_an_error():

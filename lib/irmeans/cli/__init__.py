@@ -1,12 +1,13 @@
 """The ``irmeans`` command line: one parser, a subcommand per task.
 
 ``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency``
-:mod:`.consistency_command`; their shared argument types are in
-:mod:`.arguments` and the output stream in :mod:`.output`. Usage errors exit 2,
-the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
-failed or short write of the results print one line and exit 1, an output
-closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130,
-and anything else is a bug and shows its traceback.
+:mod:`.consistency_command`, ``irmeans datasets`` :mod:`.datasets_command`; their shared
+argument types are in :mod:`.arguments` and the output stream in :mod:`.output`. Usage
+errors exit 2, the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
+failed or short write of the results (the help included) print one line and exit 1, an
+output closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130, and
+anything else is a bug and shows its traceback. Messages go to standard error only: with
+standard error closed they are left out, never written into standard output.
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from .. import __version__
 from ..errors import IrmeansError, one_line
-from .output import Output
+from .output import Output, say
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["build_parser", "main", "Output"]
+
+# Each subcommand's module, imported only when the subcommand is used or listed.
+_SUBCOMMANDS = {"eval": "eval_command", "consistency": "consistency_command", "datasets": "datasets_command"}
 
 
 class _UsageError(Exception):
@@ -32,14 +40,22 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: {message}")
 
-
-# Each subcommand's module, imported only when the subcommand is used or listed.
-_SUBCOMMANDS = {"eval": "eval_command", "consistency": "consistency_command"}
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse writes --help and --version with file.write() and ignores a failure (a full
+        # disk, a file size limit): the help is then lost and the status 0. Through Output, every
+        # byte is written or main() says why not and exits 1.
+        if not message:
+            return
+        if file is None or file is sys.stdout:
+            Output(sys.stdout).write(message)
+        else:
+            say(message.rstrip("\n"))
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``irmeans`` argument parser with its subcommands, or with the subcommand ``only`` (usage errors raise)."""
     parser = _Parser(prog="irmeans", description="IR effectiveness measures and their averages across topics.")
+    parser.add_argument("--version", action="version", version=f"irmeans {__version__}")
     sub: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=_Parser
     )
@@ -55,56 +71,69 @@ def _quiet_stdout() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real file descriptor
+    except (OSError, ValueError, AttributeError):  # no real file descriptor, or standard output closed
         pass
+
+
+def _no_stderr_into_stdout() -> None:
+    """With standard error closed (``sys.stderr`` is None), ``print(..., file=sys.stderr)`` would write to
+    standard output: messages go to /dev/null instead."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # for the rest of the process
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``irmeans`` console script; returns the exit status.
 
     Usage errors exit 2; the library's own errors, an unreadable file or output that could
-    not all be written (a full disk, a file size limit) print one line on standard error and
-    exit 1; an output closed early (``| head``) prints one line and exits 141, the status of a
-    C program killed by the signal; Ctrl-C exits 130 without a word.
+    not all be written (a full disk, a file size limit, standard output closed) print one
+    line on standard error and exit 1; an output closed early (``| head``) prints one line
+    and exits 141, the status of a C program killed by the signal; Ctrl-C exits 130 without
+    a word.
     """
-    args = sys.argv[1:] if argv is None else list(argv)
+    _no_stderr_into_stdout()
+    args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(args[0] if args and args[0] in _SUBCOMMANDS else None)  # irmeans eval loads no other
     opts = None
+
+    def what() -> str:
+        command = getattr(opts, "command", None) or next((a for a in args if a in _SUBCOMMANDS), None)
+        return f"irmeans {command}" if command else "irmeans"
+
     try:
         stdout = sys.stdout
-        if hasattr(stdout, "reconfigure"):  # topic ids that are not UTF-8 are written back as they were read
+        if stdout is not None and hasattr(stdout, "reconfigure"):  # ids that are not UTF-8 written back as read
             try:
                 stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
             except (ValueError, OSError):  # pragma: no cover
                 pass
         opts = parser.parse_args(args)
         if opts.command is None:
-            parser.print_help()
+            say(parser.format_help().rstrip("\n"))
             return 2
         out = Output(stdout)
         status: int = opts.handler(opts, out)
         out.flush()
         return status
     except _UsageError as exc:
-        print(one_line(str(exc)), file=sys.stderr)
+        say(one_line(str(exc)))
         return 2
     except IrmeansError as exc:
-        print(f"irmeans {getattr(opts, 'command', '')}: error: {one_line(str(exc))}", file=sys.stderr)
+        say(f"{what()}: error: {one_line(str(exc))}")
         return 1
     except KeyboardInterrupt:
         _quiet_stdout()
         return 130
     except BrokenPipeError:
         _quiet_stdout()
-        what = getattr(opts, "command", "")
-        print(f"irmeans {what}: error: the output was closed before all of it was written", file=sys.stderr)
+        say(f"{what()}: error: the output was closed before all of it was written")
         return 141
     except MemoryError:
         _quiet_stdout()
-        print(f"irmeans {getattr(opts, 'command', '')}: error: out of memory", file=sys.stderr)
+        say(f"{what()}: error: out of memory")
         return 1
-    except OSError as exc:  # writing the output: a full disk, /dev/full, a closed terminal
+    except OSError as exc:  # writing the output: a full disk, /dev/full, a closed terminal or standard output
         _quiet_stdout()
-        what = exc.strerror or one_line(str(exc)) if str(exc) else type(exc).__name__
-        print(f"irmeans {getattr(opts, 'command', '')}: error: cannot write the output ({what})", file=sys.stderr)
+        reason = exc.strerror or one_line(str(exc)) if str(exc) else type(exc).__name__
+        say(f"{what()}: error: cannot write the output ({reason})")
         return 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._validation import MAX_SPLITS
 from ..number_syntax import INT64_MAX, c_float, c_int
 
 __all__ = [
@@ -24,9 +25,6 @@ __all__ = [
     "EXIT_STATUS",
     "subcommand",
 ]
-
-#: The most random splits ``irmeans consistency`` draws (a billion already takes hours).
-MAX_SPLITS = 10**9
 
 
 def integer(text: str, what: str = "an integer") -> int:
@@ -103,9 +101,12 @@ def digits(text: str) -> int:
 #: What ``irmeans COMMAND --help`` says of the exit status.
 EXIT_STATUS = """\
 exit status: 0 done; 1 an error (bad input, or the results could not all be
-written: a full disk, a file size limit), with one line on standard error;
-2 a usage error; 141 the output was closed before all of it was written (as
-with '| head'), with one line on standard error; 130 interrupted (Ctrl-C)."""
+written: a full disk, a file size limit, standard output closed), with one
+line on standard error; 2 a usage error; 141 the output was closed before all
+of it was written (as with '| head'), with one line on standard error; 130
+interrupted (Ctrl-C). Messages go to standard error only (with it closed, the
+exit status alone tells). With standard input a directory, Python itself
+refuses to start, before irmeans: status 1 and Python's own message."""
 
 
 def subcommand(

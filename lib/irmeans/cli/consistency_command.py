@@ -4,7 +4,7 @@ Three ways to give the per-topic scores:
 
 - ``irmeans consistency --dataset COLLECTION:MEASURE``: one of the TREC
   matrices shipped with irmeans (``adhoc8:ap`` is Ravana & Moffat's TREC8;
-  ``irmeans.datasets.catalog()`` lists them all).
+  ``irmeans datasets`` lists them all).
 
 - ``irmeans consistency --scores SCORES.csv``: your own CSV, whose header's
   first field says which way it runs: ``system`` (a row per system, its name
@@ -15,6 +15,8 @@ Three ways to give the per-topic scores:
       runA,0.3120,0.0000,0.5512       401,0.3120,0.2871
       runB,0.2871,0.0154,0.4980       402,0.0000,0.0154
 
+  Scores are numbers as C reads them (``0.5``, ``5e-1``; not ``0_5`` or ``0,5``).
+
 - ``irmeans consistency -m map QRELS RUN RUN...``: one qrels file and
   several runs, evaluated with irmeans' trec_eval-compatible evaluator on
   every qrels topic (trec_eval's ``-c``: a topic a run has no line for scores
@@ -23,13 +25,23 @@ Three ways to give the per-topic scores:
 
 For each average (``-a``, repeatable: ``am``, ``gm:0.01``, ``gm-floor:1e-5``,
 ``hm:0.01``, ``median``, ``logit:0.01``, and ``std-`` before any of them for
-the average of standardized scores) the command prints the mean Kendall's τ
-over the splits with the range of the middle 95 % of the splits' τ, and the
-paired comparison of each average with the AM of the raw scores on the same
-splits (mean difference, paired t-test, Wilcoxon signed-rank test).  A split
-on which one half gives every system the same average has no τ: such splits
-are counted and left out, and if no split has a τ the command says so and
-exits 1.
+the average of standardized scores; ``gm``, ``hm`` and ``logit`` without an ε
+take 0.01, the ε the book advises, and every line names the ε used) the
+command prints the mean Kendall's τ over the splits, with two 95 % intervals
+of that mean: over splits (how far other random splits of these topics would
+move it) and over topics (how far another sample of topics would: the
+bootstrap, resampling the topics and rerunning the splits); then the same for
+each average's difference from the AM on the same splits. The splits share
+their topics, so no test across splits is printed: its p-value would mean
+nothing. A split on which one half gives every system the same average has no
+τ: such splits are counted and left out, and if no split has a τ the command
+says so and exits 1.
+
+With ``--split hard-easy`` or ``middle-rest`` (Ravana & Moffat's one split by
+topic difficulty) ``--difficulty-from`` says whose scores decide difficulty:
+each average's own (``own``, the default: the standardized scores for a
+``std-`` average, as Ravana & Moffat's standardized cells are reproduced), the
+raw scores, or the standardized scores, for every average.
 """
 
 from __future__ import annotations
@@ -38,40 +50,30 @@ import argparse
 import os
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._progress import Progress
-from ..averages import Average, parse_average
+from ..averages import GM, Average
 from ..errors import FileFormatError, IrmeansError, shown_path
 from ..halves import SPLIT_KINDS
-from ..topics import DIFFICULTY
-from .arguments import dataset, digits, seed, splits, subcommand
+from ..topics import DIFFICULTY, DIFFICULTY_FROM
+from .arguments import count, dataset, digits, seed, splits, subcommand
 from .output import Output
 
-__all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES", "parse_spec"]
+if TYPE_CHECKING:
+    from ..intervals import Interval
+
+__all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES"]
 
 #: The averages compared when ``-a`` is not given.
 DEFAULT_AVERAGES = ["am", "gm:0.01", "gm-floor:1e-5", "std-am"]
 
+#: The average every other is compared with, on the same splits.
+BASELINE = "am"
+
 DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
-
-
-def parse_spec(spec: str) -> tuple[Average, bool]:
-    """An average spec with an optional ``std-`` prefix: (Average, standardize?).
-
-    >>> avg, std = parse_spec("std-gm:0.01")
-    >>> avg.spec, std
-    ('gm:0.01', True)
-    """
-    text = spec.strip().lower()
-    standardized = text.startswith("std-")
-    return parse_average(text[4:] if standardized else text), standardized
-
-
-def _label(spec: str) -> str:
-    avg, std = parse_spec(spec)
-    return ("std-" if std else "") + avg.spec
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -83,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         "--dataset",
         type=dataset,
         metavar="COLLECTION:MEASURE",
-        help="a TREC matrix shipped with irmeans, e.g. adhoc8:ap or robust2004:ap",
+        help="a TREC matrix shipped with irmeans, e.g. adhoc8:ap or robust2004:ap ('irmeans datasets' lists them)",
     )
     p.add_argument("--scores", metavar="CSV", help="a CSV of per-topic scores, its header starting 'system' or 'topic'")
     p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
@@ -92,7 +94,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         "--average",
         action="append",
         metavar="SPEC",
-        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + ")",
+        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + "); gm, hm, logit alone take ε = 0.01",
     )
     p.add_argument(
         "--split",
@@ -106,8 +108,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         default="eq2",
         help="topic difficulty for hard-easy and middle-rest: Ravana & Moffat's Equation 2 or 1, or 1 - max",
     )
+    p.add_argument(
+        "--difficulty-from",
+        choices=DIFFICULTY_FROM,
+        default="own",
+        help="whose scores decide difficulty: each average's own (standardized for std-; default), raw, standardized",
+    )
     p.add_argument("-n", "--splits", type=splits, default=10_000, help="random splits (default 10000)")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the random splits (default 0)")
+    p.add_argument("--seed", type=seed, default=0, help="seed of the random splits and resamples (default 0)")
+    p.add_argument(
+        "--bootstrap",
+        type=count,
+        default=1000,
+        metavar="B",
+        help="resamples of the topics for the intervals over topics (default 1000; 0: none)",
+    )
+    p.add_argument(
+        "--bootstrap-splits",
+        type=splits,
+        default=50,
+        metavar="N",
+        help="random splits of each resample (default 50)",
+    )
     p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
     p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
     p.set_defaults(handler=run_consistency)
@@ -142,11 +164,6 @@ def _scores_from_runs(qrels: str, runs: list[str], measure: str) -> tuple[np.nda
             names.append(ev.runid or os.path.basename(path))
             progress.update()
     return np.vstack(rows), names, topics or []
-
-
-def _p(p: float) -> str:
-    """A p-value; one below the smallest float prints as such, not as 0."""
-    return "<1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
 def _read_scores(opts: argparse.Namespace) -> tuple[np.ndarray, Sequence[str], Sequence[str], str, str]:
@@ -189,12 +206,11 @@ def _check_scores(
     scores: np.ndarray,
     systems: Sequence[str],
     topics: Sequence[str],
-    parsed: list[tuple[Average, bool]],
-    labels: list[str],
+    parsed: dict[str, tuple[Average, bool]],
     where: str,
 ) -> None:
     """Refuse a score an average cannot take, naming the system, the topic and the average."""
-    for (avg, std), label in zip(parsed, labels):
+    for label, (avg, std) in parsed.items():
         if std:  # standardized scores lie in (0, 1), which every average takes
             continue
         bad = avg.refuses(scores)
@@ -206,93 +222,135 @@ def _check_scores(
             )
 
 
-def _mean_and_range(t: np.ndarray, digits: int) -> tuple[str, str, str]:
-    fmt = f"{{:.{digits}f}}"
-    if len(t) > 1:
-        lo, hi = (fmt.format(v) for v in np.percentile(t, [2.5, 97.5]))
-    else:
-        lo = hi = "-"
-    return fmt.format(t.mean()), lo, hi
+def _described(label: str, avg: Average, std: bool) -> str:
+    """``gm:0.01 = εGM (ε = 0.01)``: the label and what it means, its ε named."""
+    words = avg.label
+    if getattr(avg, "eps", None) == 0 and "ε" not in words:
+        words += " (ε = 0)"
+    return f"{label} = {words}{' of standardized scores' if std else ''}"
+
+
+def _zeros_reason(avg: Average, std: bool, scores: np.ndarray, topics: Sequence[str]) -> str | None:
+    """Why a geometric mean with ε = 0 leaves splits without a τ, if that is why."""
+    if std or not isinstance(avg, GM) or avg.form != "add" or avg.eps != 0:
+        return None
+    all_zero = np.flatnonzero((scores == 0).all(axis=0))
+    if all_zero.size:
+        return (
+            f"every system scores 0 on topic {topics[int(all_zero[0])]!r}, and with ε = 0 a single zero makes a "
+            "geometric mean 0, so every system's GM is 0 on a half holding that topic; give ε > 0 (for example "
+            "gm:0.01)"
+        )
+    if (scores == 0).any():
+        return (
+            "with ε = 0 a single zero makes a geometric mean 0, so systems with a zero on a half all tie at 0 there; "
+            "give ε > 0 (for example gm:0.01)"
+        )
+    return None
+
+
+def _interval(value: Interval | None, fmt: str) -> list[str]:
+    return ["-", "-"] if value is None else [fmt.format(value.low), fmt.format(value.high)]
 
 
 def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
+    # here, not at the top: `irmeans eval` never needs them
+    from ..intervals import parse_spec, spec_label, tau_intervals
+
     specs = opts.average or DEFAULT_AVERAGES
-    parsed = [parse_spec(s) for s in specs]
-    labels = [_label(s) for s in specs]
-    from .. import consistency  # here, not at the top: `irmeans eval` never needs it
+    parsed = {spec_label(s): parse_spec(s) for s in specs}  # each average once, in the order given
 
     scores, systems, topics, source, where = _read_scores(opts)
     n_systems, n_topics = scores.shape
     if n_topics < 2 or n_systems < 2:
         raise IrmeansError(f"{where}: need at least 2 systems and 2 topics, got {n_systems} x {n_topics}")
-    _check_scores(scores, systems, topics, parsed, labels, where)
+    _check_scores(scores, systems, topics, parsed, where)
 
-    standardized = None
-    if any(std for _, std in parsed):
-        standardized = consistency.standardize(scores, constant="half")
-    baseline = "am"
-    # Each average once (a repeated -a is the same column), and the baseline of the paired tests.
-    experiments: dict[str, tuple[np.ndarray, Average]] = {}
-    for (avg, std), label in zip(parsed, labels):
-        experiments[label] = (standardized if std and standardized is not None else scores, avg)
-    experiments.setdefault(baseline, (scores, parse_average("am")))
-    if opts.split == "random":
-        n_splits = opts.splits
-        # The splits are drawn and evaluated block by block, every average on each block:
-        # memory does not grow with --splits beyond the taus themselves.
-        n_averages = len(experiments)
-        what = f" ({n_averages} averages)" if n_averages > 1 else ""
-        with Progress(n_splits * n_averages, "irmeans consistency", "splits", what=what, per=n_averages) as progress:
-            columns = consistency._split_half_taus(
-                list(experiments.values()), n_splits, opts.seed, progress=progress.update
-            )
-    else:
-        first, second = consistency.make_halves(scores, opts.split, difficulty=opts.difficulty)
-        n_splits = first.shape[0]
-        columns = [consistency.halves_tau(s, avg, first, second) for s, avg in experiments.values()]
-    taus = dict(zip(experiments, columns))
-    splits_word = f"{n_splits:,} random splits" if opts.split == "random" else f"the {opts.split} split"
-    for label in labels:
+    random = opts.split == "random"
+    n_splits = opts.splits if random else 1
+    per_resample = opts.bootstrap_splits if random else 1
+    n_averages = len(set(parsed) | {BASELINE})
+    what = f" ({n_averages} averages)" if n_averages > 1 else ""
+    total = (n_splits + opts.bootstrap * per_resample) * n_averages
+    with Progress(total, "irmeans consistency", "splits", what=what, per=n_averages) as progress:
+        report = tau_intervals(
+            scores,
+            specs,
+            n_splits,
+            opts.seed,
+            baseline=BASELINE,
+            split=opts.split,
+            difficulty=opts.difficulty,
+            difficulty_from=opts.difficulty_from,
+            n_bootstrap=opts.bootstrap,
+            bootstrap_splits=opts.bootstrap_splits,
+            progress=progress.update,
+        )
+    taus = report.taus
+    splits_word = f"{n_splits:,} random splits" if random else f"the {opts.split} split"
+    for label, (avg, std) in parsed.items():
         if np.isnan(taus[label]).all():
             which = f"every one of {splits_word}" if n_splits > 1 else splits_word
+            reason = _zeros_reason(avg, std, scores, topics) or (
+                "systems that differ on no topic, or on one topic only, cannot be ordered on both halves"
+            )
             raise IrmeansError(
                 f"{where}: Kendall's tau is undefined on {which} for {label}: one half always gives every "
-                "system the same average (systems that differ on no topic, or on one topic only, cannot be "
-                "ordered on both halves)"
+                f"system the same average ({reason})"
             )
 
     d = opts.digits
-    kind = f"{splits_word} (seed {opts.seed})" if opts.split == "random" else splits_word
+    fmt = f"{{:.{d}f}}"
+    kind = f"{splits_word} (seed {opts.seed})" if random else splits_word
     out.write(f"# {source}: {n_systems} systems x {n_topics} topics; Kendall's tau over {kind}\n")
-    if opts.split != "random":
-        out.write(f"# topic difficulty: {opts.difficulty}\n")
-    for label in labels:
-        undefined = int(np.isnan(taus[label]).sum())
+    out.write("# averages: " + "; ".join(_described(label, *parsed[label]) for label in parsed) + "\n")
+    if not random:
+        out.write(f"# topic difficulty: {opts.difficulty}, {_difficulty_words(opts.difficulty_from, parsed)}\n")
+    for label, (avg, std) in parsed.items():
+        undefined = report.rows[label].undefined
         if undefined:
+            why = _zeros_reason(avg, std, scores, topics)
             out.write(
                 f"# {label}: {undefined:,} of {n_splits:,} splits left out, their tau undefined "
-                "(a half on which every system has the same average)\n"
+                f"(a half on which every system has the same average{': ' + why if why else ''})\n"
             )
-    out.write("average\tmean_tau\tlow_95\thigh_95\n")
-    for label in labels:
-        t = taus[label]
-        out.write(label + "\t" + "\t".join(_mean_and_range(t[~np.isnan(t)], d)) + "\n")
-    others = [label for label in labels if label != baseline]
-    if others and n_splits > 1:
-        out.write(f"\n# paired with {baseline} over the same splits (difference = average - {baseline})\n")
-        out.write("average\tmean_diff\thigher\tlower\tt\tp_t\tp_wilcoxon\n")
+    level = f"{report.level:.0%}".replace("%", " %")
+    topics_words = (
+        f"over topics, from {report.n_bootstrap:,} bootstrap resamples of the {n_topics} topics"
+        + (f" ({report.bootstrap_splits:,} splits each)" if random else "")
+        if report.n_bootstrap
+        else "over topics: none (--bootstrap 0)"
+    )
+    splits_words = "over splits, how far other random splits of these topics would move the mean; " if random else ""
+    out.write(f"# {level} intervals of the mean tau: {splits_words}{topics_words}\n")
+    spread = f"tau_{(1 - report.level) / 2:.1%}\ttau_{(1 + report.level) / 2:.1%}"
+    out.write(f"average\tmean_tau\tsplits_low\tsplits_high\ttopics_low\ttopics_high\t{spread}\n")
+    for label, row in report.rows.items():
+        fields = [fmt.format(row.mean), *_interval(row.over_splits, fmt), *_interval(row.over_topics, fmt)]
+        out.write("\t".join([label, *fields, *_interval(row.spread, fmt)]) + "\n")
+    others = [label for label in parsed if label != BASELINE]
+    if others:
+        out.write(f"\n# difference from {BASELINE} on the same splits ({'average'} - {BASELINE}), {level} intervals\n")
+        out.write("average\tmean_diff\thigher\tlower\tsplits_low\tsplits_high\ttopics_low\ttopics_high\n")
+        signed = f"{{:+.{d}f}}"
         for label in others:
-            a, b = taus[label], taus[baseline]
-            ok = ~(np.isnan(a) | np.isnan(b))
-            if ok.sum() < 2:
-                out.write(f"{label}\t-\t-\t-\t-\t-\t-\n")
+            row = report.rows[label]
+            if row.difference is None or not np.isfinite(row.difference):
+                out.write(f"{label}\t-\t-\t-\t-\t-\t-\t-\n")
                 continue
-            from ..significance import compare_taus
-
-            c = compare_taus(a[ok], b[ok])
-            out.write(
-                f"{label}\t{c.mean_difference:+.{d}f}\t{c.a_higher}\t{c.b_higher}\t{c.t:.2f}\t"
-                f"{_p(c.t_p)}\t{_p(c.wilcoxon_p)}\n"
-            )
+            fields = [signed.format(row.difference), str(row.higher), str(row.lower)]
+            fields += _interval(row.difference_over_splits, signed) + _interval(row.difference_over_topics, signed)
+            out.write("\t".join([label, *fields]) + "\n")
     return 0
+
+
+def _difficulty_words(difficulty_from: str, parsed: dict[str, tuple[Average, bool]]) -> str:
+    """Whose scores decided the topics' difficulty, for the header."""
+    if difficulty_from != "own":
+        return f"from the {difficulty_from} scores, for every average"
+    raw = [label for label, (_, std) in parsed.items() if not std]
+    std = [label for label, (_, s) in parsed.items() if s]
+    parts = [f"the raw scores for {', '.join(raw)}"] if raw else []
+    parts += [f"the standardized scores for {', '.join(std)}"] if std else []
+    return "from each average's own scores: " + "; ".join(parts) + " (--difficulty-from)"

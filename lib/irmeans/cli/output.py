@@ -1,12 +1,13 @@
-"""Standard output for results that never loses a byte silently."""
+"""Standard output for results that never loses a byte silently, and messages that never land in it."""
 
 from __future__ import annotations
 
 import errno
 import os
+import sys
 from typing import TextIO
 
-__all__ = ["Output"]
+__all__ = ["Output", "say"]
 
 
 class Output:
@@ -16,17 +17,21 @@ class Output:
     unbuffered (``PYTHONUNBUFFERED``): a file size limit could cut the output with no error.
     Here the text is written with ``os.write`` until every byte is out; a write that fails
     raises, and :func:`main` turns that into one line and a non-zero exit status.  A stream
-    without a file descriptor (a test's ``StringIO``) is written to as it is.
+    without a file descriptor (a test's ``StringIO``) is written to as it is. Standard output
+    closed before the command started (``sys.stdout`` is None) is an ``OSError`` at the first
+    write: the command's work may still end in an error of its own, or in no output at all.
     """
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO | None):
         self.stream = stream
         try:
-            self.fd: int | None = stream.fileno()
+            self.fd: int | None = None if stream is None else stream.fileno()
         except (OSError, AttributeError, ValueError):  # io.UnsupportedOperation is an OSError
             self.fd = None
 
     def write(self, text: str) -> None:
+        if self.stream is None:
+            raise OSError(errno.EBADF, "standard output is closed")
         if self.fd is None:
             self.stream.write(text)
             return
@@ -39,5 +44,21 @@ class Output:
             view = view[done:]
 
     def flush(self) -> None:
-        if self.fd is None:
+        if self.stream is not None and self.fd is None:
             self.stream.flush()
+
+
+def say(text: str) -> None:
+    """One line on standard error, if there is a standard error to write it to.
+
+    Closed (``sys.stderr`` is None), full or gone, it is left out: never written to standard
+    output instead, and never an error of its own (the exit status still says what happened).
+    """
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(text + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass

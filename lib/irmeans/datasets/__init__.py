@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
-from collections.abc import Collection
+import sys
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import FileFormatError, IrmeansError
+from ..number_syntax import c_float, c_floats
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -204,25 +207,75 @@ def catalog() -> list[CatalogEntry]:
     return rows
 
 
+def _csv_rows(text: str, path: str) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV text that hold anything but blanks, each with its line number.
+
+    A field may be as long as the file (csv's own limit, 128 KiB, is lifted while it reads).
+    """
+    limit = csv.field_size_limit()
+    csv.field_size_limit(sys.maxsize)
+    try:
+        reader = csv.reader(io.StringIO(text, newline=""))
+        rows = []
+        for fields in reader:
+            if any(field.strip() for field in fields):
+                rows.append((reader.line_num, fields))
+        return rows
+    except csv.Error as exc:
+        raise FileFormatError(f"not readable as CSV: {exc}", path=path, line=reader.line_num) from None
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _scores_of(fields: Sequence[str], path: str, line: int, name: str, columns: Sequence[str], down: str) -> np.ndarray:
+    """The scores of one row, read as C reads numbers; the first cell that is not a finite number refused.
+
+    The message names the file, the line, the row's and the column's system or topic, and the cell.
+    """
+    cells = [f.strip(" \t") for f in fields]
+    values, bad = c_floats(cells)
+    if bad < 0:
+        off = ~np.isfinite(values)
+        if not off.any():
+            return values
+        bad = int(np.argmax(off))
+    cell = cells[bad]
+    system, topic = (name, columns[bad]) if down == "system" else (columns[bad], name)
+    where = f"system {system!r}, topic {topic!r}"
+    shown = cell if len(cell) <= 60 else cell[:60] + "..."
+    value = c_float(cell)
+    if not cell:
+        problem = "the score is empty"
+    elif value is None:
+        problem = (
+            f"score {shown!r} is not a number (numbers are read as C reads them: digits with one '.' and an "
+            "optional exponent, no '_' or ',')"
+        )
+    elif math.isnan(value):
+        problem = f"score {shown!r} is NaN: every score must be a finite number"
+    elif cell.lstrip("+-").lower().startswith("inf"):
+        problem = f"score {shown!r} is infinite: every score must be a finite number"
+    else:
+        problem = f"score {shown!r} is too large for a double (it reads as {value!r}): every score must be finite"
+    raise FileFormatError(f"{where}: {problem}", path=path, line=line)
+
+
 def _parse_topic_major(text: str, path: str) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
     """Parse a shipped file (a row per topic, a column per system): (scores, systems, topics)."""
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = _csv_rows(text, path)
     if len(rows) < 2:
         raise FileFormatError("expected a header row and at least one row of scores", path=path)
-    header = [h.strip() for h in rows[0]]
+    header = [h.strip() for h in rows[0][1]]
     labelled = header[0] == "topic"
     systems = tuple(header[1:] if labelled else header)
     values = np.empty((len(rows) - 1, len(systems)))
     topics = []
-    for i, row in enumerate(rows[1:]):
+    for i, (line, row) in enumerate(rows[1:]):
         fields = row[1:] if labelled else row
         if len(fields) != len(systems):
-            raise FileFormatError(f"{len(fields)} scores for {len(systems)} systems", path=path, line=i + 2)
-        try:
-            values[i] = [float(f) for f in fields]
-        except ValueError:
-            raise FileFormatError("a score is not a number", path=path, line=i + 2) from None
+            raise FileFormatError(f"{len(fields)} scores for {len(systems)} systems", path=path, line=line)
         topics.append(row[0].strip() if labelled else str(i + 1))
+        values[i] = _scores_of(fields, path, line, topics[-1], systems, "topic")
     return values.T, systems, tuple(topics)
 
 
@@ -305,13 +358,17 @@ def read_csv(path: str | os.PathLike[str], *, measure: str = "") -> ScoreMatrix:
           402,0.0000,0.0154
 
     Anything else is refused: a file read the wrong way round gives plausible numbers
-    that mean nothing. Fields are separated by commas; every score must be a finite
-    number; system names and topic ids must be unique and not empty.
+    that mean nothing. Fields are separated by commas (and may be quoted, as CSV
+    allows; blanks around them are ignored); every score must be a finite number,
+    written as C (and trec_eval) reads numbers (:mod:`irmeans.number_syntax`: ``0.5``,
+    ``.5``, ``5e-1``, but not ``0_5`` or ``0,5``); system names and topic ids must be
+    unique and not empty.
 
     Raises
     ------
     FileFormatError
-        With the file and the line, for the first problem found.
+        With the file and the line, for the first problem found; a bad score also
+        names its system and topic and shows the cell.
 
     Examples
     --------
@@ -327,12 +384,18 @@ def read_csv(path: str | os.PathLike[str], *, measure: str = "") -> ScoreMatrix:
     """
     path = os.fspath(path)
     try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = [(i, r) for i, r in enumerate(csv.reader(f), start=1) if any(field.strip() for field in r)]
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as exc:
         raise FileFormatError(f"cannot read it: {exc.strerror or exc}", path=path) from None
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise FileFormatError(f"not a UTF-8 CSV file ({exc})", path=path) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileFormatError(
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason}); save the file as UTF-8", path=path, line=line
+        ) from None
+    rows = _csv_rows(text, path)
     if not rows:
         raise FileFormatError("empty: expected a header row and a row per system (or per topic)", path=path)
     line, header = rows[0]
@@ -351,23 +414,22 @@ def read_csv(path: str | os.PathLike[str], *, measure: str = "") -> ScoreMatrix:
         raise FileFormatError(f"the header names fewer than 2 {across}s", path=path, line=line)
     if len(set(columns)) != len(columns) or "" in columns:
         raise FileFormatError(f"the header's {across} names must be unique and not empty", path=path, line=line)
-    names, values = [], []
+    names: dict[str, int] = {}  # name -> its line, for a repeat
+    values = []
     for line, row in rows[1:]:
         if len(row) != len(columns) + 1:
             raise FileFormatError(
                 f"{len(row) - 1} scores, but the header names {len(columns)} {across}s", path=path, line=line
             )
         name = row[0].strip()
-        if not name or name in names:
-            raise FileFormatError(f"{down} name {name!r} is empty or repeated", path=path, line=line)
-        try:
-            v = [float(field) for field in row[1:]]
-        except ValueError:
-            raise FileFormatError("a score is not a number", path=path, line=line) from None
-        if not np.all(np.isfinite(v)):
-            raise FileFormatError("a score is not a finite number", path=path, line=line)
-        names.append(name)
-        values.append(v)
+        if not name:
+            raise FileFormatError(f"the {down} name is empty", path=path, line=line)
+        if name in names:
+            raise FileFormatError(
+                f"{down} name {name!r} is repeated (first on line {names[name]})", path=path, line=line
+            )
+        values.append(_scores_of(row[1:], path, line, name, columns, down))
+        names[name] = line
     if len(names) < 2:
         raise FileFormatError(f"fewer than 2 {down}s: nothing to order", path=path)
     scores = np.array(values)
@@ -405,4 +467,7 @@ def robertson_example() -> np.ndarray:
     lines = data_file(name).read_text().split()
     if not lines or lines[0] != "ap":
         raise FileFormatError("expected a single column with header 'ap'", path=name, line=1)
-    return np.array([float(v) for v in lines[1:]])
+    values, bad = c_floats(lines[1:])
+    if bad >= 0:
+        raise FileFormatError(f"{lines[1 + bad]!r} is not a number", path=name, line=bad + 2)
+    return values

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import float_array, integer_array
+from .._validation import float_array, integer_array, labels
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
@@ -110,6 +110,7 @@ class Qrels(_Rows):
         >>> Qrels.from_arrays(["7"], ["d"], [2.0]).rels.tolist()
         [2]
         """
+        topics, docnos = labels(topics, "the qrels' topics", source), labels(docnos, "the qrels' docnos", source)
         rels = integer_array(rels, "relevance", source)
         high = rels > MAX_GRADE
         if high.any():
@@ -181,6 +182,7 @@ class Run(_Rows):
         >>> Run.from_arrays([b"7"], [b"d"], [0.5]).topics.tolist()
         [b'7']
         """
+        topics, docnos = labels(topics, "the run's topics", source), labels(docnos, "the run's docnos", source)
         s = float_array(scores, "scores", infinite=True).reshape(-1)
         ids, codes = _code_topics(topics)
         d = Strings.from_sequence(docnos)

@@ -1,0 +1,407 @@
+"""How sure a split-half experiment is: intervals for each average's mean τ and for its difference from the AM's.
+
+The splits of one experiment all reuse the same topics and systems, so their τ values are not
+independent samples of anything beyond those topics: a paired t-test or a Wilcoxon test across
+them gives p-values that mean nothing (chapter 9). Two questions have honest answers:
+
+- **Over splits**: how far would the mean τ move with other random splits of *these* topics?
+  The splits are drawn independently, so the mean over n of them has the usual standard error
+  sd / √n, and the interval mean ± z·sd/√n (normal approximation) says how precisely n splits
+  pin down the mean over every possible split. It shrinks as more splits are drawn.
+- **Over topics**: how far would it move with *another sample of topics* from the same kind of
+  collection? The bootstrap answers it: resample the topics with replacement, rerun the splits
+  on the resampled matrix, and take the interval of the replicates' mean τ. A resample holds
+  some topics twice, which the two halves can then share, and that raises τ; the interval is
+  therefore the bias-corrected percentile interval (Efron 1981), which recentres it on the
+  observed mean. Each replicate draws only ``bootstrap_splits`` splits: their own noise widens
+  the interval a little, never narrows it.
+
+The difference of an average's mean τ from the baseline's (the AM's, by default) gets both
+intervals too, from the differences split by split (the same splits for every average) and
+from the same resamples of topics.
+
+:func:`tau_intervals` runs all of it and returns a :class:`ConsistencyReport`; ``irmeans
+consistency`` prints it.
+
+>>> from irmeans import datasets
+>>> ap = datasets.load("adhoc8", "ap").scores
+>>> report = tau_intervals(ap, ["am", "gm:0.01"], n_splits=200, seed=1, n_bootstrap=20, bootstrap_splits=20)
+>>> row = report.rows["gm:0.01"]
+>>> row.over_splits.low < row.mean < row.over_splits.high, row.difference < 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validation import check_memory, finite_number, random_generator, score_matrix, split_count, whole_number
+from .averages import Average, parse_average
+from .consistency import _HalvesTau, _split_half_taus
+from .errors import IrmeansError
+from .halves import SPLIT_KINDS, _random_halves, difficulty_halves
+from .topics import DIFFICULTY, DIFFICULTY_FROM, standardize, topic_difficulty
+
+__all__ = [
+    "tau_intervals",
+    "ConsistencyReport",
+    "TauSummary",
+    "Interval",
+    "parse_spec",
+    "spec_label",
+    "DIFFICULTY_FROM",
+]
+
+
+def parse_spec(spec: str | Average) -> tuple[Average, bool]:
+    """An average spec with an optional ``std-`` prefix (the average of standardized scores): (Average, standardize?).
+
+    >>> avg, std = parse_spec("std-gm:0.01")
+    >>> avg.spec, std
+    ('gm:0.01', True)
+    """
+    if isinstance(spec, Average):
+        return spec, False
+    if not isinstance(spec, str):
+        raise IrmeansError(f"an average is a spec such as 'gm:0.01' or 'std-am', or an Average; got {spec!r}")
+    text = spec.strip().lower()
+    standardized = text.startswith("std-")
+    return parse_average(text[4:] if standardized else text), standardized
+
+
+def spec_label(spec: str | Average) -> str:
+    """The spec as it is read back, ε included: ``"std-gm:0.01"``, ``"gm:0.01"`` for ``"gm"``.
+
+    >>> spec_label("GM"), spec_label("std-am")
+    ('gm:0.01', 'std-am')
+    """
+    average, std = parse_spec(spec)
+    return ("std-" if std else "") + average.spec
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A two-sided interval ``[low, high]``."""
+
+    low: float
+    high: float
+
+    def __contains__(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class TauSummary:
+    """One average's τ over the splits, and its difference from the baseline's on the same splits.
+
+    Attributes
+    ----------
+    average : str
+        Its spec label (``"gm:0.01"``, ``"std-am"``).
+    mean : float
+        Mean τ over the splits that have one (NaN if none has).
+    splits, undefined : int
+        Splits with a τ, and without one (a half on which every system has the same average).
+    spread : Interval or None
+        The middle ``level`` of the splits' τ (None for one split): how much one split varies.
+    over_splits : Interval or None
+        Interval of the mean over random splits of these topics (None for one split).
+    over_topics : Interval or None
+        Bootstrap interval of the mean over samples of topics (None without a bootstrap).
+    difference : float or None
+        Mean of τ − the baseline's τ, over the splits where both have one (None for the baseline).
+    higher, lower : int or None
+        Splits on which τ is above, and below, the baseline's.
+    difference_over_splits, difference_over_topics : Interval or None
+        The two intervals, for the difference.
+    """
+
+    average: str
+    mean: float
+    splits: int
+    undefined: int
+    spread: Interval | None
+    over_splits: Interval | None
+    over_topics: Interval | None
+    difference: float | None = None
+    higher: int | None = None
+    lower: int | None = None
+    difference_over_splits: Interval | None = None
+    difference_over_topics: Interval | None = None
+
+
+@dataclass(frozen=True)
+class ConsistencyReport:
+    """What :func:`tau_intervals` found: a :class:`TauSummary` per average, and how it was found.
+
+    Attributes
+    ----------
+    rows : dict of str to TauSummary
+        By spec label, in the order the averages were given.
+    taus : dict of str to ndarray
+        Every split's τ, by spec label (the baseline's too).
+    baseline : str
+        The label of the average the differences are from.
+    split : str
+        ``"random"``, ``"hard-easy"`` or ``"middle-rest"``.
+    n_splits, n_bootstrap, bootstrap_splits : int
+        Splits drawn (1 for a split by difficulty), topic resamples, splits per resample.
+    level : float
+        The intervals' coverage (0.95).
+    difficulty, difficulty_from : str
+        For a split by difficulty: the definition and whose scores it is computed from.
+    """
+
+    rows: dict[str, TauSummary]
+    taus: dict[str, np.ndarray] = field(repr=False)
+    baseline: str
+    split: str
+    n_splits: int
+    n_bootstrap: int
+    bootstrap_splits: int
+    level: float
+    difficulty: str
+    difficulty_from: str
+
+    def to_frame(self) -> Any:
+        """The rows as a pandas DataFrame, one row per average (pandas is imported here, when asked for)."""
+        import pandas as pd
+
+        def flat(s: TauSummary) -> dict[str, object]:
+            out: dict[str, object] = {}
+            for name, value in vars(s).items():
+                if isinstance(value, Interval) or (value is None and name not in ("difference", "higher", "lower")):
+                    out[f"{name}_low"] = None if value is None else value.low
+                    out[f"{name}_high"] = None if value is None else value.high
+                else:
+                    out[name] = value
+            return out
+
+        return pd.DataFrame([flat(s) for s in self.rows.values()]).set_index("average")
+
+
+def _z(level: float) -> float:
+    from scipy.special import ndtri  # here, not at the top: `import irmeans` stays light for the CLI
+
+    return float(ndtri(0.5 + level / 2))
+
+
+def _over_splits(values: np.ndarray, level: float) -> Interval | None:
+    """mean ± z·sd/√n of independent draws (None for fewer than two)."""
+    if len(values) < 2:
+        return None
+    half = _z(level) * float(np.std(values, ddof=1)) / math.sqrt(len(values))
+    mean = float(np.mean(values))
+    return Interval(mean - half, mean + half)
+
+
+def _bias_corrected(replicates: np.ndarray, observed: float, level: float) -> Interval | None:
+    """Efron's bias-corrected percentile interval of bootstrap ``replicates`` around ``observed``."""
+    from scipy.special import ndtr, ndtri
+
+    r = replicates[np.isfinite(replicates)]
+    if len(r) < 2 or not math.isfinite(observed):
+        return None
+    below = (np.sum(r < observed) + 0.5 * np.sum(r == observed)) / len(r)
+    below = min(max(below, 0.5 / len(r)), 1 - 0.5 / len(r))
+    z0, z = float(ndtri(below)), _z(level)
+    low, high = np.quantile(r, [float(ndtr(2 * z0 - z)), float(ndtr(2 * z0 + z))])
+    return Interval(float(low), float(high))
+
+
+def _summaries(taus: dict[str, np.ndarray], baseline: str, level: float) -> dict[str, dict[str, Any]]:
+    """The summary of every average's τ over the splits (the intervals over topics come later)."""
+    out: dict[str, dict[str, Any]] = {}
+    base = taus[baseline]
+    for label, t in taus.items():
+        ok = t[~np.isnan(t)]
+        row: dict[str, Any] = {
+            "average": label,
+            "mean": float(ok.mean()) if len(ok) else math.nan,
+            "splits": int(len(ok)),
+            "undefined": int(len(t) - len(ok)),
+            "spread": Interval(*(float(v) for v in np.quantile(ok, [0.5 - level / 2, 0.5 + level / 2])))
+            if len(ok) > 1
+            else None,
+            "over_splits": _over_splits(ok, level),
+        }
+        if label != baseline:
+            both = ~(np.isnan(t) | np.isnan(base))
+            d = t[both] - base[both]
+            row.update(
+                difference=float(d.mean()) if len(d) else math.nan,
+                higher=int((d > 0).sum()),
+                lower=int((d < 0).sum()),
+                difference_over_splits=_over_splits(d, level),
+            )
+        out[label] = row
+    return out
+
+
+def _means(t: np.ndarray, base: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean τ of each row of ``t`` (splits without a τ left out), and mean difference from ``base``'s.
+
+    NaN for a row with nothing to average.
+    """
+    ok = ~np.isnan(t)
+    both = ok & ~np.isnan(base)
+    n, m = ok.sum(axis=-1), both.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(ok, t, 0.0).sum(axis=-1) / n
+        diff = np.where(both, t - np.where(both, base, 0.0), 0.0).sum(axis=-1) / m
+    return np.where(n > 0, mean, np.nan), np.where(m > 0, diff, np.nan)
+
+
+# Topic resamples are handled in blocks of about this many topic indices (resamples × splits × topics).
+_RESAMPLE_VALUES = 1 << 21
+
+
+def tau_intervals(
+    scores: ArrayLike,
+    averages: Sequence[str | Average],
+    n_splits: int = 10_000,
+    seed: int | np.random.Generator | None = None,
+    *,
+    baseline: str | Average = "am",
+    split: str = "random",
+    difficulty: str = "eq2",
+    difficulty_from: str = "own",
+    n_bootstrap: int = 1000,
+    bootstrap_splits: int = 50,
+    level: float = 0.95,
+    progress: Callable[[int], object] | None = None,
+) -> ConsistencyReport:
+    """The split-half experiment with intervals for each average's mean τ and its difference from the baseline's.
+
+    Parameters
+    ----------
+    scores : array_like, shape (systems, topics)
+    averages : sequence of str or Average
+        Specs (``"am"``, ``"gm:0.01"``, ``"median"``...), each optionally ``std-``
+        for the average of standardized scores (:func:`irmeans.standardize` over
+        all the systems, a flat topic giving 0.5), or Average values.
+    n_splits : int, default 10 000
+        Random splits (ignored for a split by difficulty, which is one split).
+    seed : int or numpy.random.Generator, optional
+        The splits are those of :func:`irmeans.split_half` with this seed; the
+        topic resamples follow from the same generator.
+    baseline : str or Average, default "am"
+        The average the differences are taken from (computed if not among ``averages``).
+    split : {"random", "hard-easy", "middle-rest"}
+    difficulty : {"eq2", "eq1", "max"}
+        For a split by difficulty: :func:`irmeans.topic_difficulty`'s definition.
+    difficulty_from : {"own", "raw", "standardized"}
+        For a split by difficulty: whose scores decide it. ``"own"``: each average's,
+        so a ``std-`` average's split is by the standardized scores' difficulty (as
+        chapter 9 reproduces Ravana & Moffat's SP cells); ``"raw"`` or
+        ``"standardized"``: one split for every average, by those scores.
+    n_bootstrap : int, default 1000
+        Resamples of the topics for the intervals over topics; 0 for none.
+    bootstrap_splits : int, default 50
+        Random splits of each resample.
+    level : float, default 0.95
+        Coverage of every interval.
+    progress : callable, optional
+        Called with a count of splits of one average done, as the work goes.
+
+    Returns
+    -------
+    ConsistencyReport
+    """
+    s = score_matrix(scores)
+    parsed: dict[str, tuple[Average, bool]] = {}
+    for spec in averages:
+        parsed.setdefault(spec_label(spec), parse_spec(spec))
+    if not parsed:
+        raise IrmeansError("averages is empty: give at least one average")
+    base_label = spec_label(baseline)
+    parsed.setdefault(base_label, parse_spec(baseline))
+    if split not in SPLIT_KINDS:
+        raise IrmeansError(f"split must be one of {', '.join(SPLIT_KINDS)}, got {split!r}")
+    if difficulty not in DIFFICULTY:
+        raise IrmeansError(f"difficulty must be one of {', '.join(DIFFICULTY)}, got {difficulty!r}")
+    if difficulty_from not in DIFFICULTY_FROM:
+        raise IrmeansError(f"difficulty_from must be one of {', '.join(DIFFICULTY_FROM)}, got {difficulty_from!r}")
+    n_splits = split_count(n_splits) if split == "random" else 1
+    n_bootstrap = whole_number(n_bootstrap, "n_bootstrap", minimum=0)
+    bootstrap_splits = split_count(bootstrap_splits, "bootstrap_splits")
+    level = finite_number(level, "level")
+    if not 0 < level < 1:
+        raise IrmeansError(f"level must be between 0 and 1, got {level!r}")
+    rng = random_generator(seed)
+
+    needs_std = any(std for _, std in parsed.values()) or (split != "random" and difficulty_from == "standardized")
+    standardized = standardize(s, constant="half") if needs_std else s
+    matrices = {label: (standardized if std else s, avg) for label, (avg, std) in parsed.items()}
+    # A split by difficulty: by each average's own scores, or by one matrix for all.
+    basis = {
+        label: {"own": m, "raw": s, "standardized": standardized}[difficulty_from] for label, (m, _) in matrices.items()
+    }
+    n_topics = s.shape[1]
+
+    def by_difficulty(label: str, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The split by difficulty of the topics ``columns`` (a resample), as indices of the whole matrix."""
+        first, second = difficulty_halves(topic_difficulty(basis[label][:, columns], difficulty), split)
+        return columns[first], columns[second]
+
+    if split == "random":
+        taus = dict(zip(matrices, _split_half_taus(list(matrices.values()), n_splits, rng, progress=progress)))
+    else:
+        taus = {}
+        for label, (m, avg) in matrices.items():
+            taus[label] = np.empty(1)
+            _HalvesTau(m, avg)(*by_difficulty(label, np.arange(n_topics)), taus[label], progress)
+    rows = _summaries(taus, base_label, level)
+    if n_bootstrap:
+        # Each resample's splits, as halves of the whole matrix: a topic drawn twice is in the
+        # resample twice. Every average gets the same resamples and splits.
+        per = bootstrap_splits if split == "random" else 1
+        check_memory(8.0 * n_bootstrap * per * (len(matrices) + 2 * n_topics), "the topic resamples")
+        evaluate = {label: _HalvesTau(m, avg) for label, (m, avg) in matrices.items()}
+        replicated = {label: np.empty((n_bootstrap, per)) for label in matrices}
+        step = max(1, _RESAMPLE_VALUES // (per * n_topics))
+        for start in range(0, n_bootstrap, step):
+            count = min(step, n_bootstrap - start)
+            columns = rng.integers(0, n_topics, (count, n_topics))
+            if split == "random":
+                rows_of = np.repeat(np.arange(count), per)[:, None]
+                first = np.empty((count * per, n_topics // 2), dtype=np.intp)
+                second = np.empty((count * per, n_topics - n_topics // 2), dtype=np.intp)
+                for at, a, b in _random_halves(n_topics, count * per, rng):
+                    first[at : at + len(a)] = columns[rows_of[at : at + len(a)], a]
+                    second[at : at + len(b)] = columns[rows_of[at : at + len(b)], b]
+                for label, out in replicated.items():
+                    evaluate[label](first, second, out[start : start + count].reshape(-1), progress)
+            else:
+                for label, out in replicated.items():
+                    halves = [by_difficulty(label, c) for c in columns]
+                    first, second = (np.stack([h[i] for h in halves])[:, 0] for i in (0, 1))
+                    evaluate[label](first, second, out[start : start + count].reshape(-1), progress)
+        base_observed, base_replicated = taus[base_label], replicated[base_label]
+        for label in matrices:
+            mean, diff = _means(taus[label], base_observed)
+            means, diffs = _means(replicated[label], base_replicated)
+            rows[label]["over_topics"] = _bias_corrected(means, float(mean), level)
+            if label != base_label:
+                rows[label]["difference_over_topics"] = _bias_corrected(diffs, float(diff), level)
+    shown = {label: TauSummary(**{"over_topics": None, **rows[label]}) for label in parsed if label in rows}
+    if base_label not in {spec_label(a) for a in averages}:
+        shown.pop(base_label)
+    return ConsistencyReport(
+        rows=shown,
+        taus=taus,
+        baseline=base_label,
+        split=split,
+        n_splits=n_splits,
+        n_bootstrap=n_bootstrap,
+        bootstrap_splits=bootstrap_splits if n_bootstrap else 0,
+        level=level,
+        difficulty=difficulty,
+        difficulty_from=difficulty_from,
+    )
