@@ -42,6 +42,7 @@ _HOMES = {
     ],
     "trec.evaluate": ["Evaluation", "evaluate"],
     "trec.files": ["Qrels", "Run", "read_qrels", "read_run"],
+    "score_matrix": ["ScoreMatrix", "evaluate_runs"],
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -90,6 +91,8 @@ __all__ = [
     "Run",
     "read_qrels",
     "read_run",
+    "ScoreMatrix",
+    "evaluate_runs",
 ]
 
 
@@ -134,6 +137,7 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
         recall_at,
         reciprocal_rank,
     )
+    from .score_matrix import ScoreMatrix, evaluate_runs
     from .significance import compare_taus, paired_t_test
     from .topics import standardize, topic_difficulty
     from .trec.evaluate import Evaluation, evaluate
