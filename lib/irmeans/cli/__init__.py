@@ -1,7 +1,7 @@
 """The ``irmeans`` command line: one parser, a subcommand per task.
 
 ``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency``
-:mod:`.consistency_command`; their shared argument types are in
+:mod:`.consistency_command`, ``irmeans compare`` :mod:`.compare_command`; their shared argument types are in
 :mod:`.arguments` and the output stream in :mod:`.output`. Usage errors exit 2,
 the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
 failed or short write of the results print one line and exit 1, an output
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import IrmeansError, one_line
-from . import consistency_command, eval_command
+from . import compare_command, consistency_command, eval_command
 from .output import Output
 
 __all__ = ["build_parser", "main", "Output"]
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     eval_command.add_parser(sub)
     consistency_command.add_parser(sub)
+    compare_command.add_parser(sub)
     return parser
 
 
