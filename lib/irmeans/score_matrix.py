@@ -244,8 +244,8 @@ def evaluate_runs(
         if ev.missing:
             n, shown = len(ev.missing), ", ".join(ev.missing[:5]) + (" ..." if len(ev.missing) > 5 else "")
             warnings.warn(
-                f"{_shown_run(source, i, given_names)}: no results for {n} of the {len(topics)} judged "
-                f"topic{'s' * (n > 1)} ({shown}): scored 0 there, as trec_eval -c scores them",
+                f"{_shown_run(source, i, given_names)}: no results for {n} of the {len(topics)} judged topics "
+                f"({shown}): scored 0 there, as trec_eval -c scores them",
                 UserWarning,
                 stacklevel=2,
             )

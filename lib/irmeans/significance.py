@@ -145,13 +145,13 @@ def sign_flips(
     (4, True, [[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
     """
     total, exact = flip_count(n, permutations)
-    rng = None if exact else _rng(seed)
+    rng = _rng(seed)  # checked even when every vector is used
 
     def blocks() -> Iterator[np.ndarray]:
         bits = np.arange(n, dtype=np.int64)
         for start in range(0, total, block):
             rows = min(block, total - start)
-            if rng is None:
+            if exact:
                 swapped = (np.arange(start, start + rows, dtype=np.int64)[:, None] >> bits) & 1
             else:
                 swapped = rng.integers(0, 2, size=(rows, n), dtype=np.int8)

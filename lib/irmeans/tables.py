@@ -8,11 +8,11 @@ Columns whose every cell reads as a number are aligned to the right.
 >>> print(render(t, "text"))
 # Means
 # per-topic AP
-system  AP
+system      AP
 bm25    0.3120
 dfr_x   0.2871
 >>> print(render(t, "markdown"))
-**Means.** per-topic AP
+**Means.** per-topic AP.
 <BLANKLINE>
 | system | AP |
 |:--|--:|
@@ -63,13 +63,18 @@ def _text(table: Table) -> str:
     return "\n".join(head + [line(table.columns)] + [line(row) for row in table.rows])
 
 
+def _sentences(notes: Sequence[str]) -> str:
+    """The notes run together as sentences, for a caption."""
+    return " ".join(note if note.endswith(".") else note + "." for note in notes)
+
+
 def _markdown_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
 
 
 def _markdown(table: Table) -> str:
     align = ["--:" if r else ":--" for r in _numeric(table)]
-    lines = [f"**{table.title}.** " + " ".join(table.notes), ""]
+    lines = [f"**{table.title}.** " + _sentences(table.notes), ""]
     lines.append("| " + " | ".join(_markdown_cell(c) for c in table.columns) + " |")
     lines.append("|" + "|".join(align) + "|")
     lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in table.rows]
@@ -109,7 +114,7 @@ def latex_escape(text: str) -> str:
 
 def _latex(table: Table) -> str:
     align = "".join("r" if r else "l" for r in _numeric(table))
-    caption = latex_escape(table.title + ". " + " ".join(table.notes))
+    caption = latex_escape(table.title + ". " + _sentences(table.notes))
     lines = [
         r"\begin{table}",
         r"\centering",
