@@ -131,6 +131,7 @@ $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
 bench: venv $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/bench_split_half.py
+	$(BIN)/python benchmarks/bench_compare.py
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000

@@ -77,7 +77,7 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
         The t statistic (positive when ``a`` is higher) and its two-sided
         p-value, those of ``scipy.stats.ttest_rel``. Where every difference is 0,
         t = 0 and p = 1 (scipy gives NaN); where all differences are equal but
-        not 0, |t| is infinite and p = 0.
+        not 0, t is infinite and p = 0.
 
     Examples
     --------
