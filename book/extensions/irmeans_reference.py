@@ -9,8 +9,9 @@ its public name (``irmeans.split_half``), although each is defined in a module o
   of the library that exists but has no entry (a module, a private helper) is shown as code
   without a link; a reference to something that does not exist stays a warning (an error
   under ``-W``), so that a stale docstring cannot pass the build;
-- **constants** (``irmeans.TREC_EVAL_GM_EPS``) take the ``#:`` comment written above them in
-  their home module, which autodoc looks for only in the module it documents them from;
+- each public entry ends with **the module it comes from**, and **constants**
+  (``irmeans.TREC_EVAL_GM_EPS``) take the ``#:`` comment written above them there, which autodoc
+  looks for only in the module it documents them from;
 - the ``irmeans-cli-help`` directive writes ``irmeans --help``, or ``irmeans COMMAND --help``
   with the command as its argument, as the parser prints it when the book is built (80
   columns), so that ``chapters/cli-reference.md`` never goes stale.
@@ -93,22 +94,30 @@ def resolve_library_reference(app, env, node, contnode):
     return None
 
 
-def comment_docstring(app, what, name, obj, options, lines):
-    """``autodoc-process-docstring``: a public constant's ``#:`` comment from its home module."""
-    if what != "data" or not name.startswith("irmeans."):
-        return
+def public_docstring(app, what, name, obj, options, lines):
+    """``autodoc-process-docstring``: a public name's entry ends with the module it comes from, and a
+    constant takes the ``#:`` comment written above it there."""
     import irmeans
-    from sphinx.pycode import ModuleAnalyzer
 
     short = name.removeprefix("irmeans.")
-    if short not in irmeans.__all__:
+    if not name.startswith("irmeans.") or short not in irmeans.__all__:
         return
-    for module in _library_modules():  # the module that assigns it has the comment (a re-export has none)
+    home = f"irmeans.{irmeans._MODULE_OF[short]}"
+    if what == "data":
+        lines[:] = _comment_of(short, obj) or lines
+    lines += ["", f"From ``{home}``."]
+
+
+def _comment_of(short: str, obj) -> list[str]:
+    """The ``#:`` comment above the assignment of ``short`` (a re-export has none), or []."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    for module in _library_modules():
         if getattr(importlib.import_module(module), short, None) is obj:
             comment = ModuleAnalyzer.for_module(module).find_attr_docs().get(("", short))
             if comment:
-                lines[:] = list(comment)
-                return
+                return list(comment)
+    return []
 
 
 def _library_modules() -> list[str]:
@@ -168,6 +177,6 @@ class CliHelp(SphinxDirective):
 
 def setup(app):
     app.connect("missing-reference", resolve_library_reference)
-    app.connect("autodoc-process-docstring", comment_docstring)
+    app.connect("autodoc-process-docstring", public_docstring)
     app.add_directive("irmeans-cli-help", CliHelp)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
