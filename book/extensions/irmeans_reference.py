@@ -12,6 +12,8 @@ its public name (``irmeans.split_half``), although each is defined in a module o
 - each public entry ends with **the module it comes from**, and **constants**
   (``irmeans.TREC_EVAL_GM_EPS``) take the ``#:`` comment written above them there, which autodoc
   looks for only in the module it documents them from;
+- the reference's entries are **searched as text**, like every page, not as objects (Sphinx shows
+  an object result without the text around the words searched for);
 - the ``irmeans-cli-help`` directive writes ``irmeans --help``, or ``irmeans COMMAND --help``
   with the command as its argument, as the parser prints it when the book is built (80
   columns), so that ``chapters/cli-reference.md`` never goes stale.
@@ -27,6 +29,7 @@ import os
 import re
 
 from docutils import nodes
+from sphinx.domains.python import PythonDomain
 from sphinx.util.docutils import SphinxDirective
 
 _DOCSTRING_OF = re.compile(r"docstring of ([\w.]+)")
@@ -175,7 +178,17 @@ class CliHelp(SphinxDirective):
         return [block]
 
 
+class TextSearchedPythonDomain(PythonDomain):
+    """Python's domain, its objects left out of the site's search (priority -1): a search finds the reference's
+    text like any page's, with the text around the words as its summary, which Sphinx gives no object result."""
+
+    def get_objects(self):
+        for name, shown, kind, docname, anchor, _ in super().get_objects():
+            yield name, shown, kind, docname, anchor, -1
+
+
 def setup(app):
+    app.add_domain(TextSearchedPythonDomain, override=True)
     app.connect("missing-reference", resolve_library_reference)
     app.connect("autodoc-process-docstring", public_docstring)
     app.add_directive("irmeans-cli-help", CliHelp)

@@ -46,6 +46,7 @@ from .robustness import sign_survives
 from .score_matrix import ScoreMatrix
 from .significance import (
     count_at_least,
+    flip_count,
     holm,
     paired_t_test,
     randomization_p,
@@ -53,7 +54,7 @@ from .significance import (
     sign_test,
 )
 
-__all__ = ["compare", "DEFAULT_AVERAGES", "TESTS", "MAX_COMPARISONS"]
+__all__ = ["compare", "work", "DEFAULT_AVERAGES", "TESTS", "MAX_COMPARISONS"]
 
 #: The averages :func:`compare` uses unless told otherwise.
 DEFAULT_AVERAGES = ("am", "gm:0.01", "logit:0.01")
@@ -114,6 +115,15 @@ def _chunks(total: int, size: int) -> Iterator[slice]:
         yield slice(start, min(total, start + size))
 
 
+def work(n_topics: int, n_pairs: int, n_averages: int, permutations: int, bootstrap: int) -> int:
+    """The steps :func:`compare` reports to ``progress``: sign vectors, resamples, intervals (a pair and average each).
+
+    >>> work(50, 4950, 3, 10_000, 10_000)
+    34850
+    """
+    return flip_count(n_topics, permutations)[0] + bootstrap + n_pairs * n_averages
+
+
 def compare(
     scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLike,
     averages: Sequence[Average | str] | None = None,
@@ -156,7 +166,8 @@ def compare(
         Seed of the sign vectors (the bootstrap's resamples come from the same seed,
         by a separate stream): the same seed gives the same result.
     progress : callable, optional
-        Called with the number of sign vectors or resamples done as the work goes on.
+        Called as the work goes on with the steps done: sign vectors, resamples, intervals
+        (:func:`work` of them in all).
 
     Returns
     -------
@@ -328,6 +339,7 @@ def _bootstrap(
             d = replicates[k, first[part]] - replicates[k, second[part]]
             d.sort(axis=1)  # numpy's vectorised sort: faster here than the partitions of np.quantile
             low[k, part], high[k, part] = _quantile_of_sorted(d, tail), _quantile_of_sorted(d, 1 - tail)
+            done(part.stop - part.start)
     return low, high
 
 

@@ -60,9 +60,14 @@ def build(folder, pages):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("reference")
+
+
+@pytest.fixture(scope="module")
+def built(folder):
     pages = {"api-reference": API.read_text(encoding="utf-8"), "cli-reference": CLI.read_text(encoding="utf-8")}
-    return build(tmp_path_factory.mktemp("reference"), pages)
+    return build(folder, pages)
 
 
 def test_the_pages_build_without_a_warning_and_anchor_every_name(built):
@@ -125,3 +130,9 @@ def test_the_help_on_the_page_is_the_command_s_own(command, monkeypatch, capsys)
     assert os.environ["COLUMNS"] == "80"  # put back as it was
     with pytest.raises(ValueError, match="no command 'nosuch'"):
         irmeans_reference.command_help("nosuch")
+
+
+def test_the_site_s_search_finds_the_entries_as_text_not_as_objects(built, folder):
+    index = (folder / "_build" / "searchindex.js").read_text(encoding="utf-8").replace(" ", "")
+    assert '"objects":{}' in index  # Sphinx would list every entry there, as a result without a summary
+    assert '"bootstrap":[' in index  # the entries' words are searched as the page's text

@@ -146,10 +146,11 @@ def test_a_tie_is_nobody_s_verdict_and_disagrees_with_no_one():
     assert [x.better for x in c.verdicts()[0].by_average] == [None, None]
 
 
-def test_progress_counts_every_sign_vector_and_resample(trec8):
+def test_progress_counts_every_sign_vector_resample_and_interval(trec8):
     done = []
     compare(trec8, ["am", "median"], permutations=2500, bootstrap=700, progress=done.append)
-    assert sum(done) == 2500 + 700 and len(done) > 2
+    assert sum(done) == 2500 + 700 + 10 * 2 == comparison_module.work(50, 10, 2, 2500, 700) and len(done) > 2
+    assert comparison_module.work(10, 10, 2, 2500, 700) == 1024 + 700 + 20  # all 2**10 sign vectors
 
 
 def test_robertson_s_family_leaves_out_what_does_not_take_the_scores():

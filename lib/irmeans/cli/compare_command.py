@@ -44,7 +44,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .._progress import Progress
-from ..comparison import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare
+from ..comparison import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare, work
 from ..comparison_result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
 from ..errors import IrmeansError, one_line, shown_path
 from .arguments import dataset, digits, positive_integer, seed, subcommand
@@ -174,7 +174,6 @@ def _check_plot(path: str) -> None:
 def run_compare(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans compare`` for parsed ``opts``, writing the tables to ``out``; returns 0."""
     from ..averages import parse_average
-    from ..significance import flip_count
 
     averages = [parse_average(a) for a in (opts.average or DEFAULT_AVERAGES)]  # a bad spec before any work
     if opts.plot:
@@ -195,8 +194,9 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
             f"{n_pairs:,} pairs x {len(set(averages))} averages is more than the {MAX_COMPARISONS:,} comparisons "
             "irmeans compare makes at once: give --baseline, or fewer runs"
         )
-    flips = flip_count(n_topics, opts.permutations)[0] if n_topics >= 1 else 0
-    with Progress(flips + opts.bootstrap, "irmeans compare", "resamples") as bar:
+    steps = work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
+    what = " (sign vectors, resamples, intervals)"
+    with Progress(steps, "irmeans compare", "steps", what=what) as bar:
         result = compare(
             matrix,
             averages,
