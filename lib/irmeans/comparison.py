@@ -72,6 +72,9 @@ def _as_matrix(scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLi
         return scores
     if isinstance(scores, Mapping):
         return ScoreMatrix.from_dict(scores)
+    index, columns = getattr(scores, "index", None), getattr(scores, "columns", None)
+    if index is not None and columns is not None:  # a pandas DataFrame: a row per system, a column per topic
+        return ScoreMatrix(np.asarray(scores, dtype=np.float64), tuple(map(str, index)), tuple(map(str, columns)))
     a = np.asarray(scores)
     if a.ndim != 2:
         raise IrmeansError(f"scores must be a systems × topics matrix, got shape {a.shape}")
@@ -141,11 +144,11 @@ def compare(
 
     Parameters
     ----------
-    scores : ScoreMatrix, mapping or array_like
+    scores : ScoreMatrix, mapping, DataFrame or array_like
         Per-topic scores, a row per system: a :class:`~irmeans.score_matrix.ScoreMatrix`
         (:func:`irmeans.evaluate_runs` gives one from runs), ``{system: {topic: score}}``
-        (every system on the same topics), or a systems × topics array (systems then named
-        ``run1``…).
+        (every system on the same topics), a pandas DataFrame (its index names the systems,
+        its columns the topics), or a systems × topics array (systems then named ``run1``…).
     averages : sequence of Average or spec, optional
         Default :data:`DEFAULT_AVERAGES`: ``am``, ``gm:0.01`` and ``logit:0.01``.
     baseline : str, optional

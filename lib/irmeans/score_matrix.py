@@ -227,11 +227,13 @@ def evaluate_runs(
         raise IrmeansError(f"measure must be one trec_eval measure such as 'map' or 'P.10', got {measure!r:.80}")
     if not sources:
         raise IrmeansError("no runs to evaluate")
+    stdin = [s for s in sources if isinstance(s, str) and s == "-"]
+    if len(stdin) + (isinstance(qrels, str) and qrels == "-") > 1:
+        raise IrmeansError("'-' (standard input) may be given once: the qrels and the runs cannot share it")
     qrels_name = ""
     if isinstance(qrels, (str, os.PathLike)):
-        qrels_name = os.path.splitext(os.path.basename(os.fspath(qrels)))[0]
-        if os.fspath(qrels) != "-":
-            qrels = read_qrels(qrels)
+        qrels_name = os.path.splitext(os.path.basename(os.fspath(qrels)))[0] if os.fspath(qrels) != "-" else ""
+        qrels = read_qrels(qrels)  # once for every run
     rows, runids, topics, line = [], [], None, ""
     for i, source in enumerate(sources):
         ev = evaluate(qrels, source, complete=True, measures=[measure], relevance_level=relevance_level, depth=depth)

@@ -202,6 +202,14 @@ def test_what_cannot_be_compared_is_refused_with_its_reason(kwargs, message):
         compare(**args)
 
 
+def test_a_data_frame_names_its_systems_and_topics(trec8):
+    pd = pytest.importorskip("pandas", reason="pandas is optional: the standalone install has none")
+    frame = pd.DataFrame(trec8.scores, index=trec8.systems, columns=[int(t) for t in trec8.topics])
+    c = compare(frame, ["am"], permutations=20, bootstrap=20)
+    assert c.matrix.systems == trec8.systems and c.matrix.topics == trec8.topics
+    np.testing.assert_array_equal(c.means[0], compare(trec8, ["am"], permutations=20, bootstrap=20).means[0])
+
+
 def test_too_many_comparisons_are_refused_before_any_work(monkeypatch):
     monkeypatch.setattr(comparison_module, "MAX_COMPARISONS", 5)
     with pytest.raises(IrmeansError, match="6 pairs × 1 averages is more than the 5 comparisons"):

@@ -64,6 +64,17 @@ def test_a_mapping_names_the_runs_and_runs_may_be_objects_or_arrays():
     assert unnamed.systems == ("run1", "run2")  # both runids are "run"
 
 
+def test_qrels_from_standard_input_are_read_once_for_every_run(monkeypatch):
+    import io
+    import sys
+
+    text = Path(QRELS).read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    m = evaluate_runs("-", RUNS, "map")
+    np.testing.assert_array_equal(m.scores, evaluate_runs(QRELS, RUNS, "map").scores)
+    assert m.collection == ""
+
+
 def test_progress_is_called_once_a_run():
     calls = []
     evaluate_runs(QRELS, RUNS, "map", progress=calls.append)
@@ -85,6 +96,7 @@ def test_level_and_depth_go_to_the_evaluator():
         (RUNS[0], "map", "a sequence or a mapping of runs"),
         (RUNS, ["map"], "one trec_eval measure"),
         (RUNS, "nosuch", "nosuch"),
+        (["-", RUNS[0], "-"], "map", "standard input"),
     ],
 )
 def test_what_cannot_be_a_matrix_is_refused(runs, measure, message):
