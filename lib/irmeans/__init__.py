@@ -24,7 +24,7 @@ _HOMES = {
     "kendall": ["kendall_tau"],
     "halves": ["difficulty_halves", "draw_halves", "make_halves"],
     "topics": ["standardize", "topic_difficulty"],
-    "significance": ["compare_taus", "paired_t_test"],
+    "significance": ["compare_taus", "holm", "paired_t_test", "randomization_test", "sign_test"],
     "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning"],
     "means": ["TREC_EVAL_GM_EPS", "arithmetic_mean", "geometric_mean", "harmonic_mean", "logit_mean", "median"],
     "measures": [
@@ -43,6 +43,9 @@ _HOMES = {
     ],
     "trec.evaluate": ["Evaluation", "evaluate"],
     "trec.files": ["Qrels", "Run", "read_qrels", "read_run"],
+    "score_matrix": ["ScoreMatrix", "evaluate_runs"],
+    "comparison": ["compare"],
+    "comparison_result": ["Comparison"],
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -65,6 +68,9 @@ __all__ = [
     "topic_difficulty",
     "compare_taus",
     "paired_t_test",
+    "randomization_test",
+    "sign_test",
+    "holm",
     "FileFormatError",
     "IrmeansError",
     "TopicsLeftOutWarning",
@@ -92,6 +98,10 @@ __all__ = [
     "Run",
     "read_qrels",
     "read_run",
+    "ScoreMatrix",
+    "evaluate_runs",
+    "compare",
+    "Comparison",
 ]
 
 
@@ -110,6 +120,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported at once
     from .averages import AM, GM, HM, Average, Logit, Median, parse_average
+    from .comparison import compare
+    from .comparison_result import Comparison
     from .consistency import halves_tau, split_half
     from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
     from .halves import difficulty_halves, draw_halves, make_halves
@@ -137,7 +149,8 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
         recall_at,
         reciprocal_rank,
     )
-    from .significance import compare_taus, paired_t_test
+    from .score_matrix import ScoreMatrix, evaluate_runs
+    from .significance import compare_taus, holm, paired_t_test, randomization_test, sign_test
     from .topics import standardize, topic_difficulty
     from .trec.evaluate import Evaluation, evaluate
     from .trec.files import Qrels, Run, read_qrels, read_run

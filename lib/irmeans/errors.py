@@ -79,6 +79,8 @@ class TopicsLeftOutWarning(UserWarning):
     remedy : str
         What would count them instead, for the message (``complete=True``, or ``-c``).
 
+    Examples
+    --------
     >>> str(TopicsLeftOutWarning(["402"], "q.txt", "r.txt"))
     '1 topic in q.txt has no results in r.txt and is left out (complete=True counts them as empty rankings): 402'
     """

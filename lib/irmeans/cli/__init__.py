@@ -1,8 +1,9 @@
 """The ``irmeans`` command line: one parser, a subcommand per task.
 
-``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency``
-:mod:`.consistency_command`, ``irmeans datasets`` :mod:`.datasets_command`; their shared
-argument types are in :mod:`.arguments` and the output stream in :mod:`.output`. Usage
+``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency`` :mod:`.consistency_command`,
+``irmeans compare`` :mod:`.compare_command`, ``irmeans datasets`` :mod:`.datasets_command`
+(each imported only when it is used); their shared argument types are in :mod:`.arguments`
+and the output stream in :mod:`.output`. Usage
 errors exit 2, the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
 failed or short write of the results (the help included) print one line and exit 1, an
 output closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130, and
@@ -29,7 +30,12 @@ if TYPE_CHECKING:
 __all__ = ["build_parser", "main", "Output"]
 
 # Each subcommand's module, imported only when the subcommand is used or listed.
-_SUBCOMMANDS = {"eval": "eval_command", "consistency": "consistency_command", "datasets": "datasets_command"}
+_SUBCOMMANDS = {
+    "eval": "eval_command",
+    "consistency": "consistency_command",
+    "compare": "compare_command",
+    "datasets": "datasets_command",
+}
 
 
 class _UsageError(Exception):

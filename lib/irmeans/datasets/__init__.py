@@ -41,6 +41,8 @@ from ..number_syntax import c_float, c_floats
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
+from ..score_matrix import ScoreMatrix  # its home since runs give one too; imported from here as before
+
 __all__ = [
     "ScoreMatrix",
     "CatalogEntry",
@@ -104,53 +106,6 @@ MEASURES = {
     "ndcg20": "nDCG@20",
     "err20": "ERR@20",
 }
-
-
-@dataclass(frozen=True, eq=False)
-class ScoreMatrix:
-    """Per-topic scores of a set of systems: a labelled systems × topics array.
-
-    Attributes
-    ----------
-    scores : ndarray, shape (systems, topics)
-        Read-only.
-    systems, topics : tuple of str
-        Row and column labels. The shipped TREC files name their runs
-        anonymously (``run1``…); most do not name their topics, whose labels
-        are then their positions ``1``… in the file.
-    collection, measure : str
-        For the shipped data, keys of :data:`COLLECTIONS` and :data:`MEASURES`.
-    citation : str
-        Where the scores come from ("" for a user's file).
-    """
-
-    scores: np.ndarray
-    systems: tuple[str, ...]
-    topics: tuple[str, ...]
-    collection: str
-    measure: str
-    citation: str = ""
-
-    @property
-    def name(self) -> str:
-        """``collection_measure`` (the shipped file's name without ``.csv``), or the collection alone."""
-        return f"{self.collection}_{self.measure}" if self.measure else self.collection
-
-    @property
-    def label(self) -> str:
-        """A readable name, for example ``'TREC-8 ad hoc (1999), AP'``."""
-        if self.collection in COLLECTIONS:
-            track, year, _, _ = COLLECTIONS[self.collection]
-            return f"{track} ({year}), {MEASURES.get(self.measure, self.measure)}"
-        return self.name
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """(systems, topics)."""
-        return self.scores.shape
-
-    def __repr__(self) -> str:
-        return f"ScoreMatrix({self.name!r}, systems={self.shape[0]}, topics={self.shape[1]})"
 
 
 @dataclass(frozen=True)
@@ -318,8 +273,9 @@ def load(collection: str, measure: str = "ap") -> ScoreMatrix:
         raise IrmeansError(f"collection {collection!r} has no measure {measure!r}; it has {have}")
     name = f"{collection}_{measure}.csv"
     scores, systems, topics = _parse_topic_major(data_file(name).read_text(), name)
-    citation = COLLECTIONS[collection][2]
-    return ScoreMatrix(_frozen(scores), systems, topics, collection, measure, citation)
+    track, year, citation, _ = COLLECTIONS[collection]
+    label = f"{track} ({year}), {MEASURES[measure]}"
+    return ScoreMatrix(_frozen(scores), systems, topics, collection, measure, citation, label)
 
 
 def load_all(measures: Collection[str] | None = None) -> list[ScoreMatrix]:

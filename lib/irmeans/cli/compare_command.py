@@ -1,0 +1,215 @@
+"""``irmeans compare``: which of your runs is better, under each average, and how sure is it?
+
+Three ways to give the per-topic scores (as for 'irmeans consistency'):
+
+- ``irmeans compare -m map QRELS RUN RUN...``: one qrels file and two or more
+  runs, each evaluated on every qrels topic (trec_eval's ``-c``: a topic a run
+  has no line for scores 0, with a warning), with the measure ``-m`` (``map``
+  for AP, ``P.10``, ``ndcg_cut.20``, ``recip_rank``...); a run is named by its
+  runid, or by its file if two runs share one;
+- ``irmeans compare --scores SCORES.csv``: a CSV whose header starts
+  ``system`` (a row per system) or ``topic`` (a row per topic);
+- ``irmeans compare --dataset COLLECTION:MEASURE``: a TREC matrix shipped
+  with irmeans (``adhoc8:ap``...).
+
+Every pair of systems is compared (A - B, A before B in the input), or each
+system with ``--baseline`` (system - baseline), under each average (``-a``,
+repeatable; default am, gm:0.01 and logit:0.01). For each pair and average it
+prints the means, the difference with a bootstrap confidence interval over
+topics, the paired t-test on the average's own scale (on log(x + eps) for a
+GM) and Fisher's randomization test (the same sign vectors for every pair and
+average, or every sign vector when 2^topics is no more than
+``--permutations``), with p-values Holm-adjusted over all the comparisons of
+each test. Then a verdict for each pair: which system each average prefers
+(> A, < B, = neither; * where the ``--test``'s adjusted p < ``--alpha``), the
+sign test (the same for every average), whether the averages disagree, and
+Robertson's check: does the arithmetic mean's sign survive every
+transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
+powers 1/4 to 4)?
+
+``--format csv`` and ``json`` hold every number unrounded (raw and adjusted
+p-values); ``text``, ``markdown`` and ``latex`` round them. ``--plot FILE.svg``
+(or ``.png``) draws each pair's per-topic differences on each average's scale
+(needs ``pip install 'irmeans[plot]'``). The results depend only on the inputs
+and ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .._progress import Progress
+from ..comparison import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare, work
+from ..comparison_result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from ..errors import IrmeansError, one_line, shown_path
+from .arguments import dataset, digits, positive_integer, seed, subcommand
+from .output import Output
+
+if TYPE_CHECKING:
+    from ..score_matrix import ScoreMatrix
+
+__all__ = ["add_parser", "run_compare", "probability"]
+
+DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
+
+
+def probability(text: str) -> float:
+    """A level strictly between 0 and 1 (``--alpha``, ``--confidence``), in C's number syntax."""
+    from ..number_syntax import c_float
+
+    value = c_float(text)
+    if value is None or not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number strictly between 0 and 1")
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``compare`` subcommand to the ``irmeans`` subparsers ``sub``."""
+    p = subcommand(
+        sub, "compare", "compare runs under several averages: differences, paired tests, verdicts", DESCRIPTION
+    )
+    p.add_argument("--dataset", type=dataset, metavar="COLLECTION:MEASURE", help="a TREC matrix shipped with irmeans")
+    p.add_argument("--scores", metavar="CSV", help="a CSV of per-topic scores, its header starting 'system' or 'topic'")
+    p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
+    p.add_argument(
+        "-a",
+        "--average",
+        action="append",
+        metavar="SPEC",
+        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + ")",
+    )
+    p.add_argument("--baseline", metavar="NAME", help="compare each system with this one, not every pair")
+    p.add_argument(
+        "-n",
+        "--permutations",
+        type=positive_integer,
+        default=10_000,
+        metavar="N",
+        help="sign vectors of the randomization test (default 10000)",
+    )
+    p.add_argument(
+        "-b",
+        "--bootstrap",
+        type=positive_integer,
+        default=10_000,
+        metavar="N",
+        help="resamples of the topics for the intervals (default 10000)",
+    )
+    p.add_argument("--confidence", type=probability, default=0.95, help="level of the intervals (default 0.95)")
+    p.add_argument("--alpha", type=probability, default=0.05, help="level of the verdicts' marks (default 0.05)")
+    p.add_argument(
+        "--test", choices=TESTS, default="randomization", help="test that marks the verdicts (default randomization)"
+    )
+    p.add_argument("--seed", type=seed, default=0, help="seed of the sign vectors and resamples (default 0)")
+    p.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
+    p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals of the rounded tables (default 4)")
+    p.add_argument("--plot", metavar="FILE", help="draw the per-topic differences into FILE (.svg or .png)")
+    p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
+    p.set_defaults(handler=run_compare)
+    return p
+
+
+def _note(text: str) -> None:
+    print(f"irmeans compare: {one_line(text)}", file=sys.stderr)
+
+
+def _matrix(opts: argparse.Namespace) -> ScoreMatrix:
+    """The scores to compare, from the one source given."""
+    from .. import datasets
+    from ..score_matrix import evaluate_runs
+
+    given = [
+        name
+        for name, used in (("--dataset", opts.dataset), ("--scores", opts.scores), ("QRELS RUN", opts.files))
+        if used
+    ]
+    if len(given) > 1:
+        raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
+    if opts.dataset:
+        collection, measure = opts.dataset
+        try:
+            return datasets.load(collection, measure)
+        except IrmeansError as exc:
+            raise IrmeansError(f"--dataset {collection}:{measure}: {exc}") from None
+    if opts.scores:
+        matrix = datasets.read_csv(opts.scores)
+        return replace(matrix, label=shown_path(opts.scores))
+    if len(opts.files) < 3:
+        raise IrmeansError(
+            "nothing to compare: give a qrels file and two or more runs, --scores CSV or --dataset COLLECTION:MEASURE"
+            if not opts.files
+            else "give a qrels file and at least two run files (or --scores or --dataset)"
+        )
+    qrels, runs = opts.files[0], opts.files[1:]
+    if opts.files.count("-") > 1:
+        raise IrmeansError("'-' (standard input) may be given once")
+    with Progress(len(runs), "irmeans compare", "runs", what=" evaluated") as bar:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            matrix = evaluate_runs(qrels, runs, opts.m, progress=bar.update)
+    for w in caught:
+        _note(f"warning: {w.message}")
+    return replace(matrix, label=f"{matrix.measure} of {len(runs)} runs against {shown_path(qrels)}")
+
+
+def _check_plot(path: str) -> None:
+    """Refuse a plot that cannot be drawn before the work starts."""
+    from ..difference_plot import PLOT_FORMATS
+
+    if os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
+        raise IrmeansError(f"--plot {path}: the file's extension must be {' or '.join(PLOT_FORMATS)}")
+    try:
+        import vl_convert  # noqa: F401
+    except ImportError:
+        raise IrmeansError(
+            "--plot needs vl-convert-python: pip install 'irmeans[plot]' (or pip install vl-convert-python)"
+        ) from None
+
+
+def run_compare(opts: argparse.Namespace, out: Output) -> int:
+    """Run ``irmeans compare`` for parsed ``opts``, writing the tables to ``out``; returns 0."""
+    from ..averages import parse_average
+
+    averages = [parse_average(a) for a in (opts.average or DEFAULT_AVERAGES)]  # a bad spec before any work
+    if opts.plot:
+        _check_plot(opts.plot)
+    matrix = _matrix(opts)
+    n_systems, n_topics = matrix.shape
+    if opts.baseline is not None and opts.baseline not in matrix.systems:
+        shown = ", ".join(matrix.systems[:10]) + (f" and {n_systems - 10} more" if n_systems > 10 else "")
+        raise IrmeansError(f"--baseline {opts.baseline}: no such system; the systems are {shown}")
+    n_pairs = n_systems - 1 if opts.baseline is not None else n_systems * (n_systems - 1) // 2
+    if opts.plot and n_pairs > MAX_PLOT_PAIRS:
+        raise IrmeansError(
+            f"--plot draws at most {MAX_PLOT_PAIRS} pairs, a row each; {n_pairs:,} pairs here: "
+            "give --baseline, or fewer runs"
+        )
+    if n_pairs * len(set(averages)) > MAX_COMPARISONS:
+        raise IrmeansError(
+            f"{n_pairs:,} pairs x {len(set(averages))} averages is more than the {MAX_COMPARISONS:,} comparisons "
+            "irmeans compare makes at once: give --baseline, or fewer runs"
+        )
+    steps = work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
+    what = " (sign vectors, resamples, intervals)"
+    with Progress(steps, "irmeans compare", "steps", what=what) as bar:
+        result = compare(
+            matrix,
+            averages,
+            baseline=opts.baseline,
+            permutations=opts.permutations,
+            bootstrap=opts.bootstrap,
+            confidence=opts.confidence,
+            alpha=opts.alpha,
+            test=opts.test,
+            seed=opts.seed,
+            progress=bar.update,
+        )
+    if opts.plot:
+        result.save_plot(opts.plot)
+    out.write(result.format(opts.format, opts.digits))
+    return 0

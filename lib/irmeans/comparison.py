@@ -1,0 +1,356 @@
+"""Compare systems under several averages at once: differences, paired tests, intervals and verdicts.
+
+:func:`compare` takes a systems × topics matrix (a :class:`~irmeans.score_matrix.ScoreMatrix`,
+from :func:`irmeans.evaluate_runs`, :func:`irmeans.datasets.load` or your own scores) and,
+for every pair of systems (or each system against a baseline) and every average:
+
+- the difference of the two systems' averages, with a bootstrap confidence interval over
+  topics (the topics resampled with replacement, both systems on the same resample);
+- the paired t-test on the average's own scale: on g(x), the transform of which the
+  average is an increasing function of the mean (:meth:`irmeans.Average.transform`: x for
+  the AM, log(x + ε) for the εGM, the log-odds for the logit mean), so that a GM is tested
+  on the logs it averages;
+- Fisher's paired randomization test of the same difference: each topic's pair of scores
+  swapped or not, by random sign vectors shared by every pair and average (seeded), or by
+  every one of the 2**n when that is no more than asked for. Since the sum of g over both
+  systems does not change when a topic's scores are swapped, the average's difference is
+  an increasing function of the mean difference of g: testing one is testing the other;
+- the sign test, the same under every average (only the signs of the differences count);
+
+then Holm's correction over all the comparisons each test made, a verdict for each pair
+(which system each average prefers, and whether the averages disagree), and Robertson's
+check: does the sign survive the family of :mod:`irmeans.robustness`? The result is a
+:class:`~irmeans.comparison_result.Comparison`, which prints as a table and writes Markdown,
+LaTeX, CSV, JSON and a plot.
+
+The default averages are the AM, the εGM with ε = 0.01 added (chapter 10's advice for a
+GM) and the logit mean with ε = 0.01: the first counts a change the same anywhere on the
+scale, the second stretches the low end where failures lie, the third both ends
+(Robertson 2006, §4.2) — three questions, each with a transform, so every test runs on
+every one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validation import finite_number, whole_number
+from .averages import Average, parse_average
+from .comparison_result import Comparison, Tests
+from .errors import IrmeansError
+from .robustness import sign_survives
+from .score_matrix import ScoreMatrix
+from .significance import (
+    count_at_least,
+    flip_count,
+    holm,
+    paired_t_test,
+    randomization_p,
+    sign_flips,
+    sign_test,
+)
+
+__all__ = ["compare", "work", "DEFAULT_AVERAGES", "TESTS", "MAX_COMPARISONS"]
+
+#: The averages :func:`compare` uses unless told otherwise.
+DEFAULT_AVERAGES = ("am", "gm:0.01", "logit:0.01")
+#: The tests a verdict can rest on.
+TESTS = ("randomization", "t", "sign")
+#: The most comparisons (pairs × averages) :func:`compare` makes in one call.
+MAX_COMPARISONS = 10_000_000
+
+#: Values held at once by a block of the randomization test or the bootstrap (about 32 MB of floats).
+_BLOCK_VALUES = 1 << 22
+
+
+def _as_matrix(scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLike) -> ScoreMatrix:
+    if isinstance(scores, ScoreMatrix):
+        return scores
+    if isinstance(scores, Mapping):
+        return ScoreMatrix.from_dict(scores)
+    index, columns = getattr(scores, "index", None), getattr(scores, "columns", None)
+    if index is not None and columns is not None:  # a pandas DataFrame: a row per system, a column per topic
+        return ScoreMatrix(np.asarray(scores, dtype=np.float64), tuple(map(str, index)), tuple(map(str, columns)))
+    a = np.asarray(scores)
+    if a.ndim != 2:
+        raise IrmeansError(f"scores must be a systems × topics matrix, got shape {a.shape}")
+    return ScoreMatrix(a, tuple(f"run{i + 1}" for i in range(a.shape[0])), tuple(str(j + 1) for j in range(a.shape[1])))
+
+
+def _pairs(systems: Sequence[str], baseline: str | None) -> tuple[np.ndarray, np.ndarray]:
+    k = len(systems)
+    if baseline is None:
+        first, second = np.triu_indices(k, 1)
+        return first.astype(np.intp), second.astype(np.intp)
+    if baseline not in systems:
+        shown = ", ".join(repr(s) for s in systems[:10]) + (f" and {k - 10} more" if k > 10 else "")
+        raise IrmeansError(f"baseline {baseline!r} is not one of the {k} systems: {shown}")
+    b = systems.index(baseline)
+    first = np.array([i for i in range(k) if i != b], dtype=np.intp)
+    return first, np.full(first.size, b, dtype=np.intp)
+
+
+def _check_scores(matrix: ScoreMatrix, averages: Sequence[Average]) -> None:
+    """Refuse a score an average cannot take, naming the system, the topic and the average."""
+    for avg in averages:
+        bad = avg.refuses(matrix.scores)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise IrmeansError(
+                f"{matrix.label or 'scores'}: system {matrix.systems[i]!r}, topic {matrix.topics[j]!r}: score "
+                f"{float(matrix.scores[i, j])!r}; {avg.label} needs {avg.requirement} (choose other averages with -a)"
+            )
+
+
+def _scale(avg: Average, scores: np.ndarray) -> np.ndarray | None:
+    """g(scores) for the tests on the average's own scale, or None if it has none (the median) or it is not finite."""
+    g = avg.transform(scores)
+    return g if g is not None and np.isfinite(g).all() else None
+
+
+def _chunks(total: int, size: int) -> Iterator[slice]:
+    size = max(1, size)
+    for start in range(0, total, size):
+        yield slice(start, min(total, start + size))
+
+
+def work(n_topics: int, n_pairs: int, n_averages: int, permutations: int, bootstrap: int) -> int:
+    """The steps :func:`compare` reports to ``progress``: sign vectors, resamples, intervals (a pair and average each).
+
+    >>> work(50, 4950, 3, 10_000, 10_000)
+    34850
+    """
+    return flip_count(n_topics, permutations)[0] + bootstrap + n_pairs * n_averages
+
+
+def compare(
+    scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLike,
+    averages: Sequence[Average | str] | None = None,
+    *,
+    baseline: str | None = None,
+    permutations: int = 10_000,
+    bootstrap: int = 10_000,
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+    test: Literal["randomization", "t", "sign"] = "randomization",
+    seed: int = 0,
+    progress: Callable[[int], object] | None = None,
+) -> Comparison:
+    """Compare every pair of systems (or each with ``baseline``) under each average.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix, mapping, DataFrame or array_like
+        Per-topic scores, a row per system: a :class:`~irmeans.score_matrix.ScoreMatrix`
+        (:func:`irmeans.evaluate_runs` gives one from runs), ``{system: {topic: score}}``
+        (every system on the same topics), a pandas DataFrame (its index names the systems,
+        its columns the topics), or a systems × topics array (systems then named ``run1``…).
+    averages : sequence of Average or spec, optional
+        Default :data:`DEFAULT_AVERAGES`: ``am``, ``gm:0.01`` and ``logit:0.01``.
+    baseline : str, optional
+        Compare each other system with this one (difference = system − baseline);
+        by default every pair (i, j), i before j in the matrix, difference = i − j.
+    permutations : int, default 10 000
+        Random sign vectors of the randomization test (all 2**n of them instead when
+        that is no more).
+    bootstrap : int, default 10 000
+        Resamples of the topics for the confidence intervals.
+    confidence : float, default 0.95
+        Level of the percentile bootstrap intervals.
+    alpha : float, default 0.05
+        Level at which a Holm-adjusted p-value marks a verdict significant.
+    test : {"randomization", "t", "sign"}
+        The test whose Holm-adjusted p-values mark the verdicts (all three are computed).
+    seed : int, default 0
+        Seed of the sign vectors (the bootstrap's resamples come from the same seed,
+        by a separate stream): the same seed gives the same result.
+    progress : callable, optional
+        Called as the work goes on with the steps done: sign vectors, resamples, intervals
+        (:func:`work` of them in all).
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    IrmeansError
+        Fewer than 2 systems or topics, an unknown baseline, a bad average spec, a score
+        an average cannot take (naming the system and topic), a bad setting.
+
+    Examples
+    --------
+    >>> import irmeans
+    >>> scores = {"A": {"1": 0.0, "2": 0.8, "3": 0.8, "4": 0.8}, "B": {"1": 0.4, "2": 0.4, "3": 0.4, "4": 0.4}}
+    >>> c = irmeans.compare(scores)
+    >>> [(v.average, v.better) for v in c.verdicts()[0].by_average]
+    [('am', 'A'), ('gm:0.01', 'B'), ('logit:0.01', 'A')]
+    >>> c.disagree.tolist(), c.robust.tolist()
+    ([True], [False])
+    """
+    matrix = _as_matrix(scores)
+    n_systems, n_topics = matrix.shape
+    if n_systems < 2:
+        raise IrmeansError(f"compare needs at least 2 systems, got {n_systems}")
+    if n_topics < 2:
+        raise IrmeansError(f"compare needs at least 2 topics, got {n_topics}")
+    specs = DEFAULT_AVERAGES if averages is None else averages
+    if isinstance(specs, (str, Average)):
+        specs = [specs]
+    parsed = list(dict.fromkeys(parse_average(a) for a in specs))  # each average once, in the order given
+    if not parsed:
+        raise IrmeansError("no averages to compare under")
+    if test not in TESTS:
+        raise IrmeansError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    permutations = whole_number(permutations, "permutations", minimum=1)
+    bootstrap = whole_number(bootstrap, "bootstrap", minimum=1)
+    confidence = finite_number(confidence, "confidence")
+    alpha = finite_number(alpha, "alpha")
+    for name, value in (("confidence", confidence), ("alpha", alpha)):
+        if not 0 < value < 1:
+            raise IrmeansError(f"{name} must lie strictly between 0 and 1, got {value!r}")
+    seed = whole_number(seed, "seed", minimum=0)
+    first, second = _pairs(matrix.systems, baseline)
+    if first.size * len(parsed) > MAX_COMPARISONS:
+        raise IrmeansError(
+            f"{first.size:,} pairs × {len(parsed)} averages is more than the {MAX_COMPARISONS:,} comparisons "
+            "compare makes at once: compare with a baseline, or fewer systems"
+        )
+    _check_scores(matrix, parsed)
+    done = progress if progress is not None else (lambda k: None)
+
+    s = matrix.scores
+    means = np.stack([np.asarray(avg(s, axis=1), dtype=np.float64) for avg in parsed])
+    scales = [_scale(avg, s) for avg in parsed]
+    t, p_t = np.full((len(parsed), first.size), np.nan), np.full((len(parsed), first.size), np.nan)
+    for k, g in enumerate(scales):
+        if g is not None:
+            t[k], p_t[k] = paired_t_test(g[first], g[second])
+    p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
+    low, high = _bootstrap(s, parsed, first, second, bootstrap, confidence, seed, done)
+    signs = sign_test(s[first], s[second])
+    robust, reversed_by, family = sign_survives(s[first], s[second])
+    tests = Tests(
+        t=t,
+        p_t=p_t,
+        p_t_holm=holm(p_t),
+        p_randomization=p_rand,
+        p_randomization_holm=holm(p_rand),
+        sign=signs,
+        p_sign_holm=holm(signs.p),
+    )
+    return Comparison(
+        matrix=matrix,
+        averages=tuple(parsed),
+        first=first,
+        second=second,
+        baseline=baseline,
+        means=means,
+        ci_low=low,
+        ci_high=high,
+        tests=tests,
+        robust=robust,
+        reversed_by=tuple(reversed_by),
+        family=family,
+        permutations=n_flips,
+        exact=exact,
+        bootstrap=bootstrap,
+        confidence=confidence,
+        alpha=alpha,
+        test=test,
+        seed=seed,
+    )
+
+
+def _randomization(
+    s: np.ndarray,
+    averages: Sequence[Average],
+    scales: Sequence[np.ndarray | None],
+    first: np.ndarray,
+    second: np.ndarray,
+    permutations: int,
+    seed: int,
+    done: Callable[[int], object],
+) -> tuple[np.ndarray, bool, int]:
+    """Two-sided randomization p-values, (averages, pairs), with every pair and average on the same sign vectors.
+
+    An average with a finite transform g is tested on the sum of g's differences (one matrix
+    product per block of pairs and of sign vectors); one without (the median, or a GM with
+    ε = 0 on zero scores) on the average itself, recomputed on the swapped scores.
+    """
+    n_pairs, n_topics = first.size, s.shape[1]
+    blocks, total, exact = sign_flips(n_topics, permutations, seed)
+    counts = np.zeros((len(averages), n_pairs), dtype=np.int64)
+    diffs = [None if g is None else g[first] - g[second] for g in scales]
+    for flips in blocks:
+        for k, (avg, d) in enumerate(zip(averages, diffs)):
+            if d is not None:
+                for part in _chunks(n_pairs, _BLOCK_VALUES // len(flips)):
+                    counts[k, part] += count_at_least(d[part], flips)
+            else:
+                for part in _chunks(n_pairs, _BLOCK_VALUES // (len(flips) * n_topics)):
+                    counts[k, part] += _count_by_average(avg, s[first[part]], s[second[part]], flips)
+        done(len(flips))
+    return randomization_p(counts, total, exact), exact, total
+
+
+def _count_by_average(avg: Average, x: np.ndarray, y: np.ndarray, flips: np.ndarray) -> np.ndarray:
+    """:func:`~irmeans.significance.count_at_least` for an average without a transform: the average's own difference
+    on the scores swapped where a sign vector says −1; x, y (pairs, topics), flips (b, topics)."""
+    observed = np.abs(np.asarray(avg(x, axis=1)) - np.asarray(avg(y, axis=1)))
+    swap = flips[None, :, :] < 0
+    xs = np.where(swap, y[:, None, :], x[:, None, :])
+    ys = np.where(swap, x[:, None, :], y[:, None, :])
+    permuted = np.abs(np.asarray(avg(xs, axis=2)) - np.asarray(avg(ys, axis=2)))
+    slack = 1e-12 * (np.abs(x).max(axis=1) + np.abs(y).max(axis=1))
+    counted: np.ndarray = (permuted >= (observed - slack)[:, None]).sum(axis=1)
+    return counted
+
+
+def _bootstrap(
+    s: np.ndarray,
+    averages: Sequence[Average],
+    first: np.ndarray,
+    second: np.ndarray,
+    resamples: int,
+    confidence: float,
+    seed: int,
+    done: Callable[[int], object],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2.
+
+    Every system is averaged on the same resamples, so each pair's differences are paired;
+    the resamples come from ``seed`` by a stream of their own (not the sign vectors').
+    """
+    n_systems, n_topics = s.shape
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    replicates = np.empty((len(averages), n_systems, resamples))
+    for part in _chunks(resamples, _BLOCK_VALUES // (n_systems * n_topics)):
+        picked = s[:, rng.integers(0, n_topics, size=(part.stop - part.start, n_topics))]
+        for k, avg in enumerate(averages):
+            replicates[k, :, part] = avg(picked, axis=2)
+        done(part.stop - part.start)
+    tail = (1 - confidence) / 2
+    low = np.empty((len(averages), first.size))
+    high = np.empty_like(low)
+    for k in range(len(averages)):
+        for part in _chunks(first.size, _BLOCK_VALUES // resamples):
+            d = replicates[k, first[part]] - replicates[k, second[part]]
+            d.sort(axis=1)  # numpy's vectorised sort: faster here than the partitions of np.quantile
+            low[k, part], high[k, part] = _quantile_of_sorted(d, tail), _quantile_of_sorted(d, 1 - tail)
+            done(part.stop - part.start)
+    return low, high
+
+
+def _quantile_of_sorted(rows: np.ndarray, q: float) -> np.ndarray:
+    """The q-quantile of each sorted row, interpolated as ``np.quantile``'s default (linear) method does."""
+    h = (rows.shape[1] - 1) * q
+    below = int(np.floor(h))
+    above = min(below + 1, rows.shape[1] - 1)
+    lower, upper = rows[:, below], rows[:, above]
+    value: np.ndarray = lower + (h - below) * (upper - lower)
+    return value

@@ -1,0 +1,138 @@
+"""The reference pages: every public name of irmeans has an entry, built from its docstring; every command its --help."""
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import irmeans
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "book" / "extensions"))
+
+import irmeans_reference  # noqa: E402
+
+API = ROOT / "chapters" / "api-reference.md"
+CLI = ROOT / "chapters" / "cli-reference.md"
+ENTRY = re.compile(r"^\.\. auto(?:function|class|exception|data):: (irmeans\.\w+)$", re.M)
+
+
+def test_every_public_name_has_exactly_one_entry():
+    entries = ENTRY.findall(API.read_text(encoding="utf-8"))
+    assert len(entries) == len(set(entries)), "a name is documented twice"
+    assert sorted(entries) == sorted(f"irmeans.{name}" for name in irmeans.__all__)
+
+
+def test_both_pages_are_in_the_table_of_contents():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    assert "chapters/api-reference" in files and "chapters/cli-reference" in files
+
+
+def book_sphinx_settings():
+    """The extensions and settings of _config.yml that the reference pages depend on."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]
+    extensions = [e for e in config["extra_extensions"] if e.startswith("sphinx.ext.")]
+    assert "irmeans_reference" in config["local_extensions"]
+    keys = [k for k in config["config"] if k.startswith(("autodoc_", "napoleon_", "nitpick_"))]
+    return ["myst_parser", *extensions, "irmeans_reference"], {k: config["config"][k] for k in keys}
+
+
+def build(folder, pages):
+    """Build ``pages`` (name -> MyST text) with the book's settings, nitpicky, in a process of its own
+    (Sphinx registers its nodes once a process): (HTML by name, warnings)."""
+    import subprocess
+
+    extensions, settings = book_sphinx_settings()
+    conf = [f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / 'extensions')!r})"]
+    conf += [f"extensions = {extensions!r}", "nitpicky = True"] + [f"{k} = {v!r}" for k, v in settings.items()]
+    (folder / "conf.py").write_text("\n".join(conf) + "\n")
+    (folder / "index.md").write_text("# Index\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n")
+    for name, text in pages.items():
+        (folder / f"{name}.md").write_text(text, encoding="utf-8")
+    log = folder / "warnings.txt"
+    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-w", str(log), str(folder), str(folder / "_build")]
+    subprocess.run(command, check=True, capture_output=True)
+    html = {name: (folder / "_build" / f"{name}.html").read_text(encoding="utf-8") for name in pages}
+    return html, log.read_text()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("reference")
+
+
+@pytest.fixture(scope="module")
+def built(folder):
+    pages = {"api-reference": API.read_text(encoding="utf-8"), "cli-reference": CLI.read_text(encoding="utf-8")}
+    return build(folder, pages)
+
+
+def test_the_pages_build_without_a_warning_and_anchor_every_name(built):
+    html, warnings = built
+    assert warnings == ""
+    anchors = set(re.findall(r'id="(irmeans\.\w+)"', html["api-reference"]))
+    assert {f"irmeans.{name}" for name in irmeans.__all__} <= anchors
+
+
+def test_an_entry_shows_its_docstring_sections_and_its_examples(built):
+    html = built[0]["api-reference"]
+    entry = html[html.index('id="irmeans.compare"') :]
+    entry = entry[: entry.index('<dl class="py ', 10)]
+    assert "Compare every pair of systems" in entry
+    assert "Parameters" in entry and "Returns" in entry and "Raises" in entry and "&gt;&gt;&gt;" in entry
+    assert re.search(r"From <code[^>]*><span class=\"pre\">irmeans\.comparison</span></code>\.", entry)
+
+
+def test_a_constant_takes_the_comment_above_it_in_its_module(built):
+    html = built[0]["api-reference"]
+    entry = html[html.index('id="irmeans.TREC_EVAL_GM_EPS"') :][:1500]
+    assert "The ε of trec_eval’s" in entry or "The ε of trec_eval's" in entry
+    levels = html[html.index('id="irmeans.STANDARD_RECALL_LEVELS"') :][:1500]
+    assert "The eleven recall levels" in levels and "ndarray(shape" not in levels
+
+
+def test_a_reference_by_home_module_links_to_the_public_entry(built):
+    html = built[0]["api-reference"]
+    # compare_taus' docstring names irmeans.consistency.split_half, documented as irmeans.split_half
+    entry = html[html.index('id="irmeans.compare_taus"') :][:3000]
+    assert 'href="#irmeans.split_half"' in entry
+
+
+def test_a_stale_reference_in_a_docstring_still_fails_the_build(tmp_path):
+    page = (
+        "# Demo\n\n```{eval-rst}\n.. py:function:: irmeans.demo()\n\n"
+        "   See :func:`irmeans.consistency.split_half`, :mod:`irmeans.averages` and :func:`irmeans.consistency.gone`.\n```\n"
+    )
+    html, warnings = build(tmp_path, {"demo": page})
+    assert "irmeans.consistency.gone" in warnings and warnings.count("WARNING") == 1
+    assert "irmeans.averages" in html["demo"]  # exists, has no entry: code without a link
+
+
+def test_every_command_has_its_help_on_the_cli_page(built):
+    text = CLI.read_text(encoding="utf-8")
+    shown = re.findall(r"^```\{irmeans-cli-help\} ?(\w*)$", text, re.M)
+    assert shown == ["", *irmeans_reference.commands()]
+    assert irmeans_reference.commands() == ["eval", "consistency", "compare"]
+    assert built[0]["cli-reference"].count("usage: irmeans") == 4
+
+
+@pytest.mark.parametrize("command", [None, "eval", "consistency", "compare"])
+def test_the_help_on_the_page_is_the_command_s_own(command, monkeypatch, capsys):
+    from irmeans.cli import main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([command, "--help"] if command else ["--help"])
+    assert irmeans_reference.command_help(command) == capsys.readouterr().out
+    assert os.environ["COLUMNS"] == "80"  # put back as it was
+    with pytest.raises(ValueError, match="no command 'nosuch'"):
+        irmeans_reference.command_help("nosuch")
+
+
+def test_the_site_s_search_finds_the_entries_as_text_not_as_objects(built, folder):
+    index = (folder / "_build" / "searchindex.js").read_text(encoding="utf-8").replace(" ", "")
+    assert '"objects":{}' in index  # Sphinx would list every entry there, as a result without a summary
+    assert '"bootstrap":[' in index  # the entries' words are searched as the page's text

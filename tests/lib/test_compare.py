@@ -1,0 +1,241 @@
+"""irmeans.compare: each number it reports checked against an independent computation, and each refusal."""
+
+import numpy as np
+import pytest
+from irmeans import AM, GM, Logit, Median, ScoreMatrix, compare, datasets
+from irmeans import comparison as comparison_module
+from irmeans.errors import IrmeansError
+from irmeans.robustness import FAMILY, applicable, sign_survives
+from irmeans.significance import count_at_least, holm, randomization_test
+from scipy import stats
+
+
+@pytest.fixture(scope="module")
+def trec8():
+    m = datasets.load("adhoc8", "ap")
+    rows = [0, 3, 17, 40, 77]
+    return ScoreMatrix(m.scores[rows], tuple(m.systems[i] for i in rows), m.topics, m.collection, m.measure)
+
+
+@pytest.fixture(scope="module")
+def result(trec8):
+    return compare(trec8, ["am", "gm:0.01", "logit:0.01", "median"], permutations=2000, bootstrap=500, seed=3)
+
+
+def test_pairs_are_every_pair_in_matrix_order_and_differences_are_a_minus_b(result, trec8):
+    assert result.pairs == [(trec8.systems[i], trec8.systems[j]) for i in range(5) for j in range(i + 1, 5)]
+    for k, avg in enumerate(result.averages):
+        per_system = np.array([avg(row) for row in trec8.scores])
+        np.testing.assert_array_equal(result.means[k], per_system)
+        np.testing.assert_array_equal(result.difference[k], per_system[result.first] - per_system[result.second])
+
+
+def test_the_t_test_is_scipy_s_ttest_rel_on_each_average_s_transformed_scores(result, trec8):
+    s = trec8.scores
+    for k, avg in enumerate(result.averages):
+        if isinstance(avg, Median):  # no transform: no t-test
+            assert np.isnan(result.tests.t[k]).all() and np.isnan(result.tests.p_t[k]).all()
+            continue
+        g = avg.transform(s)
+        ref = stats.ttest_rel(g[result.first], g[result.second], axis=1)
+        np.testing.assert_allclose(result.tests.t[k], ref.statistic, rtol=1e-12)
+        np.testing.assert_allclose(result.tests.p_t[k], ref.pvalue, rtol=1e-12)
+
+
+def test_the_randomization_test_is_the_library_s_on_each_scale_with_the_same_sign_vectors(result, trec8):
+    s = trec8.scores
+    for k, avg in enumerate(result.averages):
+        g = s if isinstance(avg, Median) else avg.transform(s)
+        if isinstance(avg, Median):
+            continue  # the median has no such scale: checked by enumeration below
+        expected = randomization_test(g[result.first], g[result.second], permutations=2000, seed=3)
+        np.testing.assert_array_equal(result.tests.p_randomization[k], expected)
+
+
+def median_p_by_enumeration(x, y):
+    """Every swap of every topic, the median difference recomputed each time (a loop)."""
+    import itertools
+
+    observed = abs(np.median(x) - np.median(y))
+    hits = 0
+    for swap in itertools.product((False, True), repeat=x.size):
+        swap = np.array(swap)
+        xs, ys = np.where(swap, y, x), np.where(swap, x, y)
+        hits += abs(np.median(xs) - np.median(ys)) >= observed - 1e-12
+    return hits / 2**x.size
+
+
+def test_an_average_without_a_transform_is_tested_on_its_own_values_exactly():
+    rng = np.random.default_rng(8)
+    s = rng.random((3, 9))
+    c = compare(s, ["median", "am"], permutations=512, bootstrap=50)
+    assert c.exact and c.permutations == 512
+    for j, (a, b) in enumerate(zip(c.first, c.second)):
+        assert c.tests.p_randomization[0, j] == pytest.approx(median_p_by_enumeration(s[a], s[b]), abs=1e-15)
+
+
+@pytest.mark.parametrize("avg", [AM(), GM(eps=0.01), GM(eps=1e-5, form="floor"), Logit(eps=0.01)])
+def test_swapping_scores_and_testing_the_average_is_testing_the_mean_of_its_transform(avg):
+    """Why one matrix product suffices: the average's own difference and the sum of g's differences agree on
+    which sign vectors are as extreme as the data (the sum of g over both systems does not change)."""
+    rng = np.random.default_rng(9)
+    x, y = rng.beta(0.7, 2, (6, 16)), rng.beta(0.7, 2, (6, 16))
+    flips = 1.0 - 2.0 * rng.integers(0, 2, (400, 16))
+    by_average = comparison_module._count_by_average(avg, x, y, flips)
+    by_sum = count_at_least(avg.transform(x) - avg.transform(y), flips)
+    np.testing.assert_array_equal(by_average, by_sum)
+
+
+def test_holm_runs_over_every_comparison_of_each_test(result):
+    t = result.tests
+    np.testing.assert_array_equal(t.p_t_holm, holm(t.p_t))  # NaN (the median) left out of the family
+    np.testing.assert_array_equal(t.p_randomization_holm, holm(t.p_randomization))
+    np.testing.assert_array_equal(t.p_sign_holm, holm(t.sign.p))
+    m = int(np.isfinite(t.p_t).sum())
+    smallest = np.nanargmin(t.p_t)
+    assert t.p_t_holm.flat[smallest] == pytest.approx(min(1.0, m * np.nanmin(t.p_t)), rel=1e-15)
+
+
+def test_the_bootstrap_interval_is_the_percentile_interval_of_paired_resamples(trec8):
+    c = compare(trec8, ["am", "gm:0.01"], baseline=trec8.systems[0], permutations=10, bootstrap=300, seed=5)
+    rng = np.random.default_rng(np.random.SeedSequence(5).spawn(1)[0])
+    picks = rng.integers(0, trec8.shape[1], size=(300, trec8.shape[1]))
+    for k, avg in enumerate(c.averages):
+        for j, (a, b) in enumerate(zip(c.first, c.second)):
+            d = [avg(trec8.scores[a, p]) - avg(trec8.scores[b, p]) for p in picks]
+            lo, hi = np.quantile(d, [0.025, 0.975])
+            assert (c.ci_low[k, j], c.ci_high[k, j]) == pytest.approx((lo, hi), rel=1e-12, abs=1e-15)
+
+
+def test_a_wider_confidence_gives_a_wider_interval_around_the_difference(trec8):
+    narrow = compare(trec8, ["am"], confidence=0.5, permutations=10, bootstrap=2000)
+    wide = compare(trec8, ["am"], confidence=0.99, permutations=10, bootstrap=2000)
+    assert (wide.ci_low <= narrow.ci_low).all() and (wide.ci_high >= narrow.ci_high).all()
+    assert ((narrow.ci_low <= narrow.difference) & (narrow.difference <= narrow.ci_high)).mean() > 0.9
+
+
+def test_a_baseline_compares_each_other_system_with_it(trec8):
+    base = trec8.systems[2]
+    c = compare(trec8, baseline=base, permutations=50, bootstrap=50)
+    assert c.pairs == [(s, base) for s in trec8.systems if s != base]
+    assert c.baseline == base and c.second.tolist() == [2] * 4
+
+
+def test_the_same_seed_gives_the_same_result_and_another_seed_other_p_values(trec8):
+    one, two = (compare(trec8, permutations=300, bootstrap=100, seed=1) for _ in range(2))
+    assert one.to_json() == two.to_json()
+    other = compare(trec8, permutations=300, bootstrap=100, seed=2)
+    assert not np.array_equal(one.tests.p_randomization, other.tests.p_randomization)
+    assert not np.array_equal(one.ci_low, other.ci_low)
+
+
+def test_the_chapter_10_example_two_averages_disagree_and_the_sign_does_not_survive():
+    scores = {"A": {"1": 0.0, "2": 0.8, "3": 0.8, "4": 0.8}, "B": {"1": 0.4, "2": 0.4, "3": 0.4, "4": 0.4}}
+    c = compare(scores, ["am", "median", "gm:0.01"], permutations=16, bootstrap=100)
+    [v] = c.verdicts()
+    assert [(x.average, x.better) for x in v.by_average] == [("am", "A"), ("median", "A"), ("gm:0.01", "B")]
+    assert v.disagree and not v.robust
+    assert "log(x + 0.01)" in v.reversed_by and "x^2" not in v.reversed_by
+    assert (v.wins, v.losses, v.ties) == (3, 1, 0)
+
+
+def test_a_tie_is_nobody_s_verdict_and_disagrees_with_no_one():
+    c = compare([[0.2, 0.4, 0.6], [0.4, 0.2, 0.6]], ["am", "gm:0.01"], permutations=8, bootstrap=20)
+    assert c.better.tolist() == [[0], [0]]
+    assert not c.disagree[0] and not c.robust[0]
+    assert [x.better for x in c.verdicts()[0].by_average] == [None, None]
+
+
+def test_progress_counts_every_sign_vector_resample_and_interval(trec8):
+    done = []
+    compare(trec8, ["am", "median"], permutations=2500, bootstrap=700, progress=done.append)
+    assert sum(done) == 2500 + 700 + 10 * 2 == comparison_module.work(50, 10, 2, 2500, 700) and len(done) > 2
+    assert comparison_module.work(10, 10, 2, 2500, 700) == 1024 + 700 + 20  # all 2**10 sign vectors
+
+
+def test_robertson_s_family_leaves_out_what_does_not_take_the_scores():
+    labels = [t.label for t in applicable(np.array([0.0, 0.5, 1.0]))]
+    assert labels == [t.label for t in FAMILY]
+    above_one = [t.label for t in applicable(np.array([0.0, 2.0]))]
+    assert "logit (ε = 0.01)" not in above_one and "x^2" in above_one
+    negative = [t.label for t in applicable(np.array([-0.05, 0.5]))]
+    assert negative == ["x", "log(x + 0.1)", "log(x + 1)"]
+
+
+def test_robertson_s_check_finds_the_transformations_that_reverse_a_difference():
+    a = np.array([[0.0, 0.9, 0.9, 0.9], [0.5, 0.6, 0.7, 0.8]])
+    b = np.array([[0.4, 0.4, 0.4, 0.4], [0.4, 0.5, 0.6, 0.7]])
+    survives, reversed_by, used = sign_survives(a, b)
+    assert survives.tolist() == [False, True]
+    assert reversed_by[1] == ()
+    # The AM prefers a (0.675 > 0.4). Mean log(x + 0.01): a (log 0.01 + 3 log 0.91) / 4 = -1.22 < log 0.41 = -0.89;
+    # with ε = 0.1 a's zero costs less: (log 0.1 + 3 log 1.0) / 4 = -0.58 > log 0.5 = -0.69. Fourth roots:
+    # 3 x 0.974 / 4 = 0.730 < 0.795, square roots 3 x 0.949 / 4 = 0.712 > 0.632; the logit, stretching the top
+    # as well, keeps a ahead.
+    assert reversed_by[0] == ("log(x + 1e-05)", "log(x + 0.001)", "log(x + 0.01)", "x^0.25")
+    assert used[0] == "x"
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"scores": [[0.1, 0.2]]}, "at least 2 systems"),
+        ({"scores": [[0.1], [0.2]]}, "at least 2 topics"),
+        ({"scores": [0.1, 0.2]}, "systems × topics"),
+        ({"baseline": "nosuch"}, "baseline 'nosuch' is not one of the 3 systems: 'run1', 'run2', 'run3'"),
+        ({"averages": ["gm:x"]}, "not a plain number"),
+        ({"averages": ["mean"]}, "unknown average 'mean'"),
+        ({"averages": []}, "no averages"),
+        ({"test": "wilcoxon"}, "test must be one of randomization, t, sign"),
+        ({"confidence": 1.0}, "confidence must lie strictly between 0 and 1"),
+        ({"alpha": 0}, "alpha must lie strictly between 0 and 1"),
+        ({"permutations": 0}, "permutations must be a whole number >= 1"),
+        ({"bootstrap": 2.5}, "bootstrap must be a whole number"),
+        ({"seed": -3}, "seed must be a whole number >= 0"),
+        ({"scores": [[0.1, 1.5], [0.2, 0.3], [0.1, 0.1]]}, "system 'run1', topic '2': score 1.5; logit"),
+        ({"scores": {"A": {"1": 0.1, "2": 0.2}, "B": {"1": 0.3}}}, "system 'B' has no score for 1 of the 2 topics"),
+    ],
+)
+def test_what_cannot_be_compared_is_refused_with_its_reason(kwargs, message):
+    args = {"scores": [[0.1, 0.2], [0.3, 0.4], [0.5, 0.5]], "permutations": 10, "bootstrap": 10} | kwargs
+    with pytest.raises(IrmeansError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        compare(**args)
+
+
+class Frame:
+    """What compare reads of a pandas DataFrame: its values, index and columns (pandas is optional)."""
+
+    def __init__(self, values, index, columns):
+        self.values, self.index, self.columns = np.asarray(values), list(index), list(columns)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.values, dtype=dtype)
+
+
+def test_a_data_frame_names_its_systems_and_topics(trec8):
+    frames = [Frame(trec8.scores, trec8.systems, [int(t) for t in trec8.topics])]
+    try:
+        import pandas as pd  # optional: the standalone install has none
+    except ImportError:
+        pass
+    else:
+        frames.append(pd.DataFrame(trec8.scores, index=trec8.systems, columns=[int(t) for t in trec8.topics]))
+    expected = compare(trec8, ["am"], permutations=20, bootstrap=20).means[0]
+    for frame in frames:
+        c = compare(frame, ["am"], permutations=20, bootstrap=20)
+        assert c.matrix.systems == trec8.systems and c.matrix.topics == trec8.topics
+        np.testing.assert_array_equal(c.means[0], expected)
+
+
+def test_too_many_comparisons_are_refused_before_any_work(monkeypatch):
+    monkeypatch.setattr(comparison_module, "MAX_COMPARISONS", 5)
+    with pytest.raises(IrmeansError, match="6 pairs × 1 averages is more than the 5 comparisons"):
+        compare(np.random.default_rng(0).random((4, 5)), ["am"])
+    compare(np.random.default_rng(0).random((4, 5)), ["am"], baseline="run1", permutations=4, bootstrap=4)
+
+
+def test_a_geometric_mean_without_epsilon_on_zeros_is_tested_on_its_own_values():
+    s = np.array([[0.0, 0.5, 0.6, 0.7], [0.1, 0.4, 0.5, 0.6]])
+    c = compare(s, ["gm"], permutations=16, bootstrap=20)
+    assert np.isnan(c.tests.p_t).all()  # log(0) = -inf: no t-test
+    assert c.tests.p_randomization[0, 0] == pytest.approx(1.0)  # GM 0 against >0 whichever way: every swap counts

@@ -1,0 +1,195 @@
+"""A Comparison written out: text, Markdown, LaTeX, CSV, JSON, a DataFrame and the plot, each read back."""
+
+import csv
+import io
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+from irmeans import ScoreMatrix, compare
+from irmeans.comparison_result import COLUMNS, MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from irmeans.errors import IrmeansError
+from irmeans.tables import Table, latex_escape, render
+
+
+@pytest.fixture(scope="module")
+def result():
+    rng = np.random.default_rng(11)
+    s = rng.beta(0.8, 2.0, (3, 12))
+    s[0, :3] = 0.0
+    matrix = ScoreMatrix(s, ("bm25_base", "rm3&prf", "dfr%x"), tuple(f"4{i:02d}" for i in range(12)), measure="map")
+    return compare(matrix, ["am", "gm:0.01", "median"], permutations=500, bootstrap=200, seed=4)
+
+
+def test_rows_hold_every_column_pair_by_pair_and_average_by_average(result):
+    rows = result.rows()
+    assert len(rows) == 3 * 3 and list(rows[0]) == list(COLUMNS)
+    assert [(r["system_a"], r["system_b"], r["average"]) for r in rows[:4]] == [
+        ("bm25_base", "rm3&prf", "am"),
+        ("bm25_base", "rm3&prf", "gm:0.01"),
+        ("bm25_base", "rm3&prf", "median"),
+        ("bm25_base", "dfr%x", "am"),
+    ]
+    r = rows[4]  # second pair, εGM
+    assert r["difference"] == r["mean_a"] - r["mean_b"] == result.difference[1, 1]
+    assert r["p_randomization_holm"] == result.tests.p_randomization_holm[1, 1]
+    assert math.isnan(rows[2]["t"])  # the median has no t-test
+
+
+def test_csv_reads_back_to_the_very_numbers(result):
+    text = result.to_csv()
+    back = list(csv.DictReader(io.StringIO(text)))
+    assert list(back[0]) == list(COLUMNS) and len(back) == 9
+    for row, original in zip(back, result.rows()):
+        for key in ("mean_a", "difference", "ci_low", "p_t", "p_randomization", "p_sign_holm"):
+            value = original[key]
+            assert (row[key] == "") if math.isnan(value) else (float(row[key]) == value)
+        assert row["system_b"] == original["system_b"] and row["robust"] == str(original["robust"])
+
+
+def test_json_is_strict_and_holds_everything(result):
+    data = json.loads(result.to_json(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert data["scores"]["systems"] == ["bm25_base", "rm3&prf", "dfr%x"] and len(data["scores"]["topics"]) == 12
+    assert data["settings"]["averages"][1] == {"spec": "gm:0.01", "label": "εGM (ε = 0.01)"}
+    assert data["settings"]["permutations"] == 500 and data["settings"]["seed"] == 4 and not data["settings"]["exact"]
+    assert data["means"]["am"]["rm3&prf"] == result.means[0, 1]
+    assert data["comparisons"][2]["t"] is None and data["comparisons"][0]["t"] == result.tests.t[0, 0]
+    v = data["verdicts"][0]
+    assert set(v["better"]) == {"am", "gm:0.01", "median"} and set(v["sign_test"]) == {
+        "wins",
+        "losses",
+        "ties",
+        "p_holm",
+    }
+    assert v["disagree"] == bool(result.disagree[0])
+
+
+def test_the_frame_is_indexed_by_pair_and_average(result):
+    try:
+        import pandas  # noqa: F401  (an optional dependency: the standalone install has none)
+    except ImportError:
+        with pytest.raises(ImportError, match=r"irmeans\[pandas\]"):
+            result.to_frame()
+        return
+    frame = result.to_frame()
+    assert frame.index.names == ["system_a", "system_b", "average"]
+    assert frame.loc[("bm25_base", "dfr%x", "gm:0.01"), "difference"] == result.difference[1, 1]
+    assert list(frame.columns) == list(COLUMNS[3:])
+
+
+def test_the_text_has_both_tables_rounded_with_holm_p_values(result):
+    text = result.to_text(digits=3)
+    assert str(result) == result.to_text(digits=4) != text
+    lines = text.splitlines()
+    assert lines[0] == "# Differences" and "# Verdicts" in lines
+    header = next(line for line in lines if line.split()[:3] == ["system_a", "system_b", "average"])
+    assert header.split() == [
+        "system_a", "system_b", "average", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "t", "p_t_holm",
+        "p_randomization_holm",
+    ]  # fmt: skip
+    first = lines[lines.index(header) + 1].split()
+    assert first[:3] == ["bm25_base", "rm3&prf", "am"]
+    assert first[3] == f"{result.means[0, 0]:.3f}" and first[5] == f"{result.difference[0, 0]:+.3f}"
+    assert first[9] == f"{result.tests.p_t_holm[0, 0]:.3g}"
+    verdict_header = next(line for line in lines if line.split()[:3] == ["system_a", "system_b", "am"])
+    assert verdict_header.split()[2:] == ["am", "gm:0.01", "median", "sign_test", "p_sign_holm", "disagree", "robust"]
+    assert all(line == line.rstrip() for line in lines)
+
+
+def test_markdown_is_two_pipe_tables(result):
+    md = result.to_markdown()
+    tables = [block for block in md.split("\n\n") if block.startswith("|")]
+    assert len(tables) == 2
+    differences = tables[0].splitlines()
+    assert differences[1].startswith("|:--|:--|:--|--:|") and len(differences) == 2 + 9
+    assert all(row.count(" | ") == 10 for row in differences[:1] + differences[2:])
+    assert "**Differences.**" in md and "**Verdicts.**" in md
+
+
+def test_latex_escapes_names_and_balances_its_environments(result):
+    tex = result.to_latex()
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 2
+    assert tex.count(r"\begin{tabular}") == 2 and r"\toprule" in tex
+    assert r"bm25\_base & rm3\&prf" in tex and r"dfr\%x" in tex
+    assert r"logit ($\varepsilon$ = 0.01)" in tex and "ε" not in tex
+    body = [line for line in tex.splitlines() if line.endswith(r"\\") and "&" in line]
+    assert all(line.count(" & ") == body[0].count(" & ") for line in body[:10])
+
+
+def test_format_knows_its_formats(result):
+    assert OUTPUT_FORMATS == ("text", "markdown", "latex", "csv", "json")
+    assert result.format("csv") == result.to_csv() and result.format("json") == result.to_json()
+    with pytest.raises(ValueError, match="format must be one of text, markdown, latex, csv, json"):
+        result.format("html")
+
+
+def test_files_are_written_when_asked(result, tmp_path):
+    result.to_csv(tmp_path / "c.csv")
+    result.to_json(tmp_path / "c.json")
+    assert (tmp_path / "c.csv").read_text() == result.to_csv()
+    assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["settings"]["test"] == "randomization"
+
+
+def test_a_table_aligns_numbers_right_and_words_left():
+    t = Table("T", ("name", "value"), [("a", "1.5"), ("long name", "-12.25*")])
+    assert render(t, "text").splitlines() == ["# T", "name         value", "a              1.5", "long name  -12.25*"]
+    assert render(t, "markdown").splitlines()[3] == "|:--|--:|"
+    assert (
+        latex_escape("a_b^2 ~ {x} #1 \\ ×")
+        == r"a\_b\textasciicircum{}2 \textasciitilde{} \{x\} \#1 \textbackslash{} $\times$"
+    )
+    with pytest.raises(ValueError):
+        render(t, "html")
+
+
+def test_the_plot_is_a_panel_per_pair_and_average_each_sorted(result):
+    spec = result.plot_spec()
+    values = spec["data"]["values"]
+    assert len(values) == 3 * 3 * 12
+    assert spec["facet"]["row"]["sort"] == ["bm25_base - rm3&prf", "bm25_base - dfr%x", "rm3&prf - dfr%x"]
+    assert spec["facet"]["column"]["sort"][1] == "εGM (ε = 0.01): log(x + 0.01)"
+    panel = [v for v in values if v["pair"] == "bm25_base - rm3&prf" and v["scale"].startswith("εGM")]
+    diffs = [v["difference"] for v in panel]
+    assert diffs == sorted(diffs, reverse=True) and [v["rank"] for v in panel] == list(range(1, 13))
+    s = result.matrix.scores
+    expected = np.log(s[0] + 0.01) - np.log(s[1] + 0.01)
+    assert sorted(diffs) == pytest.approx(sorted(expected.tolist()), rel=1e-15)
+    assert {v["better"] for v in panel} <= {"A", "B", "tie"}
+
+
+def has_vl_convert():
+    try:
+        import vl_convert  # noqa: F401  (the irmeans[plot] extra: the standalone install has none)
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name, magic", [("plot.svg", b"<svg"), ("plot.png", b"\x89PNG")])
+def test_the_plot_is_drawn_as_svg_or_png(result, tmp_path, name, magic):
+    if not has_vl_convert():
+        with pytest.raises(IrmeansError, match=r"irmeans\[plot\]"):
+            result.save_plot(tmp_path / name)
+        return
+    result.save_plot(tmp_path / name)
+    assert (tmp_path / name).read_bytes()[: len(magic)] == magic
+
+
+def test_the_plot_says_what_it_cannot_do(result, tmp_path, monkeypatch):
+    with pytest.raises(IrmeansError, match=r"\.svg or \.png"):
+        result.save_plot(tmp_path / "plot.pdf")
+    if has_vl_convert():
+        with pytest.raises(IrmeansError, match="cannot write the plot"):
+            result.save_plot(tmp_path / "no-such-dir" / "plot.svg")
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # as if it were not installed
+    with pytest.raises(IrmeansError, match=r"pip install 'irmeans\[plot\]'"):
+        result.save_plot(tmp_path / "plot.svg")
+
+
+def test_too_many_pairs_to_plot_are_refused():
+    many = compare(np.random.default_rng(0).random((8, 5)), ["am"], permutations=4, bootstrap=4)
+    assert many.first.size == 28 > MAX_PLOT_PAIRS
+    with pytest.raises(IrmeansError, match="28 pairs are too many to plot"):
+        many.plot_spec()

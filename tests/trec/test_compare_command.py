@@ -1,0 +1,219 @@
+"""``irmeans compare``: runs, a CSV or a shipped matrix in; the library's comparison out, in every format."""
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from irmeans import _progress, compare, datasets, evaluate_runs
+from irmeans.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+QRELS = str(EXAMPLES / "qrels.txt")
+RUNS = [str(EXAMPLES / "runs" / f"{name}.txt") for name in ("baseline", "feedback", "phrases")]
+FAST = ["-n", "300", "-b", "200"]
+
+
+def run(args, capsys):
+    status = main(["compare", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_runs_are_evaluated_with_c_and_compared_as_the_library_compares_them(capsys):
+    status, out, err = run(["-m", "map", *FAST, "--format", "csv", QRELS, *RUNS], capsys)
+    assert (status, err) == (0, "")
+    expected = compare(evaluate_runs(QRELS, RUNS, "map"), permutations=300, bootstrap=200)
+    assert out == expected.to_csv()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {(r["system_a"], r["system_b"]) for r in rows} == {
+        ("baseline", "feedback"),
+        ("baseline", "phrases"),
+        ("feedback", "phrases"),
+    }
+
+
+def test_the_text_report_names_its_source_and_both_tables(capsys):
+    status, out, _ = run(["-m", "P.10", "--baseline", "baseline", *FAST, QRELS, *RUNS], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "# Differences"
+    assert lines[1].startswith(f"# P_10 of 3 runs against {QRELS}: 3 systems x 10 topics; each system against baseline")
+    assert "# Verdicts" in lines
+    assert sum(line.startswith(("feedback ", "phrases ")) for line in lines) == 3 * 2 + 2
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv", "json"])
+def test_every_format_is_the_library_s(fmt, capsys):
+    status, out, _ = run(
+        ["--dataset", "adhoc8:ap", "--baseline", "run2", *FAST, "--format", fmt, "--digits", "3"], capsys
+    )
+    assert status == 0
+    result = compare(datasets.load("adhoc8", "ap"), baseline="run2", permutations=300, bootstrap=200)
+    assert out == result.format(fmt, 3)
+    if fmt == "json":
+        assert json.loads(out)["settings"]["baseline"] == "run2"
+
+
+def test_a_scores_csv_is_compared_under_the_averages_asked_for(capsys):
+    args = ["--scores", str(EXAMPLES / "scores.csv"), "-a", "am", "-a", "hm:0.01", "-a", "median", *FAST]
+    status, out, _ = run([*args, "--test", "t", "--alpha", "0.01", "--format", "json"], capsys)
+    assert status == 0
+    data = json.loads(out)
+    assert [a["spec"] for a in data["settings"]["averages"]] == ["am", "hm:0.01", "median"]
+    assert data["settings"]["test"] == "t" and data["settings"]["alpha"] == 0.01
+    assert len(data["verdicts"]) == 8 * 7 // 2
+    assert data["scores"]["label"] == str(EXAMPLES / "scores.csv")
+
+
+def test_the_seed_decides_the_random_parts(capsys):
+    args = ["--dataset", "adhoc8:ap", "--baseline", "run1", *FAST, "--format", "csv"]
+    first, second, other = (run([*args, "--seed", seed], capsys)[1] for seed in ("5", "5", "6"))
+    assert first == second != other
+
+
+def test_a_run_without_some_topics_is_warned_about_and_scored_0_there(tmp_path, capsys):
+    short = tmp_path / "short.txt"
+    lines = Path(RUNS[1]).read_text().splitlines(keepends=True)
+    short.write_text("".join(line for line in lines if not line.startswith("401 ")))
+    status, out, err = run([*FAST, QRELS, RUNS[0], str(short)], capsys)
+    assert status == 0 and out
+    assert (
+        err
+        == f"irmeans compare: warning: {short}: no results for 1 of the 10 judged topics (401): scored 0 there, as trec_eval -c scores them\n"
+    )
+
+
+def test_runs_sharing_a_runid_are_named_by_their_files(tmp_path, capsys):
+    copy = shutil.copy(RUNS[0], tmp_path / "again.txt")
+    status, out, _ = run([*FAST, "--format", "csv", QRELS, RUNS[0], str(copy)], capsys)
+    assert status == 0
+    assert next(csv.DictReader(io.StringIO(out)))["system_b"] == "again.txt"
+
+
+def has_vl_convert():
+    try:
+        import vl_convert  # noqa: F401  (the irmeans[plot] extra: the standalone install has none)
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name, magic", [("diff.svg", b"<svg"), ("diff.PNG", b"\x89PNG")])
+def test_the_plot_is_drawn_beside_the_tables(tmp_path, capsys, name, magic):
+    status, out, err = run(["--plot", str(tmp_path / name), *FAST, QRELS, *RUNS], capsys)
+    if not has_vl_convert():
+        assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
+        return
+    assert status == 0 and out.startswith("# Differences")
+    assert (tmp_path / name).read_bytes()[: len(magic)] == magic
+
+
+def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setattr(_progress, "LOG_EVERY", 0.0)
+    status, out, err = run(["--dataset", "adhoc8:ap", "--baseline", "run1", "-n", "2500", "-b", "300"], capsys)
+    assert status == 0 and out.startswith("# Differences")
+    steps = "3,184 of 3,184 steps (sign vectors, resamples, intervals)"  # 2,500 + 300 + 128 pairs x 3 averages
+    assert f"irmeans compare: 100% [########################] {steps}" in err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "nothing to compare: give a qrels file and two or more runs"),
+        ([QRELS, RUNS[0]], "give a qrels file and at least two run files"),
+        (
+            ["--dataset", "adhoc8:ap", QRELS, *RUNS],
+            "give one of --dataset, --scores or QRELS RUN..., not --dataset and QRELS RUN",
+        ),
+        (["--dataset", "adhoc9:ap"], "--dataset adhoc9:ap: no collection 'adhoc9'"),
+        (
+            ["--dataset", "adhoc8:ap", "--baseline", "bm25"],
+            "--baseline bm25: no such system; the systems are run1, run2",
+        ),
+        (["-a", "gm:eps", QRELS, *RUNS], "not a plain number"),
+        (["-m", "P.5,10", QRELS, *RUNS], "gives 2 values a topic (P_5, P_10): pick one"),
+        ([QRELS, RUNS[0], "no-such-run.txt"], "no-such-run.txt"),
+        (["--plot", "diff.pdf", QRELS, *RUNS], "--plot diff.pdf: the file's extension must be .svg or .png"),
+    ],
+)
+def test_what_cannot_be_compared_exits_1_with_one_line(args, message, capsys):
+    status, out, err = run([*FAST, *args], capsys)
+    assert status == 1 and out == ""
+    assert err.startswith("irmeans compare: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--plot", "no-such-dir/diff.svg", QRELS, *RUNS], "no-such-dir/diff.svg: cannot write the plot"),
+        (["--plot", "diff.svg", "--dataset", "adhoc8:ap"], "--plot draws at most 25 pairs, a row each; 8,256 pairs"),
+    ],
+)
+def test_a_plot_that_cannot_be_drawn_exits_1_with_one_line(args, message, capsys):
+    status, out, err = run([*FAST, *args], capsys)
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert (message if has_vl_convert() else "pip install 'irmeans[plot]'") in err
+
+
+def test_scores_an_average_cannot_take_name_their_system_and_topic(tmp_path, capsys):
+    scores = tmp_path / "s.csv"
+    scores.write_text("system,401,402\nA,0.5,1.5\nB,0.25,0.5\n")
+    status, _, err = run(["--scores", str(scores)], capsys)
+    assert status == 1
+    assert "system 'A', topic '402': score 1.5; logit (ε = 0.01) needs scores in [0, 1]" in err
+
+
+def test_the_plot_needs_its_extra_and_says_so(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "vl_convert", None)
+    status, out, err = run(["--plot", "x.svg", QRELS, *RUNS], capsys)
+    assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--alpha", "1.5"],
+        ["--confidence", "0"],
+        ["-n", "0"],
+        ["-b", "-3"],
+        ["--format", "html"],
+        ["--test", "z"],
+        ["--seed", "-1"],
+    ],
+)
+def test_bad_settings_are_usage_errors(args, capsys):
+    status, out, err = run([*args, QRELS, *RUNS], capsys)
+    assert status == 2 and out == "" and err.startswith("irmeans compare: ")
+
+
+def test_help_lists_the_options_and_the_exit_statuses(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["compare", "--help"])
+    assert exit.value.code == 0
+    text = capsys.readouterr().out
+    for option in ("--baseline", "--permutations", "--bootstrap", "--plot", "--format", "-a SPEC", "exit status:"):
+        assert option in text
+    assert "default: am, gm:0.01, logit:0.01" in text
+
+
+def test_the_readme_s_compare_commands_run_as_written(tmp_path):
+    """Each `irmeans compare` line of the README, through the shell, from a folder laid out as the repository's root."""
+    import re
+    import subprocess
+
+    root = EXAMPLES.parent
+    lines = re.findall(r"^(\.venv/bin/irmeans compare .*?)(?:\s+#.*)?$", (root / "README.md").read_text(), re.M)
+    assert len(lines) >= 5
+    for name in ("examples", ".venv"):
+        (tmp_path / name).symlink_to(root / name)
+    for line in lines:
+        done = subprocess.run(["sh", "-c", line], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, f"{line}: {done.stderr}"
+    assert (tmp_path / "differences.svg").read_text().startswith("<svg")
+    assert (tmp_path / "adhoc8-against-run1.csv").read_text().startswith("system_a,system_b,average")
