@@ -237,10 +237,12 @@ def evaluate_runs(
     rows, runids, topics, line = [], [], None, ""
     for i, source in enumerate(sources):
         ev = evaluate(qrels, source, complete=True, measures=[measure], relevance_level=relevance_level, depth=depth)
-        if len(ev.per_topic) != 1:
-            found = ", ".join(ev.per_topic) or "none"
-            raise IrmeansError(f"measure {measure!r} gives {len(ev.per_topic)} values a topic ({found}): pick one")
-        ((line, values),) = ev.per_topic.items()
+        # The lines trec_eval -q prints a number for on every topic (not num_q, gm_map or relstring).
+        lines = [name for name in ev.printed if ev.kinds[name] != "string"]
+        if len(lines) != 1:
+            found = ", ".join(lines) or "none"
+            raise IrmeansError(f"measure {measure!r} gives {len(lines)} values a topic ({found}): pick one")
+        line, values = lines[0], ev.per_topic[lines[0]]
         if topics is None:
             topics = list(ev.topics)
         if ev.missing:

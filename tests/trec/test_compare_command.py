@@ -134,7 +134,7 @@ def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
             ["--dataset", "adhoc8:ap", "--baseline", "bm25"],
             "--baseline bm25: no such system; the systems are run1, run2",
         ),
-        (["-a", "gm:eps", QRELS, *RUNS], "not a plain number"),
+        (["-a", "gm:eps", QRELS, *RUNS], "not a finite number"),
         (["-m", "P.5,10", QRELS, *RUNS], "gives 2 values a topic (P_5, P_10): pick one"),
         ([QRELS, RUNS[0], "no-such-run.txt"], "no-such-run.txt"),
         (["--plot", "diff.pdf", QRELS, *RUNS], "--plot diff.pdf: the file's extension must be .svg or .png"),
