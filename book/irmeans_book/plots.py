@@ -42,7 +42,6 @@ __all__ = [
     "to_spec",
     "figure_id",
     "embed_html",
-    "FIGURES_GLOBAL",
     "SITE_DRAW",
     "csv_data",
     "slider_param",
@@ -145,11 +144,6 @@ def figure_id(spec):
     """
     digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()
     return f"vl-{digest[:12]}"
-
-
-#: Where the site's pages keep each figure's ``vegaEmbed`` result, by figure id:
-#: the Vega view behind a figure, for scripts and the site's browser tests.
-FIGURES_GLOBAL = "irmeansFigures"
 
 
 #: The function of the site's ``irmeans-figures.js`` that fits a figure to its page and draws it.

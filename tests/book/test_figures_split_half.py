@@ -78,11 +78,3 @@ def test_tau_sweep_is_split_half_on_the_same_splits(ap):
     spec = to_spec(split_half.sweep_chart(curve, density, -1.0), "alt")
     assert [p["name"] for p in spec["params"]] == ["logeps"]
     assert len(json.dumps(spec)) < 200_000
-
-
-def test_paired_averages_is_compare_taus(ap):
-    c = split_half.paired_averages(ap, "gm:0.01", "am", n_splits=60)
-    a = consistency.split_half(ap, "gm:0.01", 60, seed=split_half.SEED)
-    b = consistency.split_half(ap, "am", 60, seed=split_half.SEED)
-    assert c.mean_difference == pytest.approx(float(np.mean(a - b)), abs=1e-15)
-    assert c.t == pytest.approx(stats.ttest_rel(a, b).statistic)

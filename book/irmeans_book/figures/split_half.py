@@ -23,7 +23,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 from irmeans import consistency, datasets
-from irmeans.averages import AM, GM, HM, Median, parse_average
+from irmeans.averages import AM, GM, HM, Median
 
 from irmeans_book.plots import OKABE_ITO, slider_param
 
@@ -462,24 +462,6 @@ def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
         .properties(width=330, height=200, title="τ of each split at the chosen ε")
     )
     return alt.vconcat(top, readout, hist).add_params(logeps).properties(usermeta={"irmeans_check": "tau sweep"})
-
-
-def paired_averages(scores, a, b, n_splits=N_SPLITS, seed=SEED):
-    """The τ of two averages over the same random splits, and their paired comparison.
-
-    Examples
-    --------
-    >>> c = paired_averages(trec8(), "gm:0.01", "am", n_splits=50)
-    >>> c.n
-    50
-    """
-    from irmeans import significance
-
-    s = np.asarray(scores, dtype=float)
-    first, second = consistency.make_halves(s, "random", n_splits, seed=seed)
-    ta = consistency.halves_tau(s, parse_average(a), first, second)
-    tb = consistency.halves_tau(s, parse_average(b), first, second)
-    return significance.compare_taus(ta, tb)
 
 
 def score_density_figure():
