@@ -51,6 +51,7 @@ __all__ = [
     "eval_lines",
     "TREC_EVAL_GM_EPS",
     "TREC_EVAL_GM",
+    "VegaForm",
 ]
 
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
@@ -68,6 +69,31 @@ def _scalar(m: ArrayLike) -> float | np.ndarray:
     """A Python float for a 0-d result, the array otherwise."""
     m = np.asarray(m)
     return float(m) if m.ndim == 0 else m
+
+
+@dataclass(frozen=True)
+class VegaForm:
+    """An average written in Vega's expression language, for a page to compute with no kernel.
+
+    The page computes ``transform`` of each score, aggregates those with Vega's
+    ``op`` (``"sum"`` or ``"median"``) into a total, and maps the total (and the
+    count of scores) back with ``back``; ``refused`` is true of a score the
+    average cannot take. Made by :meth:`Average.vega` from the average's own
+    parameters, so that the formula a page evaluates is the library's.
+
+    >>> GM(eps=0.01).vega("x", "t", "n").transform
+    'log(x + 0.01)'
+    """
+
+    transform: str
+    op: str
+    back: str
+    refused: str
+
+
+def _js(number: float) -> str:
+    """A float as a literal of Vega's expression language (JavaScript's): 1e-05, 0.01."""
+    return repr(float(number))
 
 
 @dataclass(frozen=True)
@@ -141,6 +167,17 @@ class Average:
     def __str__(self) -> str:
         return self.label
 
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        """This average in Vega's expression language: see :class:`VegaForm`.
+
+        ``x`` names a score in the expressions, ``total`` the aggregate of the
+        transformed scores and ``count`` how many there are.
+
+        >>> AM().vega("x", "t", "n")
+        VegaForm(transform='x', op='sum', back='t / n', refused='false')
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no form in Vega's expression language")
+
 
 @dataclass(frozen=True)
 class AM(Average):
@@ -161,6 +198,9 @@ class AM(Average):
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)
+
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        return VegaForm(transform=x, op="sum", back=f"{total} / {count}", refused="false")
 
 
 @dataclass(frozen=True)
@@ -237,6 +277,17 @@ class GM(Average):
             return f"GM, zeros set to ε = {_eps_text(self.eps)}"
         return f"εGM (ε = {_eps_text(self.eps)})" if self.eps else "GM"
 
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        eps, mean = _js(self.eps), f"({total} / {count})"
+        if self.form == "floor":
+            return VegaForm(f"log(max({x}, {eps}))", "sum", f"exp{mean}", f"{x} < 0")
+        if self.form == "zeros":
+            return VegaForm(f"log({x} == 0 ? {eps} : {x})", "sum", f"exp{mean}", f"{x} < 0")
+        if self.eps > 1:  # as the formula above: ε·(exp(mean(log1p(x/ε))) − 1)
+            return VegaForm(f"log(1 + {x} / {eps})", "sum", f"max({eps} * (exp{mean} - 1), 0)", f"{x} < 0")
+        # A zero without ε: log 0 = -Infinity, whose sum stays -Infinity and whose exp is 0.
+        return VegaForm(f"log({x} + {eps})", "sum", f"max(exp{mean} - {eps}, 0)", f"{x} < 0")
+
 
 @dataclass(frozen=True)
 class HM(Average):
@@ -297,6 +348,11 @@ class HM(Average):
     def label(self) -> str:
         return f"εHM (ε = {_eps_text(self.eps)})" if self.eps else "HM"
 
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        eps = _js(self.eps)
+        refused = f"{x} < 0" if self.eps else f"{x} <= 0"
+        return VegaForm(f"1 / ({x} + {eps})", "sum", f"max({count} / {total} - {eps}, 0)", refused)
+
 
 @dataclass(frozen=True)
 class Median(Average):
@@ -315,6 +371,9 @@ class Median(Average):
     @property
     def label(self) -> str:
         return "median"
+
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        return VegaForm(transform=x, op="median", back=total, refused="false")
 
 
 def log_odds_of(a: np.ndarray, eps: float) -> np.ndarray:
@@ -377,6 +436,14 @@ class Logit(Average):
     @property
     def label(self) -> str:
         return f"logit (ε = {_eps_text(self.eps)})" if self.eps else "logit"
+
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        eps, one = _js(self.eps), _js(1 + self.eps)
+        y, e = f"({total} / {count})", f"exp(-abs({total} / {count}))"
+        # Mapped back as above, through exp(-|y|), so that a large |y| does not overflow.
+        back = f"clamp({y} >= 0 ? ({one} - {eps} * {e}) / (1 + {e}) : ({one} * {e} - {eps}) / (1 + {e}), 0, 1)"
+        refused = f"{x} < 0 || {x} > 1" if self.eps else f"{x} <= 0 || {x} >= 1"
+        return VegaForm(f"log({x} + {eps}) - log(1 - {x} + {eps})", "sum", back, refused)
 
 
 #: trec_eval's ``gm_map``: the floor form with ε = 1e-5.
