@@ -18,10 +18,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 from irmeans import means
+from irmeans.averages import AM, GM, HM, Median
 
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, show, slider_param
 
 __all__ = [
+    "YOUR_SCORES",
     "FIGURES",
     "eps_figure",
     "means_figure",
@@ -64,6 +66,15 @@ _COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
 
 #: The averages, in the order of Table 1's columns.
 AVERAGE_NAMES = ("AM", "GM", "εGM", "HM", "εHM", "MD")
+#: The averages of the "your scores" box (irmeans_book.yourscores): the chapter's six, ε = EPS.
+YOUR_SCORES = {
+    "AM": AM(),
+    "GM": GM(),
+    "εGM, ε = 0.01": GM(eps=EPS),
+    "HM": HM(),
+    "εHM, ε = 0.01": HM(eps=EPS),
+    "MD (median)": Median(),
+}
 
 
 def _harmonic_or_nan(x):

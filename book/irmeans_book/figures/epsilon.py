@@ -19,12 +19,14 @@ import numpy as np
 import pandas as pd
 from irmeans import means
 from irmeans import measures as ranked
+from irmeans.averages import AM, GM
 
 from irmeans_book import robertson
 from irmeans_book.figures.averaging import TABLE1_SCORES
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
 
 __all__ = [
+    "YOUR_SCORES",
     "FIGURES",
     "epsilon_figure",
     "S2",
@@ -43,6 +45,17 @@ __all__ = [
 
 #: System S2 of Ravana & Moffat (2009), Table 1: five topics, one of them scored 0.
 S2 = TABLE1_SCORES["S2"]
+
+#: The averages of the "your scores" box (irmeans_book.yourscores): the chapter's forms of the geometric mean.
+YOUR_SCORES = {
+    "arithmetic mean": AM(),
+    "GM, no ε": GM(),
+    "additive, ε = 10⁻⁵": GM(eps=1e-5),
+    "trec_eval's floor, ε = 10⁻⁵": GM(eps=1e-5, form="floor"),
+    "Robust track, zeros to 10⁻⁵": GM(eps=1e-5, form="zeros"),
+    "additive, ε = 0.01": GM(eps=0.01),
+    "floor, ε = 0.01": GM(eps=0.01, form="floor"),
+}
 
 #: The slider's settings of log10 ε: −8 to 0 in steps of 0.1.
 EXPONENT = Grid(-8.0, 0.0, 0.1, decimals=1)

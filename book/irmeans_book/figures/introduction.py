@@ -23,6 +23,7 @@ from irmeans.averages import AM, GM, HM, Median
 from irmeans_book.plots import Grid, LiveFigure, example, show, slider_param
 
 __all__ = [
+    "YOUR_SCORES",
     "SCORES_A",
     "SCORES_B",
     "WEAKEST",
@@ -43,6 +44,8 @@ WEAKEST = Grid(0.01, 0.30, 0.01, decimals=2)
 
 #: The averages of chapter 1's figure, by the name shown in its select.
 AVERAGES = {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM(), "median": Median()}
+#: The averages of the "your scores" box (irmeans_book.yourscores): the chapter's four.
+YOUR_SCORES = AVERAGES
 
 
 def averages_table(scores_a, scores_b, weakest_values):

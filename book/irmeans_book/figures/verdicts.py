@@ -28,6 +28,7 @@ from irmeans.averages import AM, GM
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param
 
 __all__ = [
+    "YOUR_SCORES",
     "RANKS",
     "FIGURES",
     "verdicts_figure",
@@ -60,6 +61,14 @@ EPS = 1e-5
 
 #: Seed of the per-topic factors of the change.
 SEED = 2009
+
+#: The averages of the "your scores" box (irmeans_book.yourscores): MAP and the chapter's three GMAPs.
+YOUR_SCORES = {
+    "MAP (arithmetic mean)": AM(),
+    "GMAP, additive ε = 10⁻⁵": GM(eps=EPS),
+    "gm_map, trec_eval's floor": GM(eps=1e-5, form="floor"),
+    "Robust track, zeros to 10⁻⁵": GM(eps=1e-5, form="zeros"),
+}
 
 #: The chapter's example change: an average gain of 0.2 on the easy topics and a loss of 0.3 on the hard ones.
 GAIN, LOSS = 0.2, 0.3
