@@ -62,6 +62,7 @@ ARCHIVE_DATE = 1767225600
 NOT_SOURCE = {
     ".git",
     ".venv",
+    ".venv-lib",
     "_build",
     "node_modules",
     "__pycache__",
