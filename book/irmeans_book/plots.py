@@ -6,7 +6,7 @@ no arithmetic of its own: every value it can show is computed with the tested
 measures and means, over the whole range of its controls, and the controls
 only pick rows. So the same figure works live in Jupyter and on the static
 site, where there is no kernel. Each chapter's figures, and its live
-ipywidgets controls, are in a module of :mod:`irmeans_book.figures`.
+ipywidgets controls, are in its chapter's module of :mod:`irmeans_book.chapters`.
 
 :func:`show` turns a chart into a notebook output: the Vega-Lite mimetype,
 which Jupyter renders, and the alt text as plain text. The site's build turns

@@ -197,12 +197,7 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         )
         for system, scores in (("A", scores_a), ("B", scores_b))
     }
-    return (
-        alt.vconcat(note_view, cells, spacing=8)
-        .add_params(box["A"], box["B"])
-        .properties(usermeta={"irmeans_inputs_first": True})
-        .configure_view(stroke=None)
-    )
+    return alt.vconcat(note_view, cells, spacing=8).add_params(box["A"], box["B"]).configure_view(stroke=None)
 
 
 def your_scores(averages: dict[str, Average], scores_a, scores_b) -> VegaLiteFigure:

@@ -57,10 +57,10 @@ READOUT_HEIGHT = 30
 
 def chapter_figures() -> dict[str, Callable]:
     """Every numbered figure of the book, by label: the calls the chapters' modules list in their ``FIGURES``."""
-    from irmeans_book import figures
+    from irmeans_book import chapters
 
     table: dict[str, Callable] = {}
-    for module in figures.chapter_modules():
+    for module in chapters.chapter_modules():
         for label, call in module.FIGURES.items():
             if label in table:
                 raise ValueError(f"two calls for {label}")

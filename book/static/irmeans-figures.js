@@ -12,7 +12,7 @@
 //   keeps the parameter R at least the value of the parameter floor (so a slider never
 //   reads less than what the figure uses), and "irmeans_click_toggles"
 //   {"field": "rank", "param": "rank"} makes a click on a mark whose datum has
-//   rank = k toggle the checkbox parameter rank<k>; "irmeans_inputs_first" puts the inputs above the figure;
+//   rank = k toggle the checkbox parameter rank<k>;
 // - a read-out (a view holding one line of text, made from the controls' values) has no
 //   frame: broken into lines on a narrow screen, it would outgrow a frame made for one;
 // - a slider's value is shown in a box as wide as its longest value, so the slider does not
@@ -311,12 +311,6 @@
       view.addSignalListener(floor, clamp);
       clamp();
     });
-    // A figure whose inputs are the point (the "your scores" boxes): its inputs above it, its notes just below them.
-    if (meta.irmeans_inputs_first) {
-      var box = view.container();
-      var inputs = box && box.querySelector(".vega-bindings");
-      if (inputs && box.firstChild !== inputs) box.insertBefore(inputs, box.firstChild);
-    }
     var click = meta.irmeans_click_toggles;
     if (click) {
       view.addEventListener("click", function (event, item) {

@@ -15,7 +15,10 @@ import re
 import numpy as np
 import pytest
 import sitetools
-from irmeans_book.figures import averaging, epsilon, introduction, verdicts
+from irmeans_book.chapters import ch01_introduction as introduction
+from irmeans_book.chapters import ch04_averaging as averaging
+from irmeans_book.chapters import ch06_zeros_and_epsilon as epsilon
+from irmeans_book.chapters import ch07_map_gmap_mrr as verdicts
 from visit import open_page
 
 CHAPTERS = {

@@ -15,12 +15,14 @@ Examples
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
 from irmeans.averages import AM, GM, HM, Median
 
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
     "YOUR_SCORES",
@@ -337,3 +339,27 @@ def means_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch4-eps": eps_figure, "fig-ch4-means": means_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+
+def _table1() -> dict[str, tuple[float, ...]]:
+    return {name: tuple(scores) for name, scores in TABLE1_SCORES.items()}
+
+
+@selfcheck("sc-ch4-s1-ehm")
+def ch4_s1_ehm() -> Number:
+    """εHM of S1 with ε = 0.1."""
+    return Number(irmeans.harmonic_mean(_table1()["S1"], eps=0.1), decimals=3)
+
+
+@selfcheck("sc-ch4-first-ehm")
+def ch4_first_ehm() -> Choice:
+    """The system εHM with ε = 1 puts first (the arithmetic mean puts S1 first)."""
+    table = _table1()
+    ehm = {name: irmeans.harmonic_mean(x, eps=1.0) for name, x in table.items()}
+    assert winner({name: irmeans.arithmetic_mean(x) for name, x in table.items()}) == "S1"
+    return Choice(tuple(table), winner(ehm))

@@ -16,11 +16,13 @@ median: A 0.3500, B 0.3000 -> A is higher
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans.averages import AM, GM, HM, Median
 
 from irmeans_book.plots import Grid, LiveFigure, example, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
     "YOUR_SCORES",
@@ -219,3 +221,25 @@ def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch1-averages": averages_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+# The chapters' example data are their figure modules' (irmeans_book.figures): the one copy of each.
+
+CH1_A, CH1_B = SCORES_A, SCORES_B
+
+
+@selfcheck("sc-ch1-gm-b")
+def ch1_gm_b() -> Number:
+    """The geometric mean of chapter 1's system B."""
+    return Number(irmeans.geometric_mean(CH1_B), decimals=3)
+
+
+@selfcheck("sc-ch1-hm-winner")
+def ch1_hmwinner() -> Choice:
+    """Which of chapter 1's systems the harmonic mean prefers."""
+    hm = {"A": irmeans.harmonic_mean(CH1_A), "B": irmeans.harmonic_mean(CH1_B)}
+    return Choice(("A", "B"), winner(hm))

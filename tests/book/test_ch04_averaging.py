@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from irmeans_book import plots
-from irmeans_book.figures import averaging
+from irmeans_book.chapters import ch04_averaging as averaging
 
 # Ravana & Moffat (2009), Table 1, with ε = 0.01 in the ε columns; None where HM is undefined.
 PUBLISHED = {

@@ -20,12 +20,14 @@ MAP   0.2675 -> 0.4216  (+0.1541)
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means, significance
 from irmeans.averages import AM, GM
 
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
     "YOUR_SCORES",
@@ -558,3 +560,32 @@ def rank_shares_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch7-verdicts": verdicts_figure, "fig-ch7-rank-shares": rank_shares_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH7_RANKS = (1, 2, 4, None)  # None: the item is not retrieved
+CH7_SMALL = "0.05 to 0.10 on the first topic"
+CH7_LARGE = "0.40 to 0.75 on the second topic"
+
+
+@selfcheck("sc-ch7-mrr")
+def ch7_mrr() -> Number:
+    """MRR of a system finding the known item at ranks 1, 2 and 4, and not at all on a fourth topic."""
+    depth = 10
+    rankings = np.array([[int(rank == r) for r in range(1, depth + 1)] for rank in CH7_RANKS])
+    return Number(irmeans.arithmetic_mean(irmeans.reciprocal_rank(rankings)), decimals=4)
+
+
+@selfcheck("sc-ch7-gmap-step")
+def ch7_gmap_step() -> Choice:
+    """Which of two changes to a system's AP (0.05, 0.40, 0.20, 0.60) raises GMAP (ε = 10⁻⁵) more."""
+    scores = np.array([0.05, 0.40, 0.20, 0.60])
+    small, large = scores.copy(), scores.copy()
+    small[0], large[1] = 0.10, 0.75
+    gmap = {CH7_SMALL: irmeans.geometric_mean(small, eps=1e-5), CH7_LARGE: irmeans.geometric_mean(large, eps=1e-5)}
+    # MAP says the opposite: the larger step in AP wins there.
+    assert irmeans.arithmetic_mean(large) > irmeans.arithmetic_mean(small)
+    return Choice((CH7_SMALL, CH7_LARGE), winner(gmap))

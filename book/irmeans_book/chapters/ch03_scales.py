@@ -23,12 +23,14 @@ log: mean A -2.3553, B -1.2040 -> B is higher; mapped back (geometric mean): A 0
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
 from scipy.stats import rankdata
 
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, example, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
     "SCORES_A",
@@ -341,3 +343,28 @@ def transform_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch3-doubling": doubling_figure, "fig-ch3-transform": transform_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH3_A, CH3_B = SCORES_A, SCORES_B
+
+
+@selfcheck("sc-ch3-gm-doubled")
+def ch3_gm_doubled() -> Number:
+    """The geometric mean of chapter 3's system A with its last score doubled, 0.05 to 0.10."""
+    doubled = np.array(CH3_A)
+    doubled[-1] *= 2
+    gm = irmeans.geometric_mean(doubled)
+    # Doubling one score of six multiplies the geometric mean by 2 ** (1/6).
+    assert np.isclose(gm, irmeans.geometric_mean(CH3_A) * 2 ** (1 / 6))
+    return Number(gm, decimals=3)
+
+
+@selfcheck("sc-ch3-logit-winner")
+def ch3_logitwinner() -> Choice:
+    """Which of chapter 3's systems the logit mean prefers."""
+    lm = {"A": irmeans.logit_mean(CH3_A), "B": irmeans.logit_mean(CH3_B)}
+    return Choice(("A", "B"), winner(lm))

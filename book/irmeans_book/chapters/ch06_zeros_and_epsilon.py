@@ -15,6 +15,7 @@ Examples
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
@@ -22,8 +23,9 @@ from irmeans import measures as ranked
 from irmeans.averages import AM, GM
 
 from irmeans_book import robertson
-from irmeans_book.figures.averaging import TABLE1_SCORES
+from irmeans_book.chapters.ch04_averaging import TABLE1_SCORES
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = [
     "YOUR_SCORES",
@@ -318,3 +320,27 @@ def epsilon_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch6-epsilon": epsilon_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+
+@selfcheck("sc-ch6-s2-floor")
+def ch6_s2_floor() -> Number:
+    """trec_eval's floor form of the geometric mean of S2 with ε = 0.1."""
+    return Number(irmeans.geometric_mean(S2, eps=0.1, form="floor"), decimals=3)
+
+
+CH6_RULES = {"the Robust track's rule": "Robust track", "trec_eval's floor": "floor", "the additive ε": "additive"}
+
+
+@selfcheck("sc-ch6-late-below-none")
+def ch6_late_below_none() -> Choice:
+    """The one rule under which one relevant document at rank 900 of R = 200 scores below finding none."""
+    late = irmeans.average_precision(np.eye(1, 1000, 899)[0], num_relevant=200)
+    found, none = zero_rules([late]), zero_rules([0.0])
+    below = [option for option, key in CH6_RULES.items() if found[key] < none[key]]
+    assert len(below) == 1, below
+    return Choice(tuple(CH6_RULES), below[0])
