@@ -38,6 +38,7 @@ __all__ = [
     "OKABE_ITO",
     "VEGALITE_MIMETYPE",
     "VegaLiteFigure",
+    "TREC_DATA",
     "show",
     "to_spec",
     "figure_id",
@@ -85,13 +86,18 @@ def without_controls(spec):
     return out
 
 
+#: The attribution of every figure made from the shipped per-topic scores of TREC runs (``show(..., source=)``).
+TREC_DATA = "Data: TREC runs' per-topic scores, from the archives of Urbano et al. (2018, 2019), CC BY-SA 4.0."
+
+
 class VegaLiteFigure:
-    """A Vega-Lite spec displayed as a notebook output.
+    """A Vega-Lite spec displayed as a notebook output, and saved for a slide with :meth:`save`.
 
     Parameters
     ----------
     spec : dict
-        A Vega-Lite spec with a ``description`` (the alt text).
+        A Vega-Lite spec with a ``description`` (the alt text). The attribution of
+        the figure's data, if it needs one, is its ``usermeta["irmeans_source"]``.
     """
 
     def __init__(self, spec):
@@ -99,13 +105,45 @@ class VegaLiteFigure:
             raise ValueError("a figure needs alt text: the spec has no description")
         self.spec = spec
 
+    @property
+    def source(self):
+        """The attribution of the figure's data (None if it needs none)."""
+        return (self.spec.get("usermeta") or {}).get("irmeans_source")
+
+    def save(self, stem, folder=".", formats=("svg", "png", "pdf")):
+        """Save the figure for a slide: ``stem.png`` (1920 px wide, large text), ``stem.svg`` and ``stem.pdf``.
+
+        Each file carries the figure's description, the data's attribution
+        (shown under the chart as well) and the book's licence in its metadata
+        (:mod:`irmeans_book.slides`). A figure with controls is saved at their
+        current setting.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written, in ``folder``.
+
+        Examples
+        --------
+        >>> import tempfile, altair as alt, pandas as pd
+        >>> fig = show(alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q"), alt="Two points.")
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     [p.name for p in fig.save("two-points", d)]
+        ['two-points.svg', 'two-points.png', 'two-points.pdf']
+        """
+        from pathlib import Path
+
+        from irmeans_book import slides
+
+        return slides.render(slides.slide_spec(self.spec), stem, Path(folder), formats)
+
     def _repr_mimebundle_(self, include=None, exclude=None):
         # Only the Vega-Lite mimetype and text: JupyterLab prefers text/html over
         # Vega-Lite, and HTML relying on the site's script would be blank there.
         return {VEGALITE_MIMETYPE: self.spec, "text/plain": f"[Figure] {self.spec['description']}"}
 
 
-def show(chart, alt, controls=True):
+def show(chart, alt, controls=True, source=None):
     """Display ``chart`` in a notebook, with ``alt`` as its alt text.
 
     Parameters
@@ -116,6 +154,9 @@ def show(chart, alt, controls=True):
     controls : bool
         False: the chart's parameters lose their inputs (:func:`without_controls`),
         for a chart redrawn by ipywidgets (:class:`LiveFigure`).
+    source : str, optional
+        The attribution the figure's data need (:data:`TREC_DATA` for the TREC runs'
+        scores): kept in the spec, shown and embedded when the figure is saved.
 
     Returns
     -------
@@ -131,6 +172,8 @@ def show(chart, alt, controls=True):
     if not alt or not alt.strip():
         raise ValueError("alt text must not be empty")
     spec = to_spec(chart, alt.strip())
+    if source:
+        spec["usermeta"] = {**spec.get("usermeta", {}), "irmeans_source": source}
     return VegaLiteFigure(spec if controls else without_controls(spec))
 
 

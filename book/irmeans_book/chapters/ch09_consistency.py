@@ -37,7 +37,7 @@ import pandas as pd
 from irmeans import consistency, datasets
 from irmeans.averages import AM, GM, HM, Median
 
-from irmeans_book.plots import OKABE_ITO, slider_param
+from irmeans_book.plots import OKABE_ITO, TREC_DATA, show, slider_param
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -687,12 +687,18 @@ def replication_figure():
     return replication_chart(wide)
 
 
-#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
+def _from_trec(call):
+    """``call``'s chart as a figure that carries the TREC data's attribution (for ``make figures``)."""
+    return lambda: show(call(), alt=call.__doc__.splitlines()[0], source=TREC_DATA)
+
+
+#: The chapter's numbered figures, by label: the calls that make them as the chapter shows them. All are made from
+#: the TREC runs' scores, and carry their attribution.
 FIGURES = {
-    "fig-ch9-replication": replication_figure,
-    "fig-ch9-scores": score_density_figure,
-    "fig-ch9-difficulty": difficulty_figure,
-    "fig-ch9-sweep": sweep_figure,
+    "fig-ch9-scores": _from_trec(score_density_figure),
+    "fig-ch9-difficulty": _from_trec(difficulty_figure),
+    "fig-ch9-sweep": _from_trec(sweep_figure),
+    "fig-ch9-replication": _from_trec(replication_figure),
 }
 
 
