@@ -227,7 +227,7 @@ def embed_html(spec):
 # ---------------------------------------------------------------------------
 
 
-def slider_param(name, values, value, label):
+def slider_param(name, values, value, label, step=None):
     """A parameter bound to a slider that steps over a grid of precomputed settings.
 
     The slider runs from the grid's smallest to its largest value in steps of
@@ -244,6 +244,10 @@ def slider_param(name, values, value, label):
         The initial setting.
     label : str
         The text shown beside the slider.
+    step : float, optional
+        The slider's step; by default the grid's smallest gap. Given, a value off
+        the steps (a reader's own score, added to the grid) is where the slider
+        starts, and its steps are the grid's.
 
     Examples
     --------
@@ -254,7 +258,8 @@ def slider_param(name, values, value, label):
     grid = np.unique(np.asarray(values, dtype=float))
     if grid.size == 0:
         raise ValueError("a slider needs at least one setting")
-    step = float(np.round(np.min(np.diff(grid)), 10)) if grid.size > 1 else 1.0
+    if step is None:
+        step = float(np.round(np.min(np.diff(grid)), 10)) if grid.size > 1 else 1.0
     return alt.param(
         name=name,
         value=float(value),
