@@ -27,7 +27,7 @@ Each answer function takes no argument and returns a :class:`Number` or a
 :class:`Choice`; :data:`ANSWERS` maps every label to its function. The answers
 live with their chapter's data, in the chapter's module
 (:mod:`irmeans_book.chapters`): ``sc-ch7-mrr`` is answered in
-``ch07_map_gmap_mrr``. Importing this module imports them all.
+``ch07_map_gmap_mrr``; :func:`registered` imports them all.
 
 Examples
 --------
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ANSWERS", "Choice", "Number", "answer", "selfcheck", "winner"]
+__all__ = ["ANSWERS", "Choice", "Number", "answer", "registered", "selfcheck", "winner"]
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def answer(label: str) -> Answer:
         If no answer is registered under ``label``.
     """
     try:
-        function = ANSWERS[label]
+        function = registered()[label]
     except KeyError:
         raise KeyError(f"no self-check answer is registered for {label!r} in {__name__}") from None
     result = function()
@@ -165,7 +165,9 @@ def winner(scores: dict[str, float]) -> str:
     return names[0]
 
 
-# Every chapter's answers, registered by its module (which imports this one: it is complete by now).
-from irmeans_book import chapters as _chapters  # noqa: E402
+def registered() -> dict[str, Callable[[], Answer]]:
+    """:data:`ANSWERS`, with every chapter's answers in it (each chapter's module registers its own on import)."""
+    from irmeans_book import chapters
 
-_chapters.chapter_modules()
+    chapters.chapter_modules()
+    return ANSWERS
