@@ -50,6 +50,19 @@ CHANGES = {
         "figures": {"fig-ch4-eps": [0.16], "fig-ch4-means": [0.1]},
         "box": "0.1, 0.1, 0.3, 0.2, 0.1",
     },
+    "06-zeros-and-epsilon": {
+        "lines": {
+            "R, N = 10, 500_000": "R, N = 10, 5_000",
+            "s2 = np.array([0.0, 0.4, 0.2, 0.4, 0.3])": "s2 = np.array([0.05, 0.4, 0.2, 0.4, 0.6])",
+        },
+        "named": {
+            "Small, but not zero",
+            "With trec_eval's ε = 10⁻⁵ S2's geometric mean is",
+            'once ε passes every score the "mean" is ε itself',
+        },
+        "figures": {"fig-ch6-epsilon": [0.33]},
+        "box": "0.05, 0.4, 0.2, 0.4, 0.6",
+    },
     "07-map-gmap-mrr": {
         "lines": {
             "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
