@@ -79,6 +79,15 @@ CHANGES = {
         "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
         "box": None,
     },
+    "10-which-average": {
+        "lines": {
+            "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])": (
+                "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.2, 0.1])"
+            ),
+        },
+        "named": {"and the εHM prefer B"},
+        "figures": {},
+    },
 }
 
 

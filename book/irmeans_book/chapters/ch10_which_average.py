@@ -17,11 +17,14 @@ import irmeans
 from irmeans_book.plots import example
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
-__all__ = ["SCORES_A", "SCORES_B", "FIGURES"]
+__all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES"]
 
 #: The worked example: A strong on most topics and failing outright on two, B never failing, never shining.
 SCORES_A = example([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])
 SCORES_B = example([0.36, 0.34, 0.31, 0.29, 0.27, 0.25, 0.22, 0.20, 0.12, 0.09])
+
+#: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
+EXAMPLE = {"a": SCORES_A, "b": SCORES_B}
 
 #: The chapter's numbered figures: it has none.
 FIGURES: dict = {}
