@@ -68,7 +68,11 @@ def numbered_figures(chapters: Path = CHAPTERS) -> list[dict]:
 
 
 def file_stem(figure: dict) -> str:
-    """``fig-04-1-eps`` for Figure 4.1, labelled ``fig-ch4-eps``."""
+    """``fig-04-1-eps`` for Figure 4.1, labelled ``fig-ch4-eps``.
+
+    >>> file_stem({"label": "fig-ch4-eps", "chapter": 4, "number": 1})
+    'fig-04-1-eps'
+    """
     match = LABEL.match(figure["label"])
     slug = match.group(2) if match else figure["label"].removeprefix("fig-")
     return f"fig-{figure['chapter']:02d}-{figure['number']}-{slug}"
