@@ -134,33 +134,28 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         },
     ]
     rows = alt.Chart(alt.InlineData(values=[{"system": "A"}, {"system": "B"}]), transform=table)
-    columns = ["System A", "System B", "Higher", ""]
-    cells = (
-        rows.transform_fold(["text_A", "text_B", "higher", "text_why"], as_=["column", "text"])
-        .transform_calculate(
-            header="{'text_A': 'System A', 'text_B': 'System B', 'higher': 'Higher', 'text_why': ''}[datum.column]"
+    # One block of lines per average, which fits a phone: its name; the two values and the verdict; why a value is
+    # undefined, if one is. Each value is labelled for assistive technology with its row and column.
+    base = rows.encode(y=alt.Y("average:N", sort=alt.EncodingSortField("order"), axis=None))
+    name = base.mark_text(align="left", fontWeight="bold", fontSize=14, dy=-16).encode(x=alt.value(0), text="average:N")
+
+    def column(field, prefix, x, header):
+        return (
+            base.transform_calculate(
+                shown=f"'{prefix}' + datum.{field}", description=f"datum.average + ', {header}: ' + datum.{field}"
+            )
+            .mark_text(align="left", fontSize=14, dy=2)
+            .encode(x=alt.value(x), text="shown:N", description="description:N")
         )
-        .transform_calculate(
-            description="datum.average + (datum.header ? ', ' + datum.header : '') + ': ' + datum.text"
-        )
-        .mark_text(align="left", fontSize=14)
-        .encode(
-            description="description:N",
-            x=alt.X(
-                "header:N",
-                sort=columns,
-                title=None,
-                axis=alt.Axis(
-                    orient="top", domain=False, ticks=False, labelAngle=0, labelAlign="left", labelFontWeight="bold"
-                ),
-                scale=alt.Scale(paddingInner=0, paddingOuter=0, align=0),
-            ),
-            y=alt.Y(
-                "average:N", sort=alt.EncodingSortField("order"), title=None, axis=alt.Axis(domain=False, ticks=False)
-            ),
-            text="text:N",
-        )
-        .properties(width=width, height=alt.Step(24))
+
+    why = (
+        base.transform_calculate(description="datum.average + ': ' + datum.text_why")
+        .mark_text(align="left", fontSize=13, dy=19)
+        .encode(x=alt.value(0), text="text_why:N", description="description:N")
+    )
+    values = [column("text_A", "A ", 0, "System A"), column("text_B", "B ", 100, "System B")]
+    cells = alt.layer(name, *values, column("higher", "higher: ", 200, "Higher"), why).properties(
+        width=min(width, 300), height=alt.Step(60)
     )
 
     notes = [
