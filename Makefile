@@ -23,7 +23,7 @@ system:
 	fi
 
 # Reinstall whenever the requirements or the package metadata change.
-$(STAMP): requirements.txt constraints.txt pyproject.toml book/pyproject.toml
+$(STAMP): requirements.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt

@@ -23,6 +23,9 @@ It also makes the pages right for a reader with no Jupyter:
   show the page's text, not LaTeX, code or the page's buttons (``irmeans-search.js``);
 - every page gets ``irmeans-page.js``: a box that scrolls sideways says so, a wide
   table of text is stacked on a narrow screen, long code may break across printed pages;
+- the site serves the source tree it was built from and the library's wheel
+  (:mod:`irmeans_book.downloads`, in ``downloads/``), which the ``{irmeans-downloads}``
+  directive lists with their sizes and SHA-256, and a command that installs the wheel;
 - the bibliography is labelled author–year, like the citations in the text
   (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``), and the
   citations write the year as the bibliography's label does, with its letter ("Urbano et al.
@@ -38,6 +41,7 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from irmeans_book import downloads
 from irmeans_book.plots import SITE_DRAW, VEGALITE_MIMETYPE, embed_html
 from irmeans_book.prose import bibliography_order, who_and_year
 from myst_nb.core import render
@@ -47,6 +51,8 @@ from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.labels import BaseLabelStyle
 from pybtex.style.sorting import BaseSortingStyle
 from pybtex.style.template import node as template_node
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.osutil import relative_uri
 from sphinxcontrib.bibtex.plugin import register_plugin as register_bibtex_plugin
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 from sphinxcontrib.bibtex.style.referencing.basic_author_year import (
@@ -280,7 +286,55 @@ def _write_front_door(app, exception):
     )
 
 
+def _write_downloads(app):
+    """The source archive and the wheel, into the html site's ``downloads/`` (a book of this project only)."""
+    app.irmeans_downloads = {}
+    root = Path(app.srcdir)
+    if app.builder.name == "html" and (root / "pyproject.toml").is_file() and (root / "lib" / "irmeans").is_dir():
+        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir))
+
+
+class DownloadsDirective(SphinxDirective):
+    """``{irmeans-downloads}``: the site's downloads, linked, with their sizes and SHA-256, then the
+    command that installs the wheel. Where the build wrote none (the PDF's single page), their names only."""
+
+    has_content = False
+
+    def run(self):
+        made = getattr(self.env.app, "irmeans_downloads", {})
+        what = {
+            "source": [
+                nodes.Text("the source tree this site was built from (the library, the chapters, the book's code, "),
+                nodes.Text("the tests and the example files); it unpacks into a folder "),
+                nodes.literal(text=downloads.SOURCE_FOLDER),
+            ],
+            "wheel": [nodes.Text("the library alone, for "), nodes.literal(text="pip install")],
+        }
+        here = self.env.app.builder.get_target_uri(self.env.docname)
+        items = nodes.bullet_list()
+        for kind, text in what.items():
+            item = nodes.paragraph()
+            if kind in made:
+                d = made[kind]
+                uri = relative_uri(here, f"{downloads.FOLDER}/{d.name}")
+                item += nodes.reference("", "", nodes.literal(text=d.name), refuri=uri, classes=["irmeans-download"])
+                item += nodes.Text(f" ({d.size / 1e6:.1f} MB, SHA-256 {d.sha256[:16]}…): ")
+            else:
+                item += nodes.Text(
+                    f"{downloads.SOURCE_ARCHIVE if kind == 'source' else 'the wheel'}, on the book's site: "
+                )
+            item += text
+            items += nodes.list_item("", item)
+        out = [items]
+        if "wheel" in made:
+            command = f"python3 -m pip install {made['wheel'].name}"
+            out.append(nodes.literal_block(command, command, language="sh"))
+        return out
+
+
 def setup(app):
+    app.connect("builder-inited", _write_downloads)
+    app.add_directive("irmeans-downloads", DownloadsDirective)
     # myst-nb finds mime renderers through entry points and caches the list;
     # the book registers its own without packaging a plugin.
     plugins = render.load_mime_renders()

@@ -6,7 +6,7 @@ no arithmetic of its own: every value it can show is computed with the tested
 measures and means, over the whole range of its controls, and the controls
 only pick rows. So the same figure works live in Jupyter and on the static
 site, where there is no kernel. Each chapter's figures, and its live
-ipywidgets controls, are in a module of :mod:`irmeans_book.figures`.
+ipywidgets controls, are in its chapter's module of :mod:`irmeans_book.chapters`.
 
 :func:`show` turns a chart into a notebook output: the Vega-Lite mimetype,
 which Jupyter renders, and the alt text as plain text. The site's build turns
@@ -38,11 +38,11 @@ __all__ = [
     "OKABE_ITO",
     "VEGALITE_MIMETYPE",
     "VegaLiteFigure",
+    "TREC_DATA",
     "show",
     "to_spec",
     "figure_id",
     "embed_html",
-    "FIGURES_GLOBAL",
     "SITE_DRAW",
     "csv_data",
     "slider_param",
@@ -86,13 +86,18 @@ def without_controls(spec):
     return out
 
 
+#: The attribution of every figure made from the shipped per-topic scores of TREC runs (``show(..., source=)``).
+TREC_DATA = "Data: TREC runs' per-topic scores, from the archives of Urbano et al. (2018, 2019), CC BY-SA 4.0."
+
+
 class VegaLiteFigure:
-    """A Vega-Lite spec displayed as a notebook output.
+    """A Vega-Lite spec displayed as a notebook output, and saved for a slide with :meth:`save`.
 
     Parameters
     ----------
     spec : dict
-        A Vega-Lite spec with a ``description`` (the alt text).
+        A Vega-Lite spec with a ``description`` (the alt text). The attribution of
+        the figure's data, if it needs one, is its ``usermeta["irmeans_source"]``.
     """
 
     def __init__(self, spec):
@@ -100,13 +105,45 @@ class VegaLiteFigure:
             raise ValueError("a figure needs alt text: the spec has no description")
         self.spec = spec
 
+    @property
+    def source(self):
+        """The attribution of the figure's data (None if it needs none)."""
+        return (self.spec.get("usermeta") or {}).get("irmeans_source")
+
+    def save(self, stem, folder=".", formats=("svg", "png", "pdf")):
+        """Save the figure for a slide: ``stem.png`` (1920 px wide, large text), ``stem.svg`` and ``stem.pdf``.
+
+        Each file carries the figure's description, the data's attribution
+        (shown under the chart as well) and the book's licence in its metadata
+        (:mod:`irmeans_book.slides`). A figure with controls is saved at their
+        current setting.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written, in ``folder``.
+
+        Examples
+        --------
+        >>> import tempfile, altair as alt, pandas as pd
+        >>> fig = show(alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q"), alt="Two points.")
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     [p.name for p in fig.save("two-points", d)]
+        ['two-points.svg', 'two-points.png', 'two-points.pdf']
+        """
+        from pathlib import Path
+
+        from irmeans_book import slides
+
+        return slides.render(slides.slide_spec(self.spec), stem, Path(folder), formats)
+
     def _repr_mimebundle_(self, include=None, exclude=None):
         # Only the Vega-Lite mimetype and text: JupyterLab prefers text/html over
         # Vega-Lite, and HTML relying on the site's script would be blank there.
         return {VEGALITE_MIMETYPE: self.spec, "text/plain": f"[Figure] {self.spec['description']}"}
 
 
-def show(chart, alt, controls=True):
+def show(chart, alt, controls=True, source=None):
     """Display ``chart`` in a notebook, with ``alt`` as its alt text.
 
     Parameters
@@ -117,6 +154,9 @@ def show(chart, alt, controls=True):
     controls : bool
         False: the chart's parameters lose their inputs (:func:`without_controls`),
         for a chart redrawn by ipywidgets (:class:`LiveFigure`).
+    source : str, optional
+        The attribution the figure's data need (:data:`TREC_DATA` for the TREC runs'
+        scores): kept in the spec, shown and embedded when the figure is saved.
 
     Returns
     -------
@@ -132,6 +172,8 @@ def show(chart, alt, controls=True):
     if not alt or not alt.strip():
         raise ValueError("alt text must not be empty")
     spec = to_spec(chart, alt.strip())
+    if source:
+        spec["usermeta"] = {**spec.get("usermeta", {}), "irmeans_source": source}
     return VegaLiteFigure(spec if controls else without_controls(spec))
 
 
@@ -145,11 +187,6 @@ def figure_id(spec):
     """
     digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()
     return f"vl-{digest[:12]}"
-
-
-#: Where the site's pages keep each figure's ``vegaEmbed`` result, by figure id:
-#: the Vega view behind a figure, for scripts and the site's browser tests.
-FIGURES_GLOBAL = "irmeansFigures"
 
 
 #: The function of the site's ``irmeans-figures.js`` that fits a figure to its page and draws it.
@@ -190,7 +227,7 @@ def embed_html(spec):
 # ---------------------------------------------------------------------------
 
 
-def slider_param(name, values, value, label):
+def slider_param(name, values, value, label, step=None):
     """A parameter bound to a slider that steps over a grid of precomputed settings.
 
     The slider runs from the grid's smallest to its largest value in steps of
@@ -207,6 +244,10 @@ def slider_param(name, values, value, label):
         The initial setting.
     label : str
         The text shown beside the slider.
+    step : float, optional
+        The slider's step; by default the grid's smallest gap. Given, a value off
+        the steps (a reader's own score, added to the grid) is where the slider
+        starts, and its steps are the grid's.
 
     Examples
     --------
@@ -217,7 +258,8 @@ def slider_param(name, values, value, label):
     grid = np.unique(np.asarray(values, dtype=float))
     if grid.size == 0:
         raise ValueError("a slider needs at least one setting")
-    step = float(np.round(np.min(np.diff(grid)), 10)) if grid.size > 1 else 1.0
+    if step is None:
+        step = float(np.round(np.min(np.diff(grid)), 10)) if grid.size > 1 else 1.0
     return alt.param(
         name=name,
         value=float(value),

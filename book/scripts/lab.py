@@ -5,7 +5,9 @@ Usage: ``python book/scripts/lab.py [JUPYTER LAB OPTION ...]`` (``make lab LAB_A
 The server listens on 127.0.0.1 only and asks nothing of the internet: no news
 feed (``LabApp.news_url``), no update check, and the settings in ``book/lab/``
 (``LabApp.app_settings_dir``) turn off the pop-up asking whether to fetch
-Jupyter's news. Run as root (in a container, say), it needs ``--allow-root``,
+Jupyter's news. (The same defaults are in the environment's ``etc/jupyter``, from
+``book/lab/pyproject.toml``, for a JupyterLab started without these options,
+``jupyter lab chapters/``.) Run as root (in a container, say), it needs ``--allow-root``,
 which is then added. :func:`command` is the one definition of how the book's
 JupyterLab starts: the JupyterLab test (``tests/lab``) starts it the same way.
 """

@@ -20,34 +20,17 @@ rendered by vl-convert, offline.
 from __future__ import annotations
 
 import argparse
-import copy
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from irmeans_book.slides import FORMATS, render, slide_spec
+
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = ROOT / "chapters"
 OUT = ROOT / "_build" / "figures"
-FORMATS = ("svg", "png", "pdf")
-#: The PNG's width in pixels: a full-HD slide.
-SLIDE_WIDTH = 1920
-#: Larger text than the site's, for a room: merged into each figure's Vega-Lite config.
-SLIDE_CONFIG = {
-    "axis": {"labelFontSize": 15, "titleFontSize": 16},
-    # labelLimit 0: at this size the default 160 px cuts long legend labels with "…".
-    "legend": {"labelFontSize": 15, "titleFontSize": 16, "labelLimit": 0},
-    "header": {"labelFontSize": 16, "titleFontSize": 16},
-    "title": {"fontSize": 20, "subtitleFontSize": 16},
-    "text": {"fontSize": 15},
-}
-#: Vega-Lite's "container" width has no container here: the figure gets this one.
-FIXED_WIDTH = 760
 LABEL = re.compile(r"^fig-ch(\d+)-(.+)$")
-#: A title's leading reference to a figure ("Figure 9: ", "Fig. 2 - "): the slide's own number is the book's.
-FIGURE_REFERENCE = re.compile(r"^\s*(?:Figure|Fig\.)\s*\d+[a-z]?\s*[:.\u2013\u2014-]\s*")
-#: A read-out: a view of one line of text (the figures' read-outs are 16 to 20 px high).
-READOUT_HEIGHT = 30
 
 
 # ---------------------------------------------------------------------------
@@ -57,10 +40,10 @@ READOUT_HEIGHT = 30
 
 def chapter_figures() -> dict[str, Callable]:
     """Every numbered figure of the book, by label: the calls the chapters' modules list in their ``FIGURES``."""
-    from irmeans_book import figures
+    from irmeans_book import chapters
 
     table: dict[str, Callable] = {}
-    for module in figures.chapter_modules():
+    for module in chapters.chapter_modules():
         for label, call in module.FIGURES.items():
             if label in table:
                 raise ValueError(f"two calls for {label}")
@@ -85,7 +68,11 @@ def numbered_figures(chapters: Path = CHAPTERS) -> list[dict]:
 
 
 def file_stem(figure: dict) -> str:
-    """``fig-04-1-eps`` for Figure 4.1, labelled ``fig-ch4-eps``."""
+    """``fig-04-1-eps`` for Figure 4.1, labelled ``fig-ch4-eps``.
+
+    >>> file_stem({"label": "fig-ch4-eps", "chapter": 4, "number": 1})
+    'fig-04-1-eps'
+    """
     match = LABEL.match(figure["label"])
     slug = match.group(2) if match else figure["label"].removeprefix("fig-")
     return f"fig-{figure['chapter']:02d}-{figure['number']}-{slug}"
@@ -100,129 +87,10 @@ def chapter_spec(label: str, caption: str = "") -> dict:
     """The figure's Vega-Lite spec as the chapter makes it (the site's palette; the caption as description)."""
     from irmeans_book import plots
 
-    return plots.to_spec(FIGURES[label](), caption or label)
-
-
-def _fixed_widths(node):
-    if isinstance(node, dict):
-        return {k: (FIXED_WIDTH if k == "width" and v == "container" else _fixed_widths(v)) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_fixed_widths(v) for v in node]
-    return node
-
-
-def is_readout(view) -> bool:
-    """Whether ``view`` is a read-out: a unit view whose only mark is text, one line high.
-
-    Examples
-    --------
-    >>> is_readout({"mark": {"type": "text"}, "height": 18}), is_readout({"mark": "text", "height": 200})
-    (True, False)
-    """
-    if not isinstance(view, dict) or "layer" in view:
-        return False
-    mark = view.get("mark")
-    kind = mark.get("type") if isinstance(mark, dict) else mark
-    height = view.get("height")
-    return kind == "text" and isinstance(height, int | float) and height <= READOUT_HEIGHT
-
-
-def _without_readouts(node):
-    """``node`` without its read-out views, and without the panels left empty by their removal."""
-    if isinstance(node, list):
-        kept = [_without_readouts(item) for item in node if not is_readout(item)]
-        return [item for item in kept if item is not None]
-    if not isinstance(node, dict):
-        return node
-    out = {}
-    for key, value in node.items():
-        if key in ("vconcat", "hconcat", "concat") and isinstance(value, list):
-            value = _without_readouts(value)
-            if not value:
-                return None
-        elif key not in ("data", "datasets"):
-            value = _without_readouts(value)
-        out[key] = value
-    return out
-
-
-def _plain_title(title):
-    """A title without a leading figure reference; None if nothing else is left."""
-    if isinstance(title, str):
-        plain = FIGURE_REFERENCE.sub("", title)
-        if plain != title and plain[:1].isascii() and plain[:1].islower():  # not "εGM" into "ΕGM"
-            plain = plain[0].upper() + plain[1:]
-        return plain or None
-    if isinstance(title, list):
-        lines = [_plain_title(line) if i == 0 else line for i, line in enumerate(title)]
-        return [line for line in lines if line] or None
-    if isinstance(title, dict) and "text" in title:
-        text = _plain_title(title["text"])
-        return {**title, "text": text} if text else None
-    return title
-
-
-def _without_figure_references(node):
-    if isinstance(node, list):
-        return [_without_figure_references(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {}
-    for key, value in node.items():
-        if key == "title":
-            value = _plain_title(value)
-            if value is None:
-                continue
-        elif key not in ("data", "datasets"):
-            value = _without_figure_references(value)
-        out[key] = value
-    return out
-
-
-def slide_spec(spec: dict) -> dict:
-    """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background,
-    no read-out views and no figure references in its titles.
-
-    Examples
-    --------
-    >>> s = slide_spec({"mark": "point", "width": "container", "config": {"axis": {"grid": False}}})
-    >>> s["width"], s["config"]["axis"]["grid"], s["config"]["axis"]["labelFontSize"]
-    (760, False, 15)
-    >>> s = slide_spec({"vconcat": [{"mark": "text", "height": 18}, {"mark": "point", "title": "Figure 9: gains"}]})
-    >>> s["vconcat"]
-    [{'mark': 'point', 'title': 'Gains'}]
-    """
-    out = _fixed_widths(_without_figure_references(_without_readouts(copy.deepcopy(spec))))
-    config = out.setdefault("config", {})
-    for group, values in SLIDE_CONFIG.items():
-        config.setdefault(group, {}).update(values)
-    out["background"] = "white"
-    return out
-
-
-def _svg_width(svg: str) -> float:
-    match = re.search(r'<svg[^>]*\bwidth="([\d.]+)"', svg)
-    return float(match.group(1)) if match else FIXED_WIDTH
-
-
-def render(spec: dict, stem: str, out: Path, formats=FORMATS) -> list[Path]:
-    """Write ``spec`` as ``out/stem.{svg,png,pdf}``; return the files written."""
-    import vl_convert as vlc
-
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    svg = vlc.vegalite_to_svg(spec)
-    if "svg" in formats:
-        written.append(out / f"{stem}.svg")
-        written[-1].write_text(svg, encoding="utf-8")
-    if "png" in formats:
-        scale = min(4.0, max(1.0, SLIDE_WIDTH / _svg_width(svg)))
-        written.append(out / f"{stem}.png")
-        written[-1].write_bytes(vlc.vegalite_to_png(spec, scale=scale))
-    if "pdf" in formats:
-        written.append(out / f"{stem}.pdf")
-        written[-1].write_bytes(vlc.vegalite_to_pdf(spec))
-    return written
+    made = FIGURES[label]()
+    if isinstance(made, plots.VegaLiteFigure):  # a figure already shown, with its alt text and its data's source
+        return {**made.spec, "description": caption or made.spec["description"]}
+    return plots.to_spec(made, caption or label)
 
 
 def main(argv: list[str]) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["safe_div", "TOLERANCE", "equal_steps", "steps", "dense_ranks", "flat"]
+__all__ = ["safe_div", "ordered_mean", "TOLERANCE", "equal_steps", "steps", "dense_ranks", "flat"]
 
 #: Two numbers of one set are equal when they differ by at most this share of the largest
 #: magnitude in the set: far above the rounding of sums of thousands of scores (about 1e-13
@@ -100,3 +100,34 @@ def flat(values: ArrayLike, axis: int = -1) -> np.ndarray:
     """
     s = np.sort(np.asarray(values, dtype=np.float64), axis=axis)
     return np.asarray(~steps(np.moveaxis(s, axis, -1)).any(axis=-1))
+
+
+def _last(total: np.ndarray, axis: int | None) -> np.ndarray:
+    return np.asarray(total[-1] if axis is None else np.take(total, -1, axis=axis))
+
+
+def ordered_mean(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """The mean with the scores added one after the other, as trec_eval adds them.
+
+    np.mean's pairwise sum can differ in the last bits, so this is what makes MAP here
+    trec_eval's MAP to the last bit. A sum that passes the largest double (finite scores
+    near 1e308) is formed again from the scores halved k times, an exact scaling that
+    keeps the order of the additions and so the bits, and the mean doubled back.
+
+    >>> float(ordered_mean(np.array([0.1, 0.2, 0.3]), None)) == (0.1 + 0.2 + 0.3) / 3
+    True
+    """
+    n = a.size if axis is None else a.shape[axis]
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = _last(np.cumsum(a, axis=axis), axis)
+    mean = total / n
+    # Only a sum of finite scores is formed again: a NaN or an infinity among the scores (which
+    # trec_eval's C arithmetic carries into its mean, sign and all) stays as the sum left it.
+    over = ~np.isfinite(mean) & np.isfinite(a).all(axis=axis)
+    if over.any():
+        k = int(n).bit_length() + 1
+        scaled = np.ldexp(_last(np.cumsum(np.ldexp(a, -k), axis=axis), axis) / n, k)
+        with np.errstate(over="ignore"):  # a mean is never past its largest score: kept within them
+            scaled = np.clip(scaled, np.min(a, axis=axis), np.max(a, axis=axis))
+        mean = np.where(over, scaled, mean)
+    return np.asarray(mean)

@@ -43,6 +43,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import ordered_mean
 from ._validation import eps_value, first_index, scores_array
 from .errors import IrmeansError
 from .number_syntax import c_float
@@ -56,12 +57,10 @@ __all__ = [
     "Logit",
     "parse_average",
     "REGISTRY",
-    "eval_lines",
     "TREC_EVAL_GM_EPS",
     "TREC_EVAL_GM",
-    "Sum",
-    "unchecked",
     "DEFAULT_EPS",
+    "VegaForm",
 ]
 
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
@@ -88,32 +87,29 @@ def _count(a: np.ndarray, axis: int | None) -> int:
     return a.size if axis is None else a.shape[axis]
 
 
-def _last(total: np.ndarray, axis: int | None) -> np.ndarray:
-    return np.asarray(total[-1] if axis is None else np.take(total, -1, axis=axis))
+@dataclass(frozen=True)
+class VegaForm:
+    """An average written in Vega's expression language, for a page to compute with no kernel.
 
+    The page computes ``transform`` of each score, aggregates those with Vega's
+    ``op`` (``"sum"`` or ``"median"``) into a total, and maps the total (and the
+    count of scores) back with ``back``; ``refused`` is true of a score the
+    average cannot take. Made by :meth:`Average.vega` from the average's own
+    parameters, so that the formula a page evaluates is the library's.
 
-def _ordered_mean(a: np.ndarray, axis: int | None) -> np.ndarray:
-    """The mean with the scores added one after the other, as trec_eval adds them.
-
-    np.mean's pairwise sum can differ in the last bits, so this is what makes MAP here
-    trec_eval's MAP to the last bit. A sum that passes the largest double (finite scores
-    near 1e308) is formed again from the scores halved k times, an exact scaling that
-    keeps the order of the additions and so the bits, and the mean doubled back.
+    >>> GM(eps=0.01).vega("x", "t", "n").transform
+    'log(x + 0.01)'
     """
-    n = _count(a, axis)
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = _last(np.cumsum(a, axis=axis), axis)
-    mean = total / n
-    # Only a sum of finite scores is formed again: a NaN or an infinity among the scores (which
-    # trec_eval's C arithmetic carries into its mean, sign and all) stays as the sum left it.
-    over = ~np.isfinite(mean) & np.isfinite(a).all(axis=axis)
-    if over.any():
-        k = int(n).bit_length() + 1
-        scaled = np.ldexp(_last(np.cumsum(np.ldexp(a, -k), axis=axis), axis) / n, k)
-        with np.errstate(over="ignore"):  # a mean is never past its largest score: kept within them
-            scaled = np.clip(scaled, np.min(a, axis=axis), np.max(a, axis=axis))
-        mean = np.where(over, scaled, mean)
-    return np.asarray(mean)
+
+    transform: str
+    op: str
+    back: str
+    refused: str
+
+
+def _js(number: float) -> str:
+    """A float as a literal of Vega's expression language (JavaScript's): 1e-05, 0.01."""
+    return repr(float(number))
 
 
 @dataclass(frozen=True)
@@ -201,6 +197,17 @@ class Average:
     def __str__(self) -> str:
         return self.label
 
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        """This average in Vega's expression language: see :class:`VegaForm`.
+
+        ``x`` names a score in the expressions, ``total`` the aggregate of the
+        transformed scores and ``count`` how many there are.
+
+        >>> AM().vega("x", "t", "n")
+        VegaForm(transform='x', op='sum', back='t / n', refused='false')
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no form in Vega's expression language")
+
 
 @dataclass(frozen=True)
 class AM(Average):
@@ -213,13 +220,16 @@ class AM(Average):
     kinds: ClassVar = {"am": {}}
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        return _ordered_mean(a, axis)
+        return ordered_mean(a, axis)
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
         return np.asarray(m, dtype=np.float64)
+
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        return VegaForm(transform=x, op="sum", back=f"{total} / {count}", refused="false")
 
 
 @dataclass(frozen=True)
@@ -303,7 +313,7 @@ class GM(Average):
                     m = np.where(swamped, np.mean(a, axis=axis), m)
             return m
         # trec_eval's own arithmetic: the logs added one topic after the other, then divided
-        return self.from_mean(_ordered_mean(self.transform(a), axis))
+        return self.from_mean(ordered_mean(self.transform(a), axis))
 
     @property
     def label(self) -> str:
@@ -312,6 +322,17 @@ class GM(Average):
         if self.form == "zeros":
             return f"GM, zeros set to ε = {_eps_text(self.eps)}"
         return f"εGM (ε = {_eps_text(self.eps)})" if self.eps else "GM"
+
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        eps, mean = _js(self.eps), f"({total} / {count})"
+        if self.form == "floor":
+            return VegaForm(f"log(max({x}, {eps}))", "sum", f"exp{mean}", f"{x} < 0")
+        if self.form == "zeros":
+            return VegaForm(f"log({x} == 0 ? {eps} : {x})", "sum", f"exp{mean}", f"{x} < 0")
+        if self.eps > 1:  # as the formula above: ε·(exp(mean(log1p(x/ε))) − 1)
+            return VegaForm(f"log(1 + {x} / {eps})", "sum", f"max({eps} * (exp{mean} - 1), 0)", f"{x} < 0")
+        # A zero without ε: log 0 = -Infinity, whose sum stays -Infinity and whose exp is 0.
+        return VegaForm(f"log({x} + {eps})", "sum", f"max(exp{mean} - {eps}, 0)", f"{x} < 0")
 
 
 @dataclass(frozen=True)
@@ -404,6 +425,11 @@ class HM(Average):
     def label(self) -> str:
         return f"εHM (ε = {_eps_text(self.eps)})" if self.eps else "HM"
 
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        eps = _js(self.eps)
+        refused = f"{x} < 0" if self.eps else f"{x} <= 0"
+        return VegaForm(f"1 / ({x} + {eps})", "sum", f"max({count} / {total} - {eps}, 0)", refused)
+
 
 @dataclass(frozen=True)
 class Median(Average):
@@ -427,6 +453,9 @@ class Median(Average):
     @property
     def label(self) -> str:
         return "median"
+
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        return VegaForm(transform=x, op="median", back=total, refused="false")
 
 
 def log_odds_of(a: np.ndarray, eps: float) -> np.ndarray:
@@ -510,6 +539,14 @@ class Logit(Average):
     def label(self) -> str:
         return f"logit (ε = {_eps_text(self.eps)})" if self.eps else "logit"
 
+    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
+        eps, one = _js(self.eps), _js(1 + self.eps)
+        y, e = f"({total} / {count})", f"exp(-abs({total} / {count}))"
+        # Mapped back as above, through exp(-|y|), so that a large |y| does not overflow.
+        back = f"clamp({y} >= 0 ? ({one} - {eps} * {e}) / (1 + {e}) : ({one} * {e} - {eps}) / (1 + {e}), 0, 1)"
+        refused = f"{x} < 0 || {x} > 1" if self.eps else f"{x} <= 0 || {x} >= 1"
+        return VegaForm(f"log({x} + {eps}) - log(1 - {x} + {eps})", "sum", back, refused)
+
 
 #: trec_eval's ``gm_map``: the floor form with ε = 1e-5.
 TREC_EVAL_GM = GM(eps=TREC_EVAL_GM_EPS, form="floor")
@@ -553,59 +590,3 @@ def parse_average(spec: str | Average) -> Average:
         eps = value + 0.0  # -0 is 0
     # cls takes eps (its takes_eps says so), which mypy cannot see from type[Average].
     return cls(eps=eps, **fixed)  # type: ignore[call-arg]
-
-
-def eval_lines(eps: float) -> dict[str, tuple[Average, str]]:
-    """``irmeans eval``'s extra ``all`` lines: line name -> (the average, with ``eps`` where it takes one; help text).
-
-    >>> {name: avg.spec for name, (avg, _) in eval_lines(0.01).items()}
-    {'gm_map_add': 'gm:0.01', 'hm_map': 'hm:0.01', 'median_map': 'median', 'logit_map': 'logit:0.01'}
-    """
-    out = {}
-    for cls in dict.fromkeys(cls for cls, _ in REGISTRY.values()):
-        for line, (fixed, text) in cls.eval_lines.items():
-            # cls takes eps when its takes_eps says so, which mypy cannot see from type[Average].
-            out[line] = (cls(eps=eps, **fixed) if cls.takes_eps else cls(**fixed), text)  # type: ignore[call-arg]
-    return out
-
-
-@dataclass(frozen=True)
-class Sum(Average):
-    """The sum of the scores, not an average: trec_eval's ``all`` value of its counts (``num_ret``, ``num_rel``).
-
-    Integers are added exactly; floats one after the other, as trec_eval adds. It has no spec
-    (:func:`parse_average` does not read it): the evaluator's table names it.
-
-    >>> Sum()([3, 4, 5])
-    12
-    """
-
-    def __call__(self, x: ArrayLike, axis: int | None = None) -> Any:
-        a = np.asarray(x)
-        if a.dtype.kind in "iub" and axis is None:
-            return int(a.sum())
-        return super().__call__(x, axis)
-
-    def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        total = np.cumsum(a, axis=axis)
-        return total[-1] if axis is None else np.take(total, -1, axis=axis)
-
-    @property
-    def spec(self) -> str:
-        return "sum"
-
-
-def unchecked(average: Average, values: np.ndarray) -> float | int:
-    """``average``'s formula on the 1-d ``values`` as they are, without its refusals: C's arithmetic.
-
-    trec_eval forms its ``all`` lines in C, where a NaN or an infinity among the per-topic
-    values is carried into the result rather than refused; so does this (a :class:`Sum` of
-    integers stays an integer).
-
-    >>> unchecked(AM(), np.array([0.5, float("nan")]))
-    nan
-    """
-    if isinstance(average, Sum) and values.dtype.kind in "iub":
-        return int(values.sum())
-    with np.errstate(all="ignore"):
-        return float(average._value(np.asarray(values, dtype=np.float64), None))

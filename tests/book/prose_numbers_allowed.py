@@ -16,6 +16,7 @@ BOOK = {
     "1.0": "the top of the range, written with its decimal",
     "10⁻⁵": "trec_eval's ε for gm_map, the floor it raises scores to (trec_eval, cited)",
     "0.01": "the ε of Ravana and Moffat's Table 1 (cited), which the book adopts and recommends",
+    "4.0": "the version of the CC BY-SA licence, part of its name (the licences of the book and of the TREC data)",
 }
 
 #: By chapter: (the numbers, separated by spaces; where they come from).

@@ -44,9 +44,13 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
 def test_setup_registers_the_renderer_first_for_html():
     from myst_nb.core.render import get_mime_priority, load_mime_renders
 
-    hooks, scripts = [], []
+    hooks, scripts, directives = [], [], {}
     irmeans_site.setup(
-        SimpleNamespace(connect=lambda event, fn, priority=500: hooks.append(event), add_js_file=scripts.append)
+        SimpleNamespace(
+            connect=lambda event, fn, priority=500: hooks.append(event),
+            add_js_file=scripts.append,
+            add_directive=directives.__setitem__,
+        )
     )
     assert scripts == [irmeans_site.PAGE_JS]  # on every page
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
@@ -54,6 +58,7 @@ def test_setup_registers_the_renderer_first_for_html():
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
     assert hooks.count("html-page-context") == 3 and "build-finished" in hooks
     assert "config-inited" in hooks and "doctree-resolved" in hooks
+    assert "builder-inited" in hooks and directives == {"irmeans-downloads": irmeans_site.DownloadsDirective}
 
 
 def test_the_vega_script_is_added_only_to_pages_with_a_figure():

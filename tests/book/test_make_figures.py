@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "book" / "scripts"))
 import make_figures  # noqa: E402 - a script of the book's, not an installed module
+from irmeans_book import slides  # noqa: E402
 
 VEGALITE = "application/vnd.vegalite.v5+json"
 
@@ -112,12 +113,12 @@ def test_each_figure_is_the_chapters_own():
 
 
 def test_slide_spec_has_large_text_and_no_container_width():
-    spec = make_figures.slide_spec({"hconcat": [{"width": "container", "mark": "bar"}], "config": {"axis": {"x": 1}}})
-    assert spec["hconcat"][0]["width"] == make_figures.FIXED_WIDTH
+    spec = slides.slide_spec({"hconcat": [{"width": "container", "mark": "bar"}], "config": {"axis": {"x": 1}}})
+    assert spec["hconcat"][0]["width"] == slides.FIXED_WIDTH
     assert spec["config"]["axis"] == {"x": 1, "labelFontSize": 15, "titleFontSize": 16}
-    sizes = [v for group in make_figures.SLIDE_CONFIG.values() for k, v in group.items() if k.endswith("FontSize")]
+    sizes = [v for group in slides.SLIDE_CONFIG.values() for k, v in group.items() if k.endswith("FontSize")]
     assert sizes and all(size >= 15 for size in sizes)
-    assert make_figures.SLIDE_CONFIG["legend"]["labelLimit"] == 0  # long legend labels are not cut with "…"
+    assert slides.SLIDE_CONFIG["legend"]["labelLimit"] == 0  # long legend labels are not cut with "…"
 
 
 def test_one_figure_is_written_in_the_three_formats(tmp_path):
@@ -129,7 +130,7 @@ def test_one_figure_is_written_in_the_three_formats(tmp_path):
     head = png.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", head[16:24])
-    assert width == pytest.approx(make_figures.SLIDE_WIDTH, abs=2) and height > 300
+    assert width == pytest.approx(slides.SLIDE_WIDTH, abs=2) and height > 300
     assert pdf.read_bytes()[:5] == b"%PDF-"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fig-04-1-eps.pdf", "fig-04-1-eps.png", "fig-04-1-eps.svg"]
 
@@ -164,12 +165,12 @@ def test_a_slide_is_the_chart_alone_no_readout_and_no_figure_number_of_another_w
     assert "fig-ch9-replication" in stored
     readouts = 0
     for label, spec in stored.items():
-        readouts += sum(make_figures.is_readout(v) for v in _views(spec))
-        slide = make_figures.slide_spec(spec)
-        assert not any(make_figures.is_readout(v) for v in _views(slide)), label
+        readouts += sum(slides.is_readout(v) for v in _views(spec))
+        slide = slides.slide_spec(spec)
+        assert not any(slides.is_readout(v) for v in _views(slide)), label
         assert not re.search(r'"title": \[?"(Figure|Fig\.) ?\d', json.dumps(slide, ensure_ascii=False)), label
     assert readouts >= 5  # the chapters' figures have read-outs, which the slides leave out
-    texts = _svg_texts(vlc.vegalite_to_svg(make_figures.slide_spec(stored["fig-ch9-replication"])))
+    texts = _svg_texts(vlc.vegalite_to_svg(slides.slide_spec(stored["fig-ch9-replication"])))
     assert "εGM against trec_eval's GM" in texts  # the panels keep their own titles
     assert "Does εGM help when many scores are low?" in texts
     figure_titles = [t for t in texts if re.match(r"(Figure|Fig\.) ?\d", t)]

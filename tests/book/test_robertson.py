@@ -97,9 +97,9 @@ def test_no_mismatches(ap):
 
 def test_reconstruct_regenerates_the_stored_csv(ap):
     again = reconstruct(seed=EXAMPLE_SEED)
-    # Identical on one platform; one unit in the fourth decimal allows for a
-    # different floating-point library flipping a rounding.
-    np.testing.assert_allclose(again, ap, rtol=0, atol=1.0001e-4)
+    # Two units in the fourth decimal: the least-squares search follows the last bits of the
+    # library's arithmetic (irmeans's AM adds in trec_eval's order since it was made to agree with it).
+    np.testing.assert_allclose(again, ap, rtol=0, atol=2.0001e-4)
     assert mismatches(again, min_margin=1e-4) == {}
 
 

@@ -11,7 +11,9 @@ import irmeans
 import numpy as np
 import pytest
 from irmeans_book import selfcheck
-from irmeans_book.selfcheck import ANSWERS, Choice, Number, answer
+from irmeans_book.selfcheck import Choice, Number, answer, registered
+
+ANSWERS = registered()  # every chapter's, registered by its module
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "book" / "extensions"))

@@ -451,7 +451,7 @@ def epsilon(figure: Figure) -> list[str]:
 @figure_check("verdicts", params={"gain", "loss"})
 def verdicts(figure: Figure) -> list[str]:
     """MAP, GMAP and the paired t-tests of the changed scores against the baseline, at five settings."""
-    from irmeans_book.figures.verdicts import feedback_scores  # the change the chapter defines
+    from irmeans_book.chapters.ch07_map_gmap_mrr import feedback_scores  # the change the chapter defines
 
     base = robertson.load_example()
     order = np.argsort(base, kind="stable")  # the figure's topics, hardest first

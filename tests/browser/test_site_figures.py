@@ -26,6 +26,8 @@ def _moves(figure: Figure, control: dict):
     elif control["kind"] == "radio":
         for index in range(locator.count()):
             yield f"picked option {index + 1}", lambda index=index: locator.nth(index).check()
+    elif control["kind"] == "text":  # a box for the reader's own scores: type some
+        yield "typed 0.9, 0.8, 0.7", lambda: locator.fill("0.9, 0.8, 0.7")
     else:  # range: the keyboard moves it as a reader would
         at_max = locator.evaluate("el => +el.value >= +el.max")
         for key in (["ArrowLeft"] if at_max else ["ArrowRight"]) + ["Home", "End"]:

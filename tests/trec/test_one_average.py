@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from irmeans.averages import AM, GM, HM, TREC_EVAL_GM, Logit, Median, Sum
+from irmeans.averages import AM, GM, HM, TREC_EVAL_GM, Logit, Median
 from irmeans.cli import main
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.summary import summarize
-from irmeans.trec.table import BY_NAME, MEASURE_FAMILIES, parse_measures
+from irmeans.trec.table import BY_NAME, MEASURE_FAMILIES, Sum, parse_measures
 
 
 def test_every_family_carries_its_average():

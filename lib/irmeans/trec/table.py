@@ -20,7 +20,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeAlias
 
-from ..averages import AM, TREC_EVAL_GM, Average, Sum, eval_lines, parse_average
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_average
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
@@ -28,6 +31,8 @@ from .context import Context
 
 __all__ = [
     "Family",
+    "Sum",
+    "eval_lines",
     "Chosen",
     "Selection",
     "Kind",
@@ -52,6 +57,48 @@ Reset: TypeAlias = Literal["never", "plain", "always"]
 Kernel: TypeAlias = Callable[..., k.Values]
 
 _MEAN = AM()
+
+
+@dataclass(frozen=True)
+class Sum(Average):
+    """The sum of the scores, not an average: trec_eval's ``all`` value of its counts (``num_ret``, ``num_rel``).
+
+    Integers are added exactly; floats one after the other, as trec_eval adds. It has no spec
+    (:func:`~irmeans.averages.parse_average` does not read it): this table names it.
+
+    >>> Sum()([3, 4, 5])
+    12
+    """
+
+    def __call__(self, x: ArrayLike, axis: int | None = None) -> Any:
+        a = np.asarray(x)
+        if a.dtype.kind in "iub" and axis is None:
+            return int(a.sum())
+        return super().__call__(x, axis)
+
+    def _value(self, a: np.ndarray, axis: int | None) -> Any:
+        total = np.cumsum(a, axis=axis)
+        return total[-1] if axis is None else np.take(total, -1, axis=axis)
+
+    @property
+    def spec(self) -> str:
+        return "sum"
+
+
+def eval_lines(eps: float) -> dict[str, tuple[Average, str]]:
+    """``irmeans eval``'s extra ``all`` lines: line name -> (the average, with ``eps`` where it takes one; help text).
+
+    >>> {name: avg.spec for name, (avg, _) in eval_lines(0.01).items()}
+    {'gm_map_add': 'gm:0.01', 'hm_map': 'hm:0.01', 'median_map': 'median', 'logit_map': 'logit:0.01'}
+    """
+    out = {}
+    for cls in dict.fromkeys(cls for cls, _ in REGISTRY.values()):
+        for line, (fixed, text) in cls.eval_lines.items():
+            # cls takes eps when its takes_eps says so, which mypy cannot see from type[Average].
+            out[line] = (cls(eps=eps, **fixed) if cls.takes_eps else cls(**fixed), text)  # type: ignore[call-arg]
+    return out
+
+
 _SUM = Sum()
 
 
@@ -73,7 +120,7 @@ class Family:
         Printed as an integer, with ``--digits`` decimals, or as it is.
     average : Average or None
         The ``all`` value from the per-topic values: :class:`~irmeans.averages.AM` (the
-        mean, added topic by topic as trec_eval adds), :class:`~irmeans.averages.Sum`,
+        mean, added topic by topic as trec_eval adds), :class:`Sum`,
         trec_eval's geometric mean (:data:`irmeans.averages.TREC_EVAL_GM`, a floor of 1e-5),
         another average (the extra lines); None for a measure printed per topic only.
     form : {"none", "cut_long", "cut_double", "doubles", "pairs"}
@@ -206,7 +253,7 @@ MEASURE_FAMILIES = [
 #: The extra lines' ε when none is given (chapter 10: ε = 0.01 added to every score).
 EXTRA_EPS = 0.01
 
-#: irmeans' own ``all`` lines: other averages of the per-topic AP (:func:`irmeans.averages.eval_lines`).
+#: irmeans' own ``all`` lines: other averages of the per-topic AP (:func:`eval_lines`).
 EXTRA_FAMILIES = [
     Family(name, k.calc_map, average=average, doc=text, per_topic=False, extra=True)
     for name, (average, text) in eval_lines(EXTRA_EPS).items()

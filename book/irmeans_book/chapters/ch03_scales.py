@@ -23,14 +23,17 @@ log: mean A -2.3553, B -1.2040 -> B is higher; mapped back (geometric mean): A 0
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
 from scipy.stats import rankdata
 
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, example, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "EXAMPLE",
     "SCORES_A",
     "SCORES_B",
     "LOWEST",
@@ -173,8 +176,9 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
     """
     topics, summary = transform_table(scores_a, scores_b, lowest_values)
     lows = np.asarray(lowest_values, dtype=float)
+    step = float(np.round(np.median(np.diff(lows)), 10)) if lows.size > 1 else None  # a reader's value may be off it
     lowest = slider_param(
-        "lowest", lows, lows[0] if initial_lowest is None else initial_lowest, "System A, last topic's score "
+        "lowest", lows, lows[0] if initial_lowest is None else initial_lowest, "System A, last topic's score ", step
     )
     scale = alt.param(
         name="scale", value=initial_transform, bind=alt.binding_select(options=list(TRANSFORMS), name="Transformation ")
@@ -334,10 +338,54 @@ def doubling_figure():
     return doubling_chart()
 
 
-def transform_figure():
-    """Figure 3.2 as the chapter shows it: :data:`SCORES_A` and :data:`SCORES_B`, the slider at A's own score."""
-    return transform_chart(SCORES_A, SCORES_B, LOWEST.values, initial_lowest=SCORES_A[-1])
+#: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
+EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B}
+
+
+def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
+    """Figure 3.2 for these scores: the slider at A's own last score, among :data:`LOWEST`'s settings.
+
+    Examples
+    --------
+    >>> transform_figure([0.9, 0.5, 0.33], [0.4, 0.4, 0.4]).spec["params"][0]["value"]
+    0.33
+    """
+    a = np.asarray(scores_a, dtype=float)
+    grid = np.unique(np.append(LOWEST.values, a[-1]))
+    return show(
+        transform_chart(a, scores_b, grid, initial_lowest=a[-1]),
+        alt=(
+            f"Left: the {a.size} topic scores of systems A and B after the chosen transformation. Right: bars of the "
+            "mean transformed score of each system, the means as numbers, which system is higher, and for identity, "
+            "log and logit the means mapped back to the score scale."
+        ),
+    )
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch3-doubling": doubling_figure, "fig-ch3-transform": transform_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH3_A, CH3_B = SCORES_A, SCORES_B
+
+
+@selfcheck("sc-ch3-gm-doubled")
+def ch3_gm_doubled() -> Number:
+    """The geometric mean of chapter 3's system A with its last score doubled, 0.05 to 0.10."""
+    doubled = np.array(CH3_A)
+    doubled[-1] *= 2
+    gm = irmeans.geometric_mean(doubled)
+    # Doubling one score of six multiplies the geometric mean by 2 ** (1/6).
+    assert np.isclose(gm, irmeans.geometric_mean(CH3_A) * 2 ** (1 / 6))
+    return Number(gm, decimals=3)
+
+
+@selfcheck("sc-ch3-logit-winner")
+def ch3_logitwinner() -> Choice:
+    """Which of chapter 3's systems the logit mean prefers."""
+    lm = {"A": irmeans.logit_mean(CH3_A), "B": irmeans.logit_mean(CH3_B)}
+    return Choice(("A", "B"), winner(lm))

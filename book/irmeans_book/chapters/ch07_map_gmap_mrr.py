@@ -20,14 +20,21 @@ MAP   0.2675 -> 0.4216  (+0.1541)
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means, significance
 from irmeans.averages import AM, GM
 
+from irmeans_book import robertson
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "EXAMPLE",
+    "verdicts_alt",
+    "rank_shares_alt",
+    "YOUR_SCORES",
     "RANKS",
     "FIGURES",
     "verdicts_figure",
@@ -60,6 +67,14 @@ EPS = 1e-5
 
 #: Seed of the per-topic factors of the change.
 SEED = 2009
+
+#: The averages of the "your scores" box (irmeans_book.yourscores): MAP and the chapter's three GMAPs.
+YOUR_SCORES = {
+    "MAP (arithmetic mean)": AM(),
+    "GMAP, additive ε = 10⁻⁵": GM(eps=EPS),
+    "gm_map, trec_eval's floor": GM(eps=1e-5, form="floor"),
+    "Robust track, zeros to 10⁻⁵": GM(eps=1e-5, form="zeros"),
+}
 
 #: The chapter's example change: an average gain of 0.2 on the easy topics and a loss of 0.3 on the hard ones.
 GAIN, LOSS = 0.2, 0.3
@@ -535,17 +550,107 @@ def rank_shares_chart(ranks):
 RANKS = {"X": example([1] * 9 + [500], dtype=int), "Y": example([2] * 10, dtype=int)}
 
 
-def verdicts_figure():
-    """Figure 7.1 as the chapter shows it: :data:`GAIN` (0.2) on the easy topics, :data:`LOSS` (0.3) on the hard."""
-    from irmeans_book import robertson
+#: The chapter's example by the names its notebook gives it (the data cell shows them): a check of the text is strict on
+#: these (irmeans_book.claims). The baseline is the reconstruction of Robertson's example (irmeans_book.robertson).
+EXAMPLE = {
+    "baseline": robertson.load_example(),
+    "gain": GAIN,
+    "loss": LOSS,
+    "eps": EPS,
+    "ranks": RANKS,
+}
 
-    return verdicts_chart(robertson.load_example(), GAINS, LOSSES, initial=(GAIN, LOSS))
+
+def _with(grid, value):
+    """The slider's settings, with ``value`` among them (a reader's own setting may be off the grid)."""
+    return np.unique(np.round(np.append(grid, value), 10))
 
 
-def rank_shares_figure():
-    """Figure 7.2 as the chapter shows it: :data:`RANKS`."""
-    return rank_shares_chart(RANKS)
+def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS):
+    """Figure 7.1's alt text, for this baseline and setting."""
+    grid, _, _ = verdicts_table(ap, _with(GAINS, gain), _with(LOSSES, loss), seed, eps)
+    counts = grid.verdict.value_counts()
+    parts = ", ".join(f"{VERDICTS[k]} at {counts[k]}" for k in sorted(counts.index))
+    return (
+        f"Left: the {np.size(ap)} topics from hardest to easiest, each with its baseline AP and its AP after the "
+        "change "
+        f"(an average gain of {gain:g} on the easy half, a loss of {loss:g} on the hard half): easy topics move up, "
+        f"hard topics move down. Right: a grid of gain by loss coloured by what MAP and GMAP say; of its {len(grid)} "
+        f"settings: {parts}. Below: MAP, GMAP and the two t-tests at the chosen setting."
+    )
+
+
+def verdicts_figure(baseline=None, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
+    """Figure 7.1 for this baseline and change: the sliders start at ``gain`` and ``loss`` (by default
+    :data:`GAIN` and :data:`LOSS` on the book's baseline, the reconstruction of Robertson's example).
+
+    Examples
+    --------
+    >>> fig = verdicts_figure([0.1, 0.5, 0.6, 0.02], gain=0.33, loss=0.3)
+    >>> [p["value"] for p in fig.spec["params"]]
+    [0.33, 0.3]
+    """
+    ap = EXAMPLE["baseline"] if baseline is None else np.asarray(baseline, dtype=float)
+    chart = verdicts_chart(ap, _with(GAINS, gain), _with(LOSSES, loss), initial=(gain, loss), seed=seed, eps=eps)
+    return show(chart, alt=verdicts_alt(ap, gain, loss, seed, eps))
+
+
+def rank_shares_alt(ranks):
+    """Figure 7.2's alt text, for these ranks."""
+    parts = []
+    for system, r in ranks.items():
+        r = np.asarray(r, dtype=float)
+        worst = int(np.argmax(r))
+        parts.append(
+            f"system {system}: its topic at rank {r[worst]:g} makes up {100 * r[worst] / r.sum():.0f} percent of "
+            f"the sum of ranks and {100 * (1 / r[worst]) / (1 / r).sum():.0f} percent of the sum of reciprocal ranks"
+        )
+    return (
+        "Stacked bars of each topic's share of the sum being averaged, for the mean rank and for MRR; "
+        + "; ".join(parts)
+        + "."
+    )
+
+
+def rank_shares_figure(ranks=RANKS):
+    """Figure 7.2 for these ranks of the known item (by system).
+
+    Examples
+    --------
+    >>> "rank 9" in rank_shares_figure({"X": [1, 9]}).spec["description"]
+    True
+    """
+    return show(rank_shares_chart(ranks), alt=rank_shares_alt(ranks))
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch7-verdicts": verdicts_figure, "fig-ch7-rank-shares": rank_shares_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH7_RANKS = (1, 2, 4, None)  # None: the item is not retrieved
+CH7_SMALL = "0.05 to 0.10 on the first topic"
+CH7_LARGE = "0.40 to 0.75 on the second topic"
+
+
+@selfcheck("sc-ch7-mrr")
+def ch7_mrr() -> Number:
+    """MRR of a system finding the known item at ranks 1, 2 and 4, and not at all on a fourth topic."""
+    depth = 10
+    rankings = np.array([[int(rank == r) for r in range(1, depth + 1)] for rank in CH7_RANKS])
+    return Number(irmeans.arithmetic_mean(irmeans.reciprocal_rank(rankings)), decimals=4)
+
+
+@selfcheck("sc-ch7-gmap-step")
+def ch7_gmap_step() -> Choice:
+    """Which of two changes to a system's AP (0.05, 0.40, 0.20, 0.60) raises GMAP (ε = 10⁻⁵) more."""
+    scores = np.array([0.05, 0.40, 0.20, 0.60])
+    small, large = scores.copy(), scores.copy()
+    small[0], large[1] = 0.10, 0.75
+    gmap = {CH7_SMALL: irmeans.geometric_mean(small, eps=1e-5), CH7_LARGE: irmeans.geometric_mean(large, eps=1e-5)}
+    # MAP says the opposite: the larger step in AP wins there.
+    assert irmeans.arithmetic_mean(large) > irmeans.arithmetic_mean(small)
+    return Choice((CH7_SMALL, CH7_LARGE), winner(gmap))

@@ -17,12 +17,14 @@ logit mean       X 0.999007  Y 0.999878  -> Y
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans.averages import AM, GM, Logit
 from irmeans.means import log_odds
 
 from irmeans_book.plots import OKABE_ITO, LiveFigure, example, show
+from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
     "FIGURES",
@@ -398,3 +400,21 @@ def logit_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch8-curves": curves_figure, "fig-ch8-averages": logit_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+
+@selfcheck("sc-ch8-logit-step")
+def ch8_logit_step() -> Number:
+    """How far apart 0.9 and 0.99 are on the logit scale (no ε)."""
+    step = irmeans.means.log_odds(0.99) - irmeans.means.log_odds(0.9)
+    return Number(float(step), decimals=2)
+
+
+@selfcheck("sc-ch8-logit-mean")
+def ch8_logit_mean() -> Number:
+    """The logit mean of the scores 0.5 and 0.9 (no ε)."""
+    return Number(irmeans.logit_mean([0.5, 0.9]), decimals=3)

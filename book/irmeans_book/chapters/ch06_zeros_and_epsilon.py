@@ -15,16 +15,22 @@ Examples
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
 from irmeans import measures as ranked
+from irmeans.averages import AM, GM
 
 from irmeans_book import robertson
-from irmeans_book.figures.averaging import TABLE1_SCORES
+from irmeans_book.chapters.ch04_averaging import TABLE1_SCORES
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = [
+    "EXAMPLE",
+    "epsilon_alt",
+    "YOUR_SCORES",
     "FIGURES",
     "epsilon_figure",
     "S2",
@@ -44,6 +50,17 @@ __all__ = [
 #: System S2 of Ravana & Moffat (2009), Table 1: five topics, one of them scored 0.
 S2 = TABLE1_SCORES["S2"]
 
+#: The averages of the "your scores" box (irmeans_book.yourscores): the chapter's forms of the geometric mean.
+YOUR_SCORES = {
+    "arithmetic mean": AM(),
+    "GM, no ε": GM(),
+    "additive, ε = 10⁻⁵": GM(eps=1e-5),
+    "trec_eval's floor, ε = 10⁻⁵": GM(eps=1e-5, form="floor"),
+    "Robust track, zeros to 10⁻⁵": GM(eps=1e-5, form="zeros"),
+    "additive, ε = 0.01": GM(eps=0.01),
+    "floor, ε = 0.01": GM(eps=0.01, form="floor"),
+}
+
 #: The slider's settings of log10 ε: −8 to 0 in steps of 0.1.
 EXPONENT = Grid(-8.0, 0.0, 0.1, decimals=1)
 EXPONENTS = EXPONENT.values
@@ -59,8 +76,8 @@ FORMS = {
 }
 
 
-def data_sets():
-    """The chart's data sets by the name in its select.
+def data_sets(s2=S2, boost=None):
+    """The chart's data sets by the name in its select: S2, and chapter 5's example (by default the book's).
 
     Examples
     --------
@@ -68,8 +85,8 @@ def data_sets():
     {'S2 (Ravana & Moffat)': 5, 'Boost example (chapter 5)': 50}
     """
     return {
-        "S2 (Ravana & Moffat)": np.asarray(S2, dtype=float),
-        "Boost example (chapter 5)": robertson.load_example(),
+        "S2 (Ravana & Moffat)": np.asarray(s2, dtype=float),
+        "Boost example (chapter 5)": robertson.load_example() if boost is None else np.asarray(boost, dtype=float),
     }
 
 
@@ -298,10 +315,63 @@ def epsilon_controls():
     )
 
 
-def epsilon_figure():
-    """Figure 6.1 as the chapter shows it: ε = 10 ** :data:`START` = 10⁻⁵."""
-    return epsilon_chart(initial_log10=START)
+#: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
+EXAMPLE = {
+    "R": 10,
+    "N": 500_000,
+    "topics": {"A (ranks 5 and 200)": [5, 200], "B (none retrieved)": []},
+    "s2": S2,
+    "ap": robertson.load_example(),
+}
+
+
+def epsilon_alt(data):
+    """Figure 6.1's alt text, for these data sets."""
+    starts = ", ".join(f"{means.geometric_mean(x, eps=10.0 ** EXPONENTS[0]):.2f} ({name})" for name, x in data.items())
+    return (
+        "Line chart of the average over topics against epsilon from 1e-8 to 1 on a log axis, for the chosen data "
+        f"set. The additive and floor geometric means start from {starts} at the smallest epsilon; as epsilon "
+        "grows the additive form levels off below the dashed arithmetic mean, while the floor form joins the dotted "
+        "line of epsilon itself, reaching 1 at epsilon = 1. A vertical rule marks the slider's epsilon and a line of "
+        "text gives the three values there."
+    )
+
+
+def epsilon_figure(s2=S2, boost=None):
+    """Figure 6.1 for these data sets (S2 and chapter 5's example; by default the book's), ε = 10 ** :data:`START`.
+
+    Examples
+    --------
+    >>> "0.10 (S2" in epsilon_figure([0.1, 0.1, 0.1]).spec["description"]
+    True
+    """
+    data = data_sets(s2, boost)
+    return show(epsilon_chart(data, initial_log10=START), alt=epsilon_alt(data))
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch6-epsilon": epsilon_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+
+@selfcheck("sc-ch6-s2-floor")
+def ch6_s2_floor() -> Number:
+    """trec_eval's floor form of the geometric mean of S2 with ε = 0.1."""
+    return Number(irmeans.geometric_mean(S2, eps=0.1, form="floor"), decimals=3)
+
+
+CH6_RULES = {"the Robust track's rule": "Robust track", "trec_eval's floor": "floor", "the additive ε": "additive"}
+
+
+@selfcheck("sc-ch6-late-below-none")
+def ch6_late_below_none() -> Choice:
+    """The one rule under which one relevant document at rank 900 of R = 200 scores below finding none."""
+    late = irmeans.average_precision(np.eye(1, 1000, 899)[0], num_relevant=200)
+    found, none = zero_rules([late]), zero_rules([0.0])
+    below = [option for option, key in CH6_RULES.items() if found[key] < none[key]]
+    assert len(below) == 1, below
+    return Choice(tuple(CH6_RULES), below[0])

@@ -6,8 +6,8 @@ import irmeans
 import numpy as np
 import pytest
 from irmeans import measures as ranked
-from irmeans_book.figures import ranked_lists
-from irmeans_book.figures.ranked_lists import pr_curve_chart, pr_table, ranking_chart, rankings_table
+from irmeans_book.chapters import ch02_ranked_lists as ranked_lists
+from irmeans_book.chapters.ch02_ranked_lists import pr_curve_chart, pr_table, ranking_chart, rankings_table
 from irmeans_book.plots import embed_html, to_spec
 
 

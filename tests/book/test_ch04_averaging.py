@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from irmeans_book import plots
-from irmeans_book.figures import averaging
+from irmeans_book.chapters import ch04_averaging as averaging
 
 # Ravana & Moffat (2009), Table 1, with ε = 0.01 in the ε columns; None where HM is undefined.
 PUBLISHED = {
@@ -129,7 +129,7 @@ def test_table_1_of_chapter_4_prints_every_average_with_three_decimals():
 
 def test_the_controls_sliders_are_the_site_figures():
     """The ipywidgets sliders have the site's grids: a score in steps of 0.05 from 0 to 1, k of ε = 10**k from -4 to 1."""
-    spec = plots.to_spec(averaging.means_figure(), "alt")
+    spec = averaging.means_figure().spec
     site = {p["name"]: p["bind"] for p in spec["params"] if p["name"] in ("first", "k")}
     live = averaging.means_controls()
     for widget in (live.widgets[f"t{i}"] for i in range(1, 6)):

@@ -15,13 +15,19 @@ Examples
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
+from irmeans.averages import AM, GM, HM, Median
 
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "EXAMPLE",
+    "eps_alt",
+    "YOUR_SCORES",
     "FIGURES",
     "eps_figure",
     "means_figure",
@@ -64,6 +70,15 @@ _COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
 
 #: The averages, in the order of Table 1's columns.
 AVERAGE_NAMES = ("AM", "GM", "εGM", "HM", "εHM", "MD")
+#: The averages of the "your scores" box (irmeans_book.yourscores): the chapter's six, ε = EPS.
+YOUR_SCORES = {
+    "AM": AM(),
+    "GM": GM(),
+    "εGM, ε = 0.01": GM(eps=EPS),
+    "HM": HM(),
+    "εHM, ε = 0.01": HM(eps=EPS),
+    "MD (median)": Median(),
+}
 
 
 def _harmonic_or_nan(x):
@@ -161,8 +176,9 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
         value=names.index(initial[0]) + 1,
         bind=alt.binding_select(options=list(range(1, len(names) + 1)), labels=names, name="Start from system "),
     )
-    first = slider_param("first", xs, initial[1], "Topic 1's score ")
-    k = slider_param("k", ks, initial[2], "ε = 10 to the power ")
+    # In the grids' steps: a reader's own first score or ε, added to the grids, is where the sliders start.
+    first = slider_param("first", xs, initial[1], "Topic 1's score ", FIRST.step)
+    k = slider_param("k", ks, initial[2], "ε = 10 to the power ", EPS_EXPONENT.step)
     pick = "datum.s == system && abs(datum.x - first) < 1e-9"
 
     picked = (
@@ -314,15 +330,81 @@ def means_controls(scores=TABLE1_SCORES[START], eps=EPS):
     return LiveFigure({"eps": EPS_EXPONENT.float_log_slider(eps, "ε"), **sliders}, draw)
 
 
-def eps_figure():
-    """Figure 4.1 as the chapter shows it."""
-    return eps_chart()
+#: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
+EXAMPLE = {"systems": TABLE1_SCORES, "EPS": EPS}
 
 
-def means_figure():
-    """Figure 4.2 as the chapter shows it: :data:`START` (S2) with its own first score 0, ε = :data:`EPS`."""
-    return means_chart(initial=(START, TABLE1_SCORES[START][0], EPS_K))
+def eps_alt(systems=TABLE1_SCORES):
+    """Figure 4.1's alt text, for these systems."""
+    zeros = [name for name, x in systems.items() if np.min(x) == 0]
+    start = (
+        f"; the lines of {', '.join(zeros)}, which {'score' if len(zeros) > 1 else 'scores'} 0 on a topic, start near 0"
+        if zeros
+        else ""
+    )
+    return (
+        f"Two panels, εGM and εHM, against ε on a log axis from 0.00001 to 100, one line per system "
+        f"({', '.join(systems)}), with each system's arithmetic mean as a dashed line. Every line rises towards its "
+        f"dashed line as ε grows{start}."
+    )
+
+
+def eps_figure(systems=TABLE1_SCORES):
+    """Figure 4.1 for these systems (by name, each its per-topic scores).
+
+    Examples
+    --------
+    >>> eps_figure({"A": [0.0, 0.5], "B": [0.2, 0.3]}).spec["description"].endswith("start near 0.")
+    True
+    """
+    return show(eps_chart(systems), alt=eps_alt(systems))
+
+
+def means_figure(systems=TABLE1_SCORES, start=START, eps=EPS):
+    """Figure 4.2 for these systems: the select at ``start``, the slider at its own first score, ε = ``eps``.
+
+    Examples
+    --------
+    >>> fig = means_figure({"A": [0.13, 0.5, 0.2, 0.4, 0.3], "B": [0.2] * 5}, start="A", eps=0.01)
+    >>> [p["value"] for p in fig.spec["params"]]
+    [1, 0.13, -2.0]
+    """
+    firsts = np.unique(np.append(FIRST.values, [x[0] for x in systems.values()]))
+    exponents = np.unique(np.round(np.append(EPS_EXPONENT.values, np.log10(eps)), 10))
+    chart = means_chart(systems, firsts, exponents, initial=(start, systems[start][0], float(np.log10(eps))))
+    return show(
+        chart,
+        alt=(
+            f"Left: bars of {len(systems[start])} topic scores, the first set by a slider and the others those of "
+            "the chosen system. Right: horizontal bars of AM, GM, εGM, HM, εHM and the median of the scores, with "
+            "their values; HM reads 'undefined' when a score is 0. Below: the value of ε."
+        ),
+    )
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch4-eps": eps_figure, "fig-ch4-means": means_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+
+def _table1() -> dict[str, tuple[float, ...]]:
+    return {name: tuple(scores) for name, scores in TABLE1_SCORES.items()}
+
+
+@selfcheck("sc-ch4-s1-ehm")
+def ch4_s1_ehm() -> Number:
+    """εHM of S1 with ε = 0.1."""
+    return Number(irmeans.harmonic_mean(_table1()["S1"], eps=0.1), decimals=3)
+
+
+@selfcheck("sc-ch4-first-ehm")
+def ch4_first_ehm() -> Choice:
+    """The system εHM with ε = 1 puts first (the arithmetic mean puts S1 first)."""
+    table = _table1()
+    ehm = {name: irmeans.harmonic_mean(x, eps=1.0) for name, x in table.items()}
+    assert winner({name: irmeans.arithmetic_mean(x) for name, x in table.items()}) == "S1"
+    return Choice(tuple(table), winner(ehm))

@@ -16,15 +16,20 @@ median: A 0.3500, B 0.3000 -> A is higher
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans.averages import AM, GM, HM, Median
 
 from irmeans_book.plots import Grid, LiveFigure, example, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "YOUR_SCORES",
     "SCORES_A",
     "SCORES_B",
+    "EXAMPLE",
+    "averages_alt",
     "WEAKEST",
     "AVERAGES",
     "FIGURES",
@@ -35,14 +40,18 @@ __all__ = [
     "averages_controls",
 ]
 
-#: Chapter 1's example: the per-topic scores of systems A and B on five topics.
+#: Chapter 1's example: the per-topic scores of systems A and B on five topics (the notebook's data cell shows them).
 SCORES_A = example([0.60, 0.55, 0.50, 0.45, 0.01])
 SCORES_B = example([0.35, 0.30, 0.30, 0.25, 0.20])
+#: The example by the names the chapter gives it: a check of the text is strict on these data (irmeans_book.claims).
+EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B}
 #: The slider for A's weakest (last) topic: 0.01, 0.02, ..., 0.30.
 WEAKEST = Grid(0.01, 0.30, 0.01, decimals=2)
 
 #: The averages of chapter 1's figure, by the name shown in its select.
 AVERAGES = {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM(), "median": Median()}
+#: The averages of the "your scores" box (irmeans_book.yourscores): the chapter's four.
+YOUR_SCORES = AVERAGES
 
 
 def averages_table(scores_a, scores_b, weakest_values):
@@ -116,8 +125,9 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
     """
     topics, table = averages_table(scores_a, scores_b, weakest_values)
     w = np.asarray(weakest_values, dtype=float)
+    step = float(np.round(np.median(np.diff(w)), 10)) if w.size > 1 else None  # a reader's own value may be off it
     weakest = slider_param(
-        "weakest", w, w[-1] if initial_weakest is None else initial_weakest, "System A, last topic's score "
+        "weakest", w, w[-1] if initial_weakest is None else initial_weakest, "System A, last topic's score ", step
     )
     average = alt.param(
         name="average",
@@ -161,9 +171,29 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
     return alt.hconcat(left, right).add_params(weakest, average)
 
 
-def averages_figure():
-    """Figure 1.1 as the chapter shows it: :data:`SCORES_A` and :data:`SCORES_B`, the slider at A's own score."""
-    return averages_chart(SCORES_A, SCORES_B, WEAKEST.values, initial_weakest=SCORES_A[-1])
+def averages_alt(scores_a, scores_b):
+    """Figure 1.1's alt text, for these scores."""
+    a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
+    return (
+        f"Left: {a.size} topic scores of system A and {b.size} of system B; A scores {a[:-1].min():.2f} to "
+        f"{a[:-1].max():.2f} on topics 1 to {a.size - 1} and the slider's value on topic {a.size}, B scores "
+        f"{b.min():.2f} to {b.max():.2f}. Right: bars of the chosen average for each system, with a line saying "
+        "which is higher."
+    )
+
+
+def averages_figure(scores_a=SCORES_A, scores_b=SCORES_B):
+    """Figure 1.1 for these scores: the slider at A's own last score, among :data:`WEAKEST`'s settings.
+
+    Examples
+    --------
+    >>> fig = averages_figure([0.6, 0.5, 0.42], [0.3, 0.3, 0.3])
+    >>> fig.spec["params"][0]["value"], "0.42" in fig.spec["description"]
+    (0.42, False)
+    """
+    a = np.asarray(scores_a, dtype=float)
+    grid = np.unique(np.append(WEAKEST.values, a[-1]))
+    return show(averages_chart(a, scores_b, grid, initial_weakest=a[-1]), alt=averages_alt(a, scores_b))
 
 
 def describe_comparison(scores_a, scores_b, average):
@@ -216,3 +246,25 @@ def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch1-averages": averages_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+# The chapters' example data are their figure modules' (irmeans_book.figures): the one copy of each.
+
+CH1_A, CH1_B = SCORES_A, SCORES_B
+
+
+@selfcheck("sc-ch1-gm-b")
+def ch1_gm_b() -> Number:
+    """The geometric mean of chapter 1's system B."""
+    return Number(irmeans.geometric_mean(CH1_B), decimals=3)
+
+
+@selfcheck("sc-ch1-hm-winner")
+def ch1_hmwinner() -> Choice:
+    """Which of chapter 1's systems the harmonic mean prefers."""
+    hm = {"A": irmeans.harmonic_mean(CH1_A), "B": irmeans.harmonic_mean(CH1_B)}
+    return Choice(("A", "B"), winner(hm))

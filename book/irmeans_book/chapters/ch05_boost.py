@@ -16,11 +16,13 @@ Examples
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 
 from irmeans_book import robertson
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
+from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
     "FIGURES",
@@ -374,3 +376,41 @@ def boost_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch5-histogram": histogram_figure, "fig-ch5-boost": boost_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH5_EPS = 1e-5
+CH5_BOOST = BOOST
+
+
+@selfcheck("sc-ch5-map-ten")
+def ch5_map_ten() -> Number:
+    """How much MAP rises when the 10 lowest topics gain the chapter's boost, 0.05: 10 x 0.05 / 50."""
+    from irmeans_book import robertson
+
+    ap = robertson.load_example()
+    boosted = ap.copy()
+    boosted[np.argsort(ap, kind="stable")[:10]] += CH5_BOOST
+    gain = irmeans.arithmetic_mean(boosted) - irmeans.arithmetic_mean(ap)
+    assert np.isclose(gain, 10 * CH5_BOOST / ap.size)
+    return Number(gain, decimals=4)
+
+
+CH5_ZEROS = f"the three zeros raised to {CH5_BOOST:g}"
+CH5_TOP = f"the 25 highest topics raised by {CH5_BOOST:g} each"
+
+
+@selfcheck("sc-ch5-zeros-or-top")
+def ch5_zeros_or_top() -> Choice:
+    """Which change raises GMAP (ε = 10⁻⁵) more: three zeros to 0.05, or 0.05 on each of the 25 highest."""
+    from irmeans_book import robertson
+
+    ap = robertson.load_example()
+    zeros = np.where(ap == 0, CH5_BOOST, ap)
+    top = robertson.boost(ap, CH5_BOOST, "highest")
+    assert (ap == 0).sum() == 3
+    gmap = {CH5_ZEROS: irmeans.geometric_mean(zeros, eps=CH5_EPS), CH5_TOP: irmeans.geometric_mean(top, eps=CH5_EPS)}
+    return Choice((CH5_ZEROS, CH5_TOP), winner(gmap))

@@ -5,14 +5,14 @@ import json
 import numpy as np
 import pytest
 from irmeans import consistency, datasets
-from irmeans_book.figures import split_half
+from irmeans_book.chapters import ch09_consistency as ch09
 from irmeans_book.plots import to_spec
 from scipy import stats
 
 
 @pytest.fixture(scope="module")
 def ap():
-    return split_half.trec8()
+    return ch09.trec8()
 
 
 def test_trec8_is_the_shipped_matrix(ap):
@@ -21,45 +21,45 @@ def test_trec8_is_the_shipped_matrix(ap):
 
 
 def test_low_shares_count_zeros_and_scores_up_to_a_tenth():
-    assert split_half.low_shares([[0.0, 0.1, 0.1000001], [0.2, 0.0, 0.05]]) == (2 / 6, 4 / 6)
+    assert ch09.low_shares([[0.0, 0.1, 0.1000001], [0.2, 0.0, 0.05]]) == (2 / 6, 4 / 6)
 
 
 def test_score_density_bins_hold_every_score_and_the_low_share():
-    bars, summary = split_half.score_density_table(bins=20)
+    bars, summary = ch09.score_density_table(bins=20)
     for name, group in bars.groupby("matrix"):
         assert group.share.sum() == pytest.approx(1, abs=2e-5)
         low = group[group.hi <= 0.1 + 1e-12].share.sum()
         assert low == pytest.approx(summary.set_index("matrix").loc[name, "low"], abs=2e-5)
     assert bars.matrix.nunique() == len(datasets.catalog())
-    spec = to_spec(split_half.score_density_chart(bars, summary), "alt")
+    spec = to_spec(ch09.score_density_chart(bars, summary), "alt")
     assert spec["params"][0]["bind"]["input"] == "select"
 
 
 def test_difficulty_table_is_the_librarys_equations(ap):
-    t = split_half.difficulty_table()
+    t = ch09.difficulty_table()
     d8 = t[t.collection == datasets.load("adhoc8", "ap").label]
     np.testing.assert_allclose(d8.eq1, np.round(1 - ap.mean(axis=0), 6))
     eq2 = (ap.max(axis=0) - ap.mean(axis=0)) / ap.std(axis=0, ddof=1)
     np.testing.assert_allclose(d8.eq2, np.round(eq2, 6))
     hardest = np.argsort(-eq2, kind="stable")[:25]
     assert set(np.flatnonzero(d8.hard_eq2.to_numpy())) == set(hardest)
-    to_spec(split_half.difficulty_chart(t), "alt")
+    to_spec(ch09.difficulty_chart(t), "alt")
 
 
 def test_table_3c_fixed_cells_and_paper_columns(ap):
-    t = split_half.table_3c(ap, n_splits=50)
-    labels = list(split_half.TABLE_AVERAGES)
-    for (scores, split), paper in split_half.PAPER_TABLE_3C.items():
+    t = ch09.table_3c(ap, n_splits=50)
+    labels = list(ch09.TABLE_AVERAGES)
+    for (scores, split), paper in ch09.PAPER_TABLE_3C.items():
         assert t.loc[(scores, split), [f"paper: {a}" for a in labels]].tolist() == list(paper)
     for split in ("hard-easy", "middle-rest"):
         first, second = consistency.make_halves(ap, split)
-        for label, avg in split_half.TABLE_AVERAGES.items():
+        for label, avg in ch09.TABLE_AVERAGES.items():
             a, b = avg(ap[:, first[0]], axis=1), avg(ap[:, second[0]], axis=1)
             assert t.loc[("AP", split), label] == pytest.approx(stats.kendalltau(a, b).statistic, abs=1e-12)
 
 
 def test_sp_split_variants_cover_both_readings(ap):
-    v = split_half.sp_split_variants(ap)
+    v = ch09.sp_split_variants(ap)
     assert len(v) == 8 and set(v["difficulty from"]) == {"SP", "AP"} and set(v.ddof) == {0, 1}
     sp = consistency.standardize(ap, ddof=1)
     first, second = consistency.make_halves(ap, "hard-easy")
@@ -68,21 +68,46 @@ def test_sp_split_variants_cover_both_readings(ap):
 
 
 def test_tau_sweep_is_split_half_on_the_same_splits(ap):
-    curve, density, taus = split_half.tau_sweep(ap, n_splits=40, eps_grid=[1e-3, 0.1])
-    np.testing.assert_array_equal(taus[("AM", None)], consistency.split_half(ap, "am", 40, seed=split_half.SEED))
-    np.testing.assert_array_equal(taus[("εHM", -1.0)], consistency.split_half(ap, "hm:0.1", 40, seed=split_half.SEED))
+    curve, density, taus = ch09.tau_sweep(ap, n_splits=40, eps_grid=[1e-3, 0.1])
+    np.testing.assert_array_equal(taus[("AM", None)], consistency.split_half(ap, "am", 40, seed=ch09.SEED))
+    np.testing.assert_array_equal(taus[("εHM", -1.0)], consistency.split_half(ap, "hm:0.1", 40, seed=ch09.SEED))
     gm = curve[(curve.average == "εGM") & (curve.log_eps == -3.0)].mean_tau.iloc[0]
-    assert gm == round(float(consistency.split_half(ap, "gm:0.001", 40, seed=split_half.SEED).mean()), 6)
+    assert gm == round(float(consistency.split_half(ap, "gm:0.001", 40, seed=ch09.SEED).mean()), 6)
     for _, group in density.groupby(["average", "log_eps"], dropna=False):
         assert group.share.sum() == pytest.approx(1, abs=1e-5)
-    spec = to_spec(split_half.sweep_chart(curve, density, -1.0), "alt")
+    spec = to_spec(ch09.sweep_chart(curve, density, -1.0), "alt")
     assert [p["name"] for p in spec["params"]] == ["logeps"]
     assert len(json.dumps(spec)) < 200_000
 
 
-def test_paired_averages_is_compare_taus(ap):
-    c = split_half.paired_averages(ap, "gm:0.01", "am", n_splits=60)
-    a = consistency.split_half(ap, "gm:0.01", 60, seed=split_half.SEED)
-    b = consistency.split_half(ap, "am", 60, seed=split_half.SEED)
-    assert c.mean_difference == pytest.approx(float(np.mean(a - b)), abs=1e-15)
-    assert c.t == pytest.approx(stats.ttest_rel(a, b).statistic)
+# The 46-matrix replication: every mean τ is split_half's on the same splits; the chart only picks rows.
+
+
+@pytest.fixture(scope="module")
+def replication_tables():
+    return ch09.replication_tables(n_splits=30, matrices=["adhoc8_ap", "web2013_p10"], eps_grid=[1e-5, 0.01])
+
+
+def test_mean_taus_are_split_half(replication_tables):
+    long, wide = replication_tables
+    assert list(wide.collection) == ["adhoc8", "web2013"]
+    s = np.array(datasets.load("web2013", "p10").scores)
+    row = wide[wide.collection == "web2013"].iloc[0]
+    for column, scores, spec in (
+        ("am", s, "am"),
+        ("trec_gm", s, "gm-floor:1e-5"),
+        ("gm_-2", s, "gm:0.01"),
+        ("std_am", consistency.standardize(s, constant="half"), "am"),
+    ):
+        expected = np.nanmean(consistency.split_half(scores, spec, 30, seed=ch09.SEED))
+        assert row[column] == round(float(expected), 6), column
+    assert row["low"] == round(float((s <= 0.1).mean()), 6)
+    assert len(long) == 2 * (3 + 2)
+
+
+def test_chart_has_the_slider_and_the_select(replication_tables):
+    _, wide = replication_tables
+    spec = to_spec(ch09.replication_chart(wide, [1e-5, 0.01]), "alt")
+    params = {p["name"]: p for p in spec["params"]}
+    assert params["logeps"]["bind"]["min"] == -5 and params["logeps"]["bind"]["max"] == -2
+    assert params["measure"]["bind"]["options"] == ["all", "AP", "P@10"]

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from irmeans_book import plots, robertson
-from irmeans_book.figures import verdicts
+from irmeans_book.chapters import ch07_map_gmap_mrr as verdicts
 from scipy import stats
 
 GAINS = np.round(np.arange(0, 1.0001, 0.05), 2)

@@ -8,7 +8,7 @@ from irmeans import means
 from irmeans import measures as ranked
 from irmeans.averages import GM
 from irmeans_book import plots, robertson
-from irmeans_book.figures import epsilon
+from irmeans_book.chapters import ch06_zeros_and_epsilon as epsilon
 
 ADD, FLOOR, AM, ITSELF = epsilon.FORMS
 

@@ -3,8 +3,8 @@
 import irmeans
 import numpy as np
 import pytest
-from irmeans_book.figures import introduction
-from irmeans_book.figures.introduction import AVERAGES, averages_chart, averages_table
+from irmeans_book.chapters import ch01_introduction as introduction
+from irmeans_book.chapters.ch01_introduction import AVERAGES, averages_chart, averages_table
 from irmeans_book.plots import to_spec
 
 SCORES_A = [0.60, 0.55, 0.50, 0.45, 0.01]

@@ -16,11 +16,13 @@ Examples
 from __future__ import annotations
 
 import altair as alt
+import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import measures as ranked
 
 from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, example, show
+from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
     "RANKING",
@@ -409,3 +411,23 @@ def ranking_figure():
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
 FIGURES = {"fig-ch2-pr-curve": pr_curve_figure, "fig-ch2-ranking": ranking_figure}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH2_RANKING, CH2_R = RANKING, R
+
+
+@selfcheck("sc-ch2-r-precision")
+def ch2_r_precision() -> Number:
+    """R-precision of chapter 2's ranking."""
+    return Number(irmeans.r_precision(CH2_RANKING, CH2_R), decimals=2)
+
+
+@selfcheck("sc-ch2-interpolated")
+def ch2_interpolated() -> Number:
+    """Interpolated precision at recall 0.4 of chapter 2's ranking."""
+    (value,) = irmeans.interpolated_precision(CH2_RANKING, CH2_R, recall_levels=[0.4])
+    return Number(value, decimals=3)

@@ -6,7 +6,7 @@ import irmeans
 import numpy as np
 import pytest
 from irmeans_book import plots
-from irmeans_book.figures import logit
+from irmeans_book.chapters import ch08_logit as logit
 
 
 def test_log_odds_is_the_scale_of_the_logit_mean():

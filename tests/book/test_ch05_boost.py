@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from irmeans_book import plots, robertson
-from irmeans_book.figures import boost
+from irmeans_book.chapters import ch05_boost as boost
 
 AP = robertson.load_example()
 

@@ -4,7 +4,7 @@ import irmeans
 import numpy as np
 import pytest
 from irmeans_book import plots
-from irmeans_book.figures import scales
+from irmeans_book.chapters import ch03_scales as scales
 from scipy.stats import rankdata
 
 A = [0.95, 0.90, 0.15, 0.12, 0.10, 0.05]

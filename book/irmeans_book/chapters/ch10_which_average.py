@@ -1,0 +1,57 @@
+"""Chapter 10's code: its worked example and the answers of its self-check exercises.
+
+The chapter's table of averages is computed in the notebook, from the two systems of its worked example
+(:data:`SCORES_A`, :data:`SCORES_B`, which the notebook shows in the cell that uses them); its evidence on
+consistency is chapter 9's :func:`irmeans_book.chapters.ch09_consistency.replication_tables`.
+
+Examples
+--------
+>>> round(float(SCORES_A.mean()), 3), round(float(SCORES_B.mean()), 3)
+(0.35, 0.245)
+"""
+
+from __future__ import annotations
+
+import irmeans
+
+from irmeans_book.plots import example
+from irmeans_book.selfcheck import Choice, Number, selfcheck
+
+__all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES"]
+
+#: The worked example: A strong on most topics and failing outright on two, B never failing, never shining.
+SCORES_A = example([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])
+SCORES_B = example([0.36, 0.34, 0.31, 0.29, 0.27, 0.25, 0.22, 0.20, 0.12, 0.09])
+
+#: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
+EXAMPLE = {"a": SCORES_A, "b": SCORES_B}
+
+#: The chapter's numbered figures: it has none.
+FIGURES: dict = {}
+
+
+# ---------------------------------------------------------------------------
+# The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
+# ---------------------------------------------------------------------------
+
+CH10_A = (0.0, 0.8, 0.8, 0.8)
+CH10_B = (0.4, 0.4, 0.4, 0.4)
+CH10_AVERAGES = {
+    "the arithmetic mean": irmeans.arithmetic_mean,
+    "the median": irmeans.median,
+    "the geometric mean with ε = 0.01 added": lambda x: irmeans.geometric_mean(x, eps=0.01),
+}
+
+
+@selfcheck("sc-ch10-prefers-b")
+def ch10_prefers_b() -> Choice:
+    """The one average of three that prefers the flat system B to A, which fails one topic of four."""
+    prefers_b = [name for name, mean in CH10_AVERAGES.items() if mean(CH10_B) > mean(CH10_A)]
+    assert len(prefers_b) == 1, prefers_b
+    return Choice(tuple(CH10_AVERAGES), prefers_b[0])
+
+
+@selfcheck("sc-ch10-floor")
+def ch10_floor() -> Number:
+    """trec_eval's gm_map of system A: the floor form with ε = 10⁻⁵."""
+    return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor"), decimals=3)

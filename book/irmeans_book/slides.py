@@ -1,0 +1,254 @@
+"""Figures for slides and handouts: any of the book's figures, with any data, as a slide-sized PNG, an SVG and a PDF.
+
+The one call is a figure's own :meth:`irmeans_book.plots.VegaLiteFigure.save`::
+
+    from irmeans_book.chapters import ch01_introduction as ch01
+
+    ch01.averages_figure([0.60, 0.55, 0.50, 0.45, 0.01], [0.35, 0.30, 0.30, 0.25, 0.20]).save("my-figure")
+
+which writes ``my-figure.png``, ``my-figure.svg`` and ``my-figure.pdf``. For a slide
+(:func:`slide_spec`) text is set larger than on the site (:data:`SLIDE_CONFIG`), the
+PNG is :data:`SLIDE_WIDTH` pixels wide, and the chart stands alone: no read-out line
+of the controls' values (with no controls, it would be a leftover), and no panel
+title naming another work's figure ("Figure 9: ..."). A figure made from data with
+an attribution (the TREC runs, :data:`irmeans_book.plots.TREC_DATA`) shows it under
+the chart, and every file carries it, with the book's licence, in its metadata
+(:func:`render`). Vega-Lite is rendered by vl-convert, offline. ``make figures``
+(``book/scripts/make_figures.py``) saves every numbered figure of the book this way.
+
+Examples
+--------
+>>> s = slide_spec({"mark": "point", "usermeta": {"irmeans_source": "Data: X."}})
+>>> s["title"]["text"], s["title"]["orient"]
+('Data: X.', 'bottom')
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import zlib
+from pathlib import Path
+
+__all__ = [
+    "SLIDE_WIDTH",
+    "SLIDE_CONFIG",
+    "FIXED_WIDTH",
+    "FORMATS",
+    "BOOK_LICENCE",
+    "is_readout",
+    "slide_spec",
+    "render",
+]
+
+FORMATS = ("svg", "png", "pdf")
+#: What every exported figure says of its licence (in its metadata).
+BOOK_LICENCE = (
+    "From irmeans: averaging IR effectiveness across topics, the irmeans authors; "
+    "CC BY-SA 4.0, https://creativecommons.org/licenses/by-sa/4.0/"
+)
+LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
+#: The PNG's width in pixels: a full-HD slide.
+SLIDE_WIDTH = 1920
+#: Larger text than the site's, for a room: merged into each figure's Vega-Lite config.
+SLIDE_CONFIG = {
+    "axis": {"labelFontSize": 15, "titleFontSize": 16},
+    # labelLimit 0: at this size the default 160 px cuts long legend labels with "…".
+    "legend": {"labelFontSize": 15, "titleFontSize": 16, "labelLimit": 0},
+    "header": {"labelFontSize": 16, "titleFontSize": 16},
+    "title": {"fontSize": 20, "subtitleFontSize": 16},
+    "text": {"fontSize": 15},
+}
+#: Vega-Lite's "container" width has no container here: the figure gets this one.
+FIXED_WIDTH = 760
+#: A title's leading reference to a figure ("Figure 9: ", "Fig. 2 - "): the slide's own number is the book's.
+FIGURE_REFERENCE = re.compile(r"^\s*(?:Figure|Fig\.)\s*\d+[a-z]?\s*[:.\u2013\u2014-]\s*")
+#: A read-out: a view of one line of text (the figures' read-outs are 16 to 20 px high).
+READOUT_HEIGHT = 30
+
+
+def _fixed_widths(node):
+    if isinstance(node, dict):
+        return {k: (FIXED_WIDTH if k == "width" and v == "container" else _fixed_widths(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_fixed_widths(v) for v in node]
+    return node
+
+
+def is_readout(view) -> bool:
+    """Whether ``view`` is a read-out: a unit view whose only mark is text, one line high.
+
+    Examples
+    --------
+    >>> is_readout({"mark": {"type": "text"}, "height": 18}), is_readout({"mark": "text", "height": 200})
+    (True, False)
+    """
+    if not isinstance(view, dict) or "layer" in view:
+        return False
+    mark = view.get("mark")
+    kind = mark.get("type") if isinstance(mark, dict) else mark
+    height = view.get("height")
+    return kind == "text" and isinstance(height, int | float) and height <= READOUT_HEIGHT
+
+
+def _without_readouts(node):
+    """``node`` without its read-out views, and without the panels left empty by their removal."""
+    if isinstance(node, list):
+        kept = [_without_readouts(item) for item in node if not is_readout(item)]
+        return [item for item in kept if item is not None]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in ("vconcat", "hconcat", "concat") and isinstance(value, list):
+            value = _without_readouts(value)
+            if not value:
+                return None
+        elif key not in ("data", "datasets"):
+            value = _without_readouts(value)
+        out[key] = value
+    return out
+
+
+def _plain_title(title):
+    """A title without a leading figure reference; None if nothing else is left."""
+    if isinstance(title, str):
+        plain = FIGURE_REFERENCE.sub("", title)
+        if plain != title and plain[:1].isascii() and plain[:1].islower():  # not "εGM" into "ΕGM"
+            plain = plain[0].upper() + plain[1:]
+        return plain or None
+    if isinstance(title, list):
+        lines = [_plain_title(line) if i == 0 else line for i, line in enumerate(title)]
+        return [line for line in lines if line] or None
+    if isinstance(title, dict) and "text" in title:
+        text = _plain_title(title["text"])
+        return {**title, "text": text} if text else None
+    return title
+
+
+def _without_figure_references(node):
+    if isinstance(node, list):
+        return [_without_figure_references(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "title":
+            value = _plain_title(value)
+            if value is None:
+                continue
+        elif key not in ("data", "datasets"):
+            value = _without_figure_references(value)
+        out[key] = value
+    return out
+
+
+def slide_spec(spec: dict) -> dict:
+    """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background,
+    no read-out views and no figure references in its titles.
+
+    Examples
+    --------
+    >>> s = slide_spec({"mark": "point", "width": "container", "config": {"axis": {"grid": False}}})
+    >>> s["width"], s["config"]["axis"]["grid"], s["config"]["axis"]["labelFontSize"]
+    (760, False, 15)
+    >>> s = slide_spec({"vconcat": [{"mark": "text", "height": 18}, {"mark": "point", "title": "Figure 9: gains"}]})
+    >>> s["vconcat"]
+    [{'mark': 'point', 'title': 'Gains'}]
+    """
+    out = _fixed_widths(_without_figure_references(_without_readouts(copy.deepcopy(spec))))
+    config = out.setdefault("config", {})
+    for group, values in SLIDE_CONFIG.items():
+        config.setdefault(group, {}).update(values)
+    out["background"] = "white"
+    source = (out.get("usermeta") or {}).get("irmeans_source")
+    if source and "title" not in out:  # the data's attribution, visible on the slide
+        out["title"] = {"text": source, "orient": "bottom", "anchor": "start", "fontSize": 13, "fontWeight": "normal"}
+    return out
+
+
+def _svg_width(svg: str) -> float:
+    match = re.search(r'<svg[^>]*\bwidth="([\d.]+)"', svg)
+    return float(match.group(1)) if match else FIXED_WIDTH
+
+
+def metadata(spec: dict) -> dict[str, str]:
+    """What a saved figure says of itself: its description (the alt text), the data's source, the licence.
+
+    >>> metadata({"description": "Two bars.", "usermeta": {"irmeans_source": "Data: TREC."}})["Source"]
+    'Data: TREC.'
+    """
+    out = {"Title": spec.get("description", ""), "Copyright": BOOK_LICENCE}
+    source = (spec.get("usermeta") or {}).get("irmeans_source")
+    if source:
+        out["Source"] = source
+    return out
+
+
+def _svg_with(svg: str, meta: dict[str, str]) -> str:
+    """The SVG with a ``<title>``, and ``<metadata>`` in Dublin Core and Creative Commons terms."""
+    from xml.sax.saxutils import escape
+
+    rdf = (
+        '<metadata><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:cc="http://creativecommons.org/ns#">'
+        f"<cc:Work><dc:title>{escape(meta['Title'])}</dc:title><dc:rights>{escape(meta['Copyright'])}</dc:rights>"
+        + (f"<dc:source>{escape(meta['Source'])}</dc:source>" if "Source" in meta else "")
+        + f'<cc:license rdf:resource="{LICENCE_URL}"/></cc:Work></rdf:RDF></metadata>'
+    )
+    opening = re.search(r"<svg\b[^>]*>", svg)
+    assert opening, "vl-convert wrote no <svg> element"
+    return svg[: opening.end()] + f"<title>{escape(meta['Title'])}</title>" + rdf + svg[opening.end() :]
+
+
+def _png_with(png: bytes, meta: dict[str, str]) -> bytes:
+    """The PNG with an iTXt chunk (UTF-8 text) for each entry, before its end."""
+    chunks = b""
+    for key, text in meta.items():
+        data = key.encode("latin-1") + b"\0\0\0\0\0" + text.encode("utf-8")
+        chunks += len(data).to_bytes(4, "big") + b"iTXt" + data + zlib.crc32(b"iTXt" + data).to_bytes(4, "big")
+    end = png.rindex(b"IEND") - 4
+    return png[:end] + chunks + png[end:]
+
+
+def _pdf_string(text: str) -> bytes:
+    return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode("ascii") + b">"
+
+
+def _pdf_with(pdf: bytes, meta: dict[str, str]) -> bytes:
+    """The PDF with a new information dictionary, appended as an incremental update (the original untouched)."""
+    trailer = pdf[pdf.rindex(b"trailer") :]
+    size = int(re.search(rb"/Size\s+(\d+)", trailer).group(1))
+    root = re.search(rb"/Root\s+(\d+\s+\d+\s+R)", trailer).group(1)
+    previous = int(re.search(rb"startxref\s+(\d+)", trailer).group(1))
+    names = {"Title": "Title", "Copyright": "Rights", "Source": "Subject"}
+    fields = b" ".join(b"/" + names[k].encode() + b" " + _pdf_string(v) for k, v in meta.items())
+    body = pdf if pdf.endswith(b"\n") else pdf + b"\n"
+    offset = len(body)
+    body += b"%d 0 obj\n<< %s >>\nendobj\n" % (size, fields)
+    xref = len(body)
+    body += b"xref\n%d 1\n%010d 00000 n\r\n" % (size, offset)
+    body += b"trailer\n<< /Size %d /Root %s /Info %d 0 R /Prev %d >>\n" % (size + 1, root, size, previous)
+    return body + b"startxref\n%d\n%%%%EOF\n" % xref
+
+
+def render(spec: dict, stem: str, out: Path, formats=FORMATS) -> list[Path]:
+    """Write ``spec`` as ``out/stem.{svg,png,pdf}``, each with :func:`metadata`; return the files written."""
+    import vl_convert as vlc
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    meta = metadata(spec)
+    written = []
+    svg = vlc.vegalite_to_svg(spec)
+    if "svg" in formats:
+        written.append(out / f"{stem}.svg")
+        written[-1].write_text(_svg_with(svg, meta), encoding="utf-8")
+    if "png" in formats:
+        scale = min(4.0, max(1.0, SLIDE_WIDTH / _svg_width(svg)))
+        written.append(out / f"{stem}.png")
+        written[-1].write_bytes(_png_with(vlc.vegalite_to_png(spec, scale=scale), meta))
+    if "pdf" in formats:
+        written.append(out / f"{stem}.pdf")
+        written[-1].write_bytes(_pdf_with(vlc.vegalite_to_pdf(spec), meta))
+    return written

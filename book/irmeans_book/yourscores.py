@@ -1,0 +1,206 @@
+"""A box for the reader's own scores: two systems' per-topic scores in, every average of a chapter out, in the browser.
+
+:func:`your_scores_chart` is a Vega-Lite chart with two text boxes, "Your scores,
+system A" and "... system B" (per-topic scores, separated by commas or spaces).
+As the reader types, the page computes each average and says which system it
+prefers. No formula is written here: each average's expressions come from the
+library's average object (:meth:`irmeans.averages.Average.vega`), so the page
+evaluates the library's formula, in Vega's expression language; this module
+only parses the boxes and lays out the table. A score that is not a number, or
+not between 0 and 1, gets a short note beside the boxes, and an average that
+cannot take a score (the harmonic mean of a 0 without ε) reads "undefined",
+with the reason.
+
+Each cell of the table is labelled for assistive technology with its row and
+column ("GM, System A: 0.2367"; "GM, Higher: B"), which is also how the site's
+browser tests read what the page shows.
+
+Examples
+--------
+>>> from irmeans.averages import AM, GM
+>>> from irmeans_book.plots import to_spec
+>>> spec = to_spec(your_scores_chart({"AM": AM(), "GM": GM()}, [0.5, 0.2], [0.3, 0.3]), "Your scores.")
+>>> [p["bind"]["name"] for p in spec["params"]]
+['Your scores, system A ', 'Your scores, system B ']
+>>> spec["params"][0]["value"]
+'0.5, 0.2'
+"""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+from irmeans.averages import Average
+
+from irmeans_book.plots import VegaLiteFigure, show
+
+__all__ = ["PARAMS", "your_scores_chart", "your_scores", "as_text"]
+
+#: The parameters bound to the two boxes, by system.
+PARAMS = {"A": "scores_a", "B": "scores_b"}
+#: Two values closer than this (relative to 1) are a tie.
+TIE = 1e-12
+
+
+def as_text(scores) -> str:
+    """Scores as the box shows them: ``0.6, 0.55, 0.01``.
+
+    >>> as_text([0.60, 0.55, 0.01])
+    '0.6, 0.55, 0.01'
+    """
+    return ", ".join(f"{float(s):g}" for s in scores)
+
+
+def _parsed():
+    """The transforms that turn the two boxes into one row per score: ``system, token, score, ok, bad``."""
+    split = "split(replace(trim(datum.text), regexp('[\\\\s,;]+', 'g'), ' '), ' ')"
+    return [
+        {"calculate": f"datum.system == 'A' ? {PARAMS['A']} : {PARAMS['B']}", "as": "text"},
+        {"calculate": split, "as": "token"},
+        {"flatten": ["token"]},
+        {"calculate": "datum.token === '' || datum.token == null ? null : toNumber(datum.token)", "as": "score"},
+        {
+            "calculate": "isValid(datum.score) && isFinite(datum.score) && datum.score >= 0 && datum.score <= 1",
+            "as": "ok",
+        },
+        {"calculate": "datum.token !== '' && datum.token != null && !datum.ok", "as": "bad"},
+        {"calculate": "datum.bad ? datum.token : ''", "as": "bad_token"},
+    ]
+
+
+def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: int = 420) -> alt.VConcatChart:
+    """Two boxes for per-topic scores of systems A and B; the table of ``averages`` and which system each prefers.
+
+    Parameters
+    ----------
+    averages : dict of str to irmeans.averages.Average
+        The averages to show, by the name the table gives them, in order.
+    scores_a, scores_b : array_like
+        What the boxes hold to start with: the chapter's example.
+    """
+    names = list(averages)
+    forms = [avg.vega("datum.score", f"datum.total_{k}", "datum.n") for k, avg in enumerate(averages.values())]
+    per_score = []
+    measures = [
+        {"op": "sum", "field": "ok_n", "as": "n"},
+        {"op": "sum", "field": "bad_n", "as": "nbad"},
+        {"op": "max", "field": "bad_token", "as": "first_bad"},
+    ]
+    per_score.append({"calculate": "datum.ok ? 1 : 0", "as": "ok_n"})
+    per_score.append({"calculate": "datum.bad ? 1 : 0", "as": "bad_n"})
+    for k, form in enumerate(forms):
+        per_score.append({"calculate": f"datum.ok && !({form.refused}) ? {form.transform} : null", "as": f"g_{k}"})
+        per_score.append({"calculate": f"datum.ok && ({form.refused}) ? 1 : 0", "as": f"r_{k}"})
+        measures.append({"op": form.op, "field": f"g_{k}", "as": f"total_{k}"})
+        measures.append({"op": "sum", "field": f"r_{k}", "as": f"refused_{k}"})
+    # Each average's value for the system, with whether a score it cannot take made it undefined.
+    values = [
+        {
+            "calculate": f"{{'v': datum.n > 0 && datum.refused_{k} == 0 ? {form.back} : null,"
+            f" 'r': datum.n > 0 && datum.refused_{k} > 0 ? 1 : 0}}",
+            "as": f"v_{k}",
+        }
+        for k, form in enumerate(forms)
+    ]
+    base = [*_parsed(), *per_score, {"aggregate": measures, "groupby": ["system"]}, *values]
+
+    labels = json.dumps({f"v_{k}": name for k, name in enumerate(names)}, ensure_ascii=False)
+    order = json.dumps({f"v_{k}": k for k in range(len(names))})
+    why = json.dumps(
+        {f"v_{k}": f"needs {avg.requirement}" for k, avg in enumerate(averages.values())}, ensure_ascii=False
+    )
+    valid = "isValid(datum.{0}) && isFinite(datum.{0})"
+    table = [
+        *base,
+        {"fold": [f"v_{k}" for k in range(len(names))], "as": ["key", "both"]},
+        {"calculate": "datum.both.v", "as": "value"},
+        {"calculate": "datum.both.r", "as": "r"},
+        {"joinaggregate": [{"op": "max", "field": "r", "as": "refused"}], "groupby": ["key"]},
+        {"pivot": "system", "value": "value", "groupby": ["key", "refused"], "op": "max"},
+        {"calculate": f"{labels}[datum.key]", "as": "average"},
+        {"calculate": f"{order}[datum.key]", "as": "order"},
+        {
+            "calculate": f"!({valid.format('A')}) || !({valid.format('B')}) ? '–'"
+            f" : abs(datum.A - datum.B) <= {TIE} * max(1, abs(datum.A)) ? 'tie'"
+            " : datum.A > datum.B ? 'A' : 'B'",
+            "as": "higher",
+        },
+        {"calculate": f"{valid.format('A')} ? format(datum.A, '.4f') : 'undefined'", "as": "text_A"},
+        {"calculate": f"{valid.format('B')} ? format(datum.B, '.4f') : 'undefined'", "as": "text_B"},
+        {
+            "calculate": f"datum.refused > 0 ? {why}[datum.key] : ''",
+            "as": "text_why",
+        },
+    ]
+    rows = alt.Chart(alt.InlineData(values=[{"system": "A"}, {"system": "B"}]), transform=table)
+    # One block of lines per average, which fits a phone: its name; the two values and the verdict; why a value is
+    # undefined, if one is. Each value is labelled for assistive technology with its row and column.
+    base = rows.encode(y=alt.Y("average:N", sort=alt.EncodingSortField("order"), axis=None))
+    name = base.mark_text(align="left", fontWeight="bold", fontSize=14, dy=-16).encode(x=alt.value(0), text="average:N")
+
+    def column(field, prefix, x, header):
+        return (
+            base.transform_calculate(
+                shown=f"'{prefix}' + datum.{field}", description=f"datum.average + ', {header}: ' + datum.{field}"
+            )
+            .mark_text(align="left", fontSize=14, dy=2)
+            .encode(x=alt.value(x), text="shown:N", description="description:N")
+        )
+
+    why = (
+        base.transform_calculate(description="datum.average + ': ' + datum.text_why")
+        .mark_text(align="left", fontSize=13, dy=19)
+        .encode(x=alt.value(0), text="text_why:N", description="description:N")
+    )
+    values = [column("text_A", "A ", 0, "System A"), column("text_B", "B ", 100, "System B")]
+    cells = alt.layer(name, *values, column("higher", "higher: ", 200, "Higher"), why).properties(
+        width=min(width, 300), height=alt.Step(60)
+    )
+
+    notes = [
+        *_parsed(),
+        {"calculate": "datum.ok ? 1 : 0", "as": "ok_n"},
+        {"calculate": "datum.bad ? 1 : 0", "as": "bad_n"},
+        {
+            "aggregate": [
+                {"op": "sum", "field": "ok_n", "as": "n"},
+                {"op": "sum", "field": "bad_n", "as": "nbad"},
+                {"op": "max", "field": "bad_token", "as": "first_bad"},
+            ],
+            "groupby": ["system"],
+        },
+        {
+            "calculate": "'System ' + datum.system + ': ' + (datum.nbad > 0"
+            " ? '“' + datum.first_bad + '” is not a score between 0 and 1'"
+            " + (datum.nbad > 1 ? ' (' + datum.nbad + ' entries are not)' : '') + '; the others are used.'"
+            " : datum.n == 0 ? 'no scores yet.' : datum.n + (datum.n == 1 ? ' score.' : ' scores.'))",
+            "as": "note",
+        },
+    ]
+    note_view = (
+        alt.Chart(alt.InlineData(values=[{"system": "A"}, {"system": "B"}]), transform=notes)
+        .mark_text(align="left", fontSize=13)
+        .encode(x=alt.value(0), y=alt.Y("system:N", axis=None), text="note:N", description="note:N")
+        .properties(width=width, height=40)
+    )
+    box = {
+        system: alt.param(
+            name=PARAMS[system],
+            value=as_text(scores),
+            bind=alt.binding(input="text", name=f"Your scores, system {system} ", placeholder="0.5, 0.25, 0.1"),
+        )
+        for system, scores in (("A", scores_a), ("B", scores_b))
+    }
+    return alt.vconcat(note_view, cells, spacing=8).add_params(box["A"], box["B"]).configure_view(stroke=None)
+
+
+def your_scores(averages: dict[str, Average], scores_a, scores_b) -> VegaLiteFigure:
+    """:func:`your_scores_chart` shown, with its alt text: the output of a chapter's "Your own scores" cell."""
+    return show(
+        your_scores_chart(averages, scores_a, scores_b),
+        alt=(
+            "Two text boxes take the per-topic scores of systems A and B. Below them, a table gives, for each of "
+            f"{', '.join(averages)}, the value for A and for B and which system is higher."
+        ),
+    )

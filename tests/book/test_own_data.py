@@ -1,0 +1,169 @@
+"""A reader's own numbers through a chapter: change its example's data, run it, and it follows them.
+
+For each chapter converted so far, the test rewrites the data cell as a reader
+would (other numbers in the same lines), runs the whole chapter in a copy of the
+chapters' folder, and checks that it completes, that its figures and its "your
+scores" box show the new data, and that the claims of the text the new data no
+longer bear out are named, each by a sentence the chapter really has. On the
+book's own data the same checks are strict (tests/book's nbval run and the
+site's build fail on a claim that does not hold); that is tested in
+:mod:`irmeans_book.claims`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from irmeans_book.claims import note
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTE = re.compile(r"no longer holds: “(.*)”$")
+
+#: Per chapter: the data lines as the book has them and as a reader changes them, the claims that must then be named,
+#: the figures (by label) that must show the new numbers, and those numbers.
+CHANGES = {
+    "01-introduction": {
+        "lines": {
+            "scores_a = np.array([0.60, 0.55, 0.50, 0.45, 0.01])": "scores_a = np.array([0.50, 0.40, 0.30, 0.20, 0.60])",
+            "scores_b = np.array([0.35, 0.30, 0.30, 0.25, 0.20])": "scores_b = np.array([0.30, 0.30, 0.30, 0.30, 0.30])",
+        },
+        "named": {"the geometric mean prefers B", "One score of", "at 0.01 the geometric and harmonic means prefer B"},
+        "figures": {"fig-ch1-averages": [0.5, 0.4, 0.3, 0.2, 0.6]},
+        "box": "0.5, 0.4, 0.3, 0.2, 0.6",
+    },
+    "03-scales": {
+        "lines": {
+            "scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])": "scores_a = np.array([0.55, 0.50, 0.25, 0.22, 0.20, 0.45])",
+        },
+        "named": {"The arithmetic mean of the logs prefers B", "B stays ahead on this scale over the whole slider"},
+        "figures": {"fig-ch3-transform": [0.55, 0.45]},
+    },
+    "04-averaging": {
+        "lines": {
+            '"S1": (0.1, 0.1, 0.3, 0.8, 0.1),': '"S1": (0.1, 0.1, 0.3, 0.2, 0.1),',
+            '"S2": (0.0, 0.4, 0.2, 0.4, 0.3),': '"S2": (0.1, 0.4, 0.2, 0.4, 0.3),',
+        },
+        "named": {
+            "checked value by value against the published one",
+            "The arithmetic mean puts S1 first",
+            "AM rises by 0.05/5",
+        },
+        "figures": {"fig-ch4-eps": [0.16], "fig-ch4-means": [0.1]},
+        "box": "0.1, 0.1, 0.3, 0.2, 0.1",
+    },
+    "06-zeros-and-epsilon": {
+        "lines": {
+            "R, N = 10, 500_000": "R, N = 10, 5_000",
+            "s2 = np.array([0.0, 0.4, 0.2, 0.4, 0.3])": "s2 = np.array([0.05, 0.4, 0.2, 0.4, 0.6])",
+        },
+        "named": {
+            "Small, but not zero",
+            "With trec_eval's ε = 10⁻⁵ S2's geometric mean is",
+            'once ε passes every score the "mean" is ε itself',
+        },
+        "figures": {"fig-ch6-epsilon": [0.33]},
+        "box": "0.05, 0.4, 0.2, 0.4, 0.6",
+    },
+    "07-map-gmap-mrr": {
+        "lines": {
+            "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
+            '"X": np.array([1] * 9 + [500])': '"X": np.array([1] * 9 + [3])',
+        },
+        "named": {"MAP rises from", "The mean rank prefers Y by a wide margin", "Keeping the gain at"},
+        "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
+        "box": None,
+    },
+    "10-which-average": {
+        "lines": {
+            "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])": (
+                "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.2, 0.1])"
+            ),
+        },
+        "named": {"and the εHM prefer B"},
+        "figures": {},
+    },
+}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def _numbers(spec) -> set[float]:
+    found = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, float | int) and not isinstance(node, bool):
+            found.add(round(float(node), 9))
+
+    walk(spec.get("datasets", {}))
+    walk(spec.get("data", {}))
+    walk([p.get("value") for p in spec.get("params", [])])  # where the figure's controls start
+    return found
+
+
+def test_a_failed_claim_names_its_sentence_in_the_note():
+    assert NOTE.search(note("The arithmetic mean prefers A")["text/plain"]).group(1) == "The arithmetic mean prefers A"
+
+
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, tmp_path):
+    change = CHANGES[name]
+    shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
+    shutil.copy(ROOT / "references.bib", tmp_path)
+    path = tmp_path / "chapters" / f"{name}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    replaced = 0
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            for old, new in change["lines"].items():
+                if old in cell.source:
+                    cell.source = cell.source.replace(old, new)
+                    replaced += 1
+    assert replaced == len(change["lines"]), f"{name}: the data cell no longer has its lines as written here"
+
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+
+    markdown = _squash(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+    named = set()
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            text = output.get("data", {}).get("text/plain", "")
+            match = NOTE.search(text)
+            if match:
+                named.add(match.group(1))
+    assert change["named"] <= named, f"{name}: not named: {change['named'] - named}"
+    for sentence in named:
+        assert _squash(sentence) in markdown, f"{name}: the note names {sentence!r}, which the text does not have"
+
+    specs = {}
+    for cell in nb.cells:
+        label = cell.metadata.get("mystnb", {}).get("figure", {}).get("name")
+        for output in cell.get("outputs", []):
+            spec = output.get("data", {}).get("application/vnd.vegalite.v5+json")
+            if spec:
+                specs[label or f"cell-{id(cell)}"] = spec
+    for label, values in change["figures"].items():
+        assert label in specs, f"{name}: {label} was not drawn"
+        shown = _numbers(specs[label])
+        assert {round(v, 9) for v in values} <= shown, f"{name}: {label} does not show the new data"
+    if "box" not in change:  # the chapter has no "your scores" box
+        return
+    boxes = [s for s in specs.values() if any(p.get("name") == "scores_a" for p in s.get("params", []))]
+    assert boxes, f"{name}: the 'your scores' box was not drawn"
+    if change["box"]:
+        assert change["box"] in json.dumps(boxes[0], ensure_ascii=False), (
+            f"{name}: the box does not start with the new data"
+        )
