@@ -75,6 +75,7 @@ def unchecked(average: Average, values: np.ndarray) -> float | int:
     values is carried into the result rather than refused; so does this (a :class:`~irmeans.trec.table.Sum` of
     integers stays an integer).
 
+    >>> from irmeans.averages import AM
     >>> unchecked(AM(), np.array([0.5, float("nan")]))
     nan
     """
