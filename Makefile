@@ -109,7 +109,7 @@ standalone:
 	rm -rf $(STANDALONE) build
 	$(PYTHON) -m venv $(STANDALONE)/venv
 	$(STANDALONE)/venv/bin/python -m pip install --quiet --upgrade pip
-	$(STANDALONE)/venv/bin/python -m pip install --quiet -c constraints.txt . pytest hypothesis pytrec-eval-terrier
+	$(STANDALONE)/venv/bin/python -m pip install --quiet -c constraints.txt . pytest hypothesis pytrec-eval-terrier pandas
 	rm -rf build
 	cd $(STANDALONE) && venv/bin/python -c "import irmeans, sys; assert 'site-packages' in irmeans.__file__, irmeans.__file__; \
 		assert not {'pandas', 'altair', 'irmeans_book'} & set(sys.modules), 'irmeans imported a non-dependency'"

@@ -96,7 +96,8 @@ def arrays():
 
 
 def test_a_dataframe_with_ir_measures_columns():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd  # a test tool in both environments, never a dependency of the library
+
     (qt, qd, qg), (rt, rd, rs) = arrays()
     want = evaluate((qt, qd, qg), (rt, rd, rs), measures=["official"])
     q = pd.DataFrame({"query_id": qt, "doc_id": qd, "relevance": qg, "iteration": "0"})
