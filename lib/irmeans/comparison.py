@@ -38,6 +38,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import TOLERANCE
 from ._validation import finite_number, whole_number
 from .averages import Average, parse_average
 from .comparison_result import Comparison, Tests
@@ -306,7 +307,7 @@ def _count_by_average(avg: Average, x: np.ndarray, y: np.ndarray, flips: np.ndar
     xs = np.where(swap, y[:, None, :], x[:, None, :])
     ys = np.where(swap, x[:, None, :], y[:, None, :])
     permuted = np.abs(np.asarray(avg(xs, axis=2)) - np.asarray(avg(ys, axis=2)))
-    slack = 1e-12 * (np.abs(x).max(axis=1) + np.abs(y).max(axis=1))
+    slack = TOLERANCE * (np.abs(x).max(axis=1) + np.abs(y).max(axis=1))
     counted: np.ndarray = (permuted >= (observed - slack)[:, None]).sum(axis=1)
     return counted
 

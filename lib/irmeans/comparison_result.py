@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._numeric import TOLERANCE
 from .averages import Average
 from .difference_plot import save_spec, topic_differences_spec
 from .errors import IrmeansError
@@ -67,9 +68,6 @@ COLUMNS = (
 )
 #: The most pairs :meth:`Comparison.plot_spec` draws (a row of panels each).
 MAX_PLOT_PAIRS = 25
-
-#: A difference within this share of the larger average's magnitude is a tie.
-_TIE = 1e-12
 
 
 @dataclass(frozen=True, eq=False)
@@ -197,7 +195,7 @@ class Comparison:
     def better(self) -> np.ndarray:
         """+1 where an average prefers A, −1 where it prefers B, 0 for a tie (averages, pairs)."""
         a, b = self.means[:, self.first], self.means[:, self.second]
-        tie = np.abs(a - b) <= _TIE * np.maximum(np.abs(a), np.abs(b))
+        tie = np.abs(a - b) <= TOLERANCE * np.maximum(np.abs(a), np.abs(b))
         return np.where(tie, 0, np.sign(a - b)).astype(np.int8)
 
     @property

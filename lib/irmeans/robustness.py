@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._numeric import TOLERANCE
 from .averages import GM, Logit
 
 __all__ = ["Transform", "FAMILY", "sign_survives", "applicable"]
@@ -66,9 +67,6 @@ FAMILY: tuple[Transform, ...] = (
     *(_power(p) for p in (0.25, 0.5, 2.0, 4.0)),
 )
 
-#: Mean differences within this share of the larger mean's magnitude count as ties.
-_TIE = 1e-12
-
 
 def applicable(scores: np.ndarray, family: tuple[Transform, ...] = FAMILY) -> tuple[Transform, ...]:
     """The members of ``family`` that take every one of ``scores``."""
@@ -79,7 +77,7 @@ def applicable(scores: np.ndarray, family: tuple[Transform, ...] = FAMILY) -> tu
 def _signs(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
     ma, mb = ga.mean(axis=-1), gb.mean(axis=-1)
     d = ma - mb
-    tie = np.abs(d) <= _TIE * np.maximum(np.abs(ma), np.abs(mb))
+    tie = np.abs(d) <= TOLERANCE * np.maximum(np.abs(ma), np.abs(mb))
     return np.where(tie, 0, np.sign(d)).astype(np.int8)
 
 

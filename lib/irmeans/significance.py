@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import TOLERANCE
 from ._validation import float_array, whole_number
 from .errors import IrmeansError
 
@@ -105,9 +106,9 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
 
 #: Sign vectors are drawn and used this many at a time (rows of one block of flips).
 FLIP_BLOCK = 1000
-#: Relative slack with which a permuted statistic counts as "at least as large" as the observed one: the
-#: identity and the all-swapped permutation must count whatever the rounding of their sums.
-_AT_LEAST = 1e-12
+# A permuted statistic counts as "at least as large" as the observed one within the project's one
+# tolerance for equality (irmeans._numeric.TOLERANCE): the identity and the all-swapped permutation
+# must count whatever the rounding of their sums.
 
 
 def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
@@ -164,7 +165,7 @@ def count_at_least(d: np.ndarray, flips: np.ndarray) -> np.ndarray:
     """For each row of differences ``d`` (k, n), how many sign vectors of ``flips`` (b, n) give a sum
     at least as far from 0 as the row's own sum: (k,) counts. One matrix product for all rows."""
     observed = np.abs(d.sum(axis=1))
-    slack = _AT_LEAST * np.abs(d).sum(axis=1)
+    slack = TOLERANCE * np.abs(d).sum(axis=1)
     sums = d @ flips.T
     np.abs(sums, out=sums)
     counts: np.ndarray = np.count_nonzero(sums >= (observed - slack)[:, None], axis=1)

@@ -123,7 +123,7 @@ def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        ([], "nothing to compare: give a qrels file and two or more runs"),
+        ([], "nothing to read: give a qrels file and two or more runs"),
         ([QRELS, RUNS[0]], "give a qrels file and at least two run files"),
         (
             ["--dataset", "adhoc8:ap", QRELS, *RUNS],

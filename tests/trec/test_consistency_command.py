@@ -1,6 +1,7 @@
 """``irmeans consistency``: the split-half test on a CSV of scores or on runs evaluated with irmeans."""
 
 import io
+import os
 import re
 import warnings
 
@@ -376,3 +377,19 @@ def test_an_unknown_dataset_names_what_is_shipped(capsys, dataset, needle):
 def test_two_sources_at_once_are_refused(trec8_csv, capsys):
     status, _, err = run(capsys, "--dataset", "adhoc8:ap", "--scores", trec8_csv[0])
     assert status == 1 and "give one of --dataset, --scores or QRELS RUN..., not --dataset and --scores" in err
+
+
+def test_runs_are_read_as_compare_reads_them_and_a_missing_topic_is_said(tmp_path, capsys):
+    # The same source options and the same evaluation as `irmeans compare` (evaluate_runs): a run
+    # without results for a judged topic scores 0 there, and the warning reaches standard error.
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+    lines = open(os.path.join(examples, "runs", "phrases.txt")).read().splitlines()
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(line for line in lines if not line.startswith("410 ")) + "\n")
+    runs = [os.path.join(examples, "runs", f"{name}.txt") for name in ("baseline", "feedback")] + [str(short)]
+    qrels = os.path.join(examples, "qrels.txt")
+    args = ["consistency", "-n", "50", "--bootstrap", "0", "-a", "am", "-m", "P.10", qrels, *runs]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert "irmeans consistency: warning:" in err and "410" in err and "scored 0" in err
+    assert out.startswith(f"# P_10 of 3 runs against {qrels}")

@@ -38,20 +38,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import warnings
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .._progress import Progress
 from ..comparison import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare, work
 from ..comparison_result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
-from ..errors import IrmeansError, one_line, shown_path
-from .arguments import dataset, digits, positive_integer, seed, subcommand
+from ..errors import IrmeansError
+from . import matrix_input
+from .arguments import digits, positive_integer, seed, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
-    from ..score_matrix import ScoreMatrix
+    pass
 
 __all__ = ["add_parser", "run_compare", "probability"]
 
@@ -73,9 +71,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "compare", "compare runs under several averages: differences, paired tests, verdicts", DESCRIPTION
     )
-    p.add_argument("--dataset", type=dataset, metavar="COLLECTION:MEASURE", help="a TREC matrix shipped with irmeans")
-    p.add_argument("--scores", metavar="CSV", help="a CSV of per-topic scores, its header starting 'system' or 'topic'")
-    p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
+    matrix_input.add_arguments(p)
     p.add_argument(
         "-a",
         "--average",
@@ -109,52 +105,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
     p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals of the rounded tables (default 4)")
     p.add_argument("--plot", metavar="FILE", help="draw the per-topic differences into FILE (.svg or .png)")
-    p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
     p.set_defaults(handler=run_compare)
     return p
-
-
-def _note(text: str) -> None:
-    print(f"irmeans compare: {one_line(text)}", file=sys.stderr)
-
-
-def _matrix(opts: argparse.Namespace) -> ScoreMatrix:
-    """The scores to compare, from the one source given."""
-    from .. import datasets
-    from ..score_matrix import evaluate_runs
-
-    given = [
-        name
-        for name, used in (("--dataset", opts.dataset), ("--scores", opts.scores), ("QRELS RUN", opts.files))
-        if used
-    ]
-    if len(given) > 1:
-        raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
-    if opts.dataset:
-        collection, measure = opts.dataset
-        try:
-            return datasets.load(collection, measure)
-        except IrmeansError as exc:
-            raise IrmeansError(f"--dataset {collection}:{measure}: {exc}") from None
-    if opts.scores:
-        matrix = datasets.read_csv(opts.scores)
-        return replace(matrix, label=shown_path(opts.scores))
-    if len(opts.files) < 3:
-        raise IrmeansError(
-            "nothing to compare: give a qrels file and two or more runs, --scores CSV or --dataset COLLECTION:MEASURE"
-            if not opts.files
-            else "give a qrels file and at least two run files (or --scores or --dataset)"
-        )
-    qrels, runs = opts.files[0], opts.files[1:]
-    if opts.files.count("-") > 1:
-        raise IrmeansError("'-' (standard input) may be given once")
-    with Progress(len(runs), "irmeans compare", "runs", what=" evaluated") as bar:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            matrix = evaluate_runs(qrels, runs, opts.m, progress=bar.update)
-    for w in caught:
-        _note(f"warning: {w.message}")
-    return replace(matrix, label=f"{matrix.measure} of {len(runs)} runs against {shown_path(qrels)}")
 
 
 def _check_plot(path: str) -> None:
@@ -178,7 +130,7 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
     averages = [parse_average(a) for a in (opts.average or DEFAULT_AVERAGES)]  # a bad spec before any work
     if opts.plot:
         _check_plot(opts.plot)
-    matrix = _matrix(opts)
+    matrix = matrix_input.read_matrix(opts, "irmeans compare").matrix
     n_systems, n_topics = matrix.shape
     if opts.baseline is not None and opts.baseline not in matrix.systems:
         shown = ", ".join(matrix.systems[:10]) + (f" and {n_systems - 10} more" if n_systems > 10 else "")

@@ -47,8 +47,6 @@ raw scores, or the standardized scores, for every average.
 from __future__ import annotations
 
 import argparse
-import os
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -56,10 +54,11 @@ import numpy as np
 
 from .._progress import Progress
 from ..averages import GM, Average
-from ..errors import FileFormatError, IrmeansError, shown_path
+from ..errors import IrmeansError
 from ..halves import SPLIT_KINDS
 from ..topics import DIFFICULTY, DIFFICULTY_FROM
-from .arguments import count, dataset, digits, seed, splits, subcommand
+from . import matrix_input
+from .arguments import count, digits, seed, splits, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
@@ -81,14 +80,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "consistency", "split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)", DESCRIPTION
     )
-    p.add_argument(
-        "--dataset",
-        type=dataset,
-        metavar="COLLECTION:MEASURE",
-        help="a TREC matrix shipped with irmeans, e.g. adhoc8:ap or robust2004:ap ('irmeans datasets' lists them)",
-    )
-    p.add_argument("--scores", metavar="CSV", help="a CSV of per-topic scores, its header starting 'system' or 'topic'")
-    p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
+    matrix_input.add_arguments(p)
     p.add_argument(
         "-a",
         "--average",
@@ -131,75 +123,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         help="random splits of each resample (default 50)",
     )
     p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
-    p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
     p.set_defaults(handler=run_consistency)
     return p
-
-
-def _scores_from_runs(qrels: str, runs: list[str], measure: str) -> tuple[np.ndarray, list[str], list[str]]:
-    """Evaluate every run on every qrels topic; (systems × topics array, system names, topics)."""
-    from ..trec.evaluate import evaluate
-    from ..trec.files import read_qrels
-
-    if len(runs) < 2:
-        raise IrmeansError("give a qrels file and at least two run files (or --dataset or --scores)")
-    q = read_qrels(qrels)
-    rows, names, topics = [], [], None
-    with Progress(len(runs), "irmeans consistency", "runs", what=" evaluated") as progress:
-        for path in runs:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                ev = evaluate(q, path, complete=True, measures=[measure])
-            if len(ev.per_topic) != 1:
-                names_found = ", ".join(ev.per_topic) or "none"
-                raise IrmeansError(
-                    f"-m {measure} gives {len(ev.per_topic)} per-topic measures ({names_found}): pick one"
-                )
-            (values,) = ev.per_topic.values()
-            if topics is None:
-                topics = list(ev.topics)
-            elif list(ev.topics) != topics:  # pragma: no cover - complete=True evaluates the qrels topics
-                raise FileFormatError("its topics differ from the first run's", path=path)
-            rows.append(np.asarray(values, dtype=float))
-            names.append(ev.runid or os.path.basename(path))
-            progress.update()
-    return np.vstack(rows), names, topics or []
-
-
-def _read_scores(opts: argparse.Namespace) -> tuple[np.ndarray, Sequence[str], Sequence[str], str, str]:
-    """(scores, systems, topics, what the scores are, where they come from for messages)."""
-    given = [
-        name
-        for name, used in (("--dataset", opts.dataset), ("--scores", opts.scores), ("QRELS RUN", opts.files))
-        if used
-    ]
-    if len(given) > 1:
-        raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
-    from .. import datasets  # here: `irmeans eval` never needs it
-
-    if opts.dataset:
-        collection, measure = opts.dataset
-        try:
-            matrix = datasets.load(collection, measure)
-        except IrmeansError as exc:
-            raise IrmeansError(f"--dataset {collection}:{measure}: {exc}") from None
-        return (
-            np.array(matrix.scores),
-            matrix.systems,
-            matrix.topics,
-            str(matrix.label),
-            f"--dataset {collection}:{measure}",
-        )
-    if opts.scores:
-        matrix = datasets.read_csv(opts.scores)
-        return np.array(matrix.scores), matrix.systems, matrix.topics, opts.scores, shown_path(opts.scores)
-    if not opts.files:
-        raise IrmeansError(
-            "nothing to read: give --dataset COLLECTION:MEASURE, --scores CSV, or a qrels file and two or more runs"
-        )
-    scores, systems, topics = _scores_from_runs(opts.files[0], opts.files[1:], opts.m)
-    source = f"{opts.m} of {len(opts.files) - 1} runs against {opts.files[0]}"
-    return scores, systems, topics, source, f"-m {opts.m}"
 
 
 def _check_scores(
@@ -261,7 +186,9 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     specs = opts.average or DEFAULT_AVERAGES
     parsed = {spec_label(s): parse_spec(s) for s in specs}  # each average once, in the order given
 
-    scores, systems, topics, source, where = _read_scores(opts)
+    given = matrix_input.read_matrix(opts, "irmeans consistency")
+    scores, systems, topics = np.array(given.matrix.scores), given.matrix.systems, given.matrix.topics
+    source, where = given.matrix.label, given.where
     n_systems, n_topics = scores.shape
     if n_topics < 2 or n_systems < 2:
         raise IrmeansError(f"{where}: need at least 2 systems and 2 topics, got {n_systems} x {n_topics}")
