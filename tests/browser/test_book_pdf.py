@@ -68,6 +68,10 @@ def _margins_pt():
     return {side: mm * pdf_pages.PT_PER_MM for side, mm in make_pdf.MARGINS_MM.items()}
 
 
+#: The words of the footer's licence line, printed in the bottom margin with the page number.
+LICENCE_WORDS = set(make_pdf.LICENCE_LINE.replace("fi", "\ufb01").split()) | set(make_pdf.LICENCE_LINE.split())
+
+
 def test_no_word_is_printed_past_the_margins(pages):
     m = _margins_pt()
     found = []
@@ -75,7 +79,7 @@ def test_no_word_is_printed_past_the_margins(pages):
         for w in page.words:
             if w.width > page.width - m["left"] - m["right"]:
                 continue  # a stretched glyph (a formula's overline), which pdftotext measures unscaled
-            footer = PAGE_NUMBER.match(w.text) or re.fullmatch(r"[\d/]+", w.text)
+            footer = PAGE_NUMBER.match(w.text) or re.fullmatch(r"[\d/]+", w.text) or w.text in LICENCE_WORDS
             if (
                 w.x0 < m["left"] - 2
                 or w.x1 > page.width - m["right"] + 2
