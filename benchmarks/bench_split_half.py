@@ -42,6 +42,7 @@ sys.path.insert(0, HERE)
 
 import reference_split_half as reference  # noqa: E402
 from irmeans import consistency, datasets  # noqa: E402
+from irmeans._numeric import dense_ranks  # noqa: E402
 from scipy import stats  # noqa: E402
 
 SEED = 1
@@ -62,10 +63,15 @@ def synthetic_scores(systems=10_000, topics=30, seed=42):
 
 
 def scipy_loop(scores, first, second):
-    """The plain loop: numpy means of the two halves, scipy's tau-b, split by split."""
+    """The plain loop: numpy means of the two halves, scipy's tau-b, split by split.
+
+    τ-b depends on the ranks alone; the means are ranked with the library's rule for
+    ties (equal within its tolerance) so that scipy counts the same ties.
+    """
     taus = np.empty(len(first))
     for k, (a, b) in enumerate(zip(first, second)):
-        taus[k] = stats.kendalltau(scores[:, a].mean(axis=1), scores[:, b].mean(axis=1)).statistic
+        x, y = scores[:, a].mean(axis=1), scores[:, b].mean(axis=1)
+        taus[k] = stats.kendalltau(dense_ranks(x), dense_ranks(y)).statistic
     return taus
 
 
