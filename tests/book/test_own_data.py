@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTE = re.compile(r"no longer holds: “(.*)”$")
 
 #: Per chapter: the data lines as the book has them and as a reader changes them, the claims that must then be named,
-#: the figures (by label) that must show the new numbers, and those numbers.
+#: the figures (by label) that must show the new numbers, and those numbers, and the figures whose controls must start
+#: at the new data (their parameters' values).
 CHANGES = {
     "01-introduction": {
         "lines": {
@@ -36,6 +37,20 @@ CHANGES = {
         "named": {"the geometric mean prefers B", "One score of", "at 0.01 the geometric and harmonic means prefer B"},
         "figures": {"fig-ch1-averages": [0.5, 0.4, 0.3, 0.2, 0.6]},
         "box": "0.5, 0.4, 0.3, 0.2, 0.6",
+    },
+    "02-ranked-lists": {
+        "lines": {
+            "ranking = np.array([1, 0, 1, 0, 0, 1, 0, 0, 0, 0])": "ranking = np.array([0, 1, 1, 0, 0, 0, 0, 1, 0, 0])",
+            "R = 5": "R = 4",
+        },
+        "named": {
+            "in which the documents at ranks 1, 3 and 6 are relevant",
+            "the two unretrieved relevant documents are missing from any cutoff",
+            "If our topic had only the three relevant documents we retrieved",
+            "the two missing relevant documents at ranks 11 and 12",
+        },
+        "figures": {"fig-ch2-pr-curve": [0.25, 0.75, 0.375]},
+        "params": {"fig-ch2-ranking": {"rank1": False, "rank2": True, "rank3": True, "rank8": True, "R": 4}},
     },
     "03-scales": {
         "lines": {
@@ -159,6 +174,10 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
         assert label in specs, f"{name}: {label} was not drawn"
         shown = _numbers(specs[label])
         assert {round(v, 9) for v in values} <= shown, f"{name}: {label} does not show the new data"
+    for label, values in change.get("params", {}).items():
+        assert label in specs, f"{name}: {label} was not drawn"
+        start = {p["name"]: p.get("value") for p in specs[label].get("params", [])}
+        assert {k: start.get(k) for k in values} == values, f"{name}: {label}'s controls do not start at the new data"
     if "box" not in change:  # the chapter has no "your scores" box
         return
     boxes = [s for s in specs.values() if any(p.get("name") == "scores_a" for p in s.get("params", []))]
