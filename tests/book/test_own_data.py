@@ -18,6 +18,7 @@ import shutil
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from irmeans_book.claims import note
 from nbclient import NotebookClient
@@ -55,9 +56,15 @@ CHANGES = {
     "03-scales": {
         "lines": {
             "scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])": "scores_a = np.array([0.55, 0.50, 0.25, 0.22, 0.20, 0.45])",
+            "changes = [(0.05, 0.1), (0.25, 0.5)]": "changes = [(0.05, 0.1), (0.25, 0.75)]",
         },
-        "named": {"The arithmetic mean of the logs prefers B", "B stays ahead on this scale over the whole slider"},
-        "figures": {"fig-ch3-transform": [0.55, 0.45]},
+        "named": {
+            "The arithmetic mean of the logs prefers B",
+            "B stays ahead on this scale over the whole slider",
+            "they become steps of the same size",
+            "Raw, the second is five times the first",
+        },
+        "figures": {"fig-ch3-transform": [0.55, 0.45], "fig-ch3-doubling": [0.75, 0.5, round(float(np.log(3)), 9)]},
     },
     "04-averaging": {
         "lines": {
@@ -151,7 +158,9 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
 
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
 
-    markdown = _squash(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+    # The chapter's text: its markdown and its figures' captions.
+    captions = [c.metadata.get("mystnb", {}).get("figure", {}).get("caption", "") for c in nb.cells]
+    markdown = _squash(" ".join([c.source for c in nb.cells if c.cell_type == "markdown"] + captions))
     named = set()
     for cell in nb.cells:
         for output in cell.get("outputs", []):
