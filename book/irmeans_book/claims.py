@@ -72,12 +72,25 @@ class Claims:
 
 
 def _same(a, b) -> bool:
+    """Whether a reader's data ``a`` are the book's ``b``: arrays, numbers and strings, in dicts, lists and tuples.
+
+    Examples
+    --------
+    >>> _same({"x": [1, 2]}, {"x": np.array([1.0, 2.0])}), _same((["a b"], [1]), (["a b"], [1, 2]))
+    (True, False)
+    """
     if isinstance(a, dict) or isinstance(b, dict):
         return (
             isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
         )
-    a, b = np.asarray(a), np.asarray(b)
-    return a.shape == b.shape and bool(np.array_equal(a, b))
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):  # lines of a file, or several arrays
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    try:
+        a, b = np.asarray(a), np.asarray(b)
+    except ValueError:  # a ragged sequence beside an array: not the same
+        return False
+    numeric = a.dtype.kind in "biuf", b.dtype.kind in "biuf"
+    return a.shape == b.shape and numeric[0] == numeric[1] and bool(np.array_equal(a, b))
 
 
 def about(book_data: dict, **data) -> Claims:

@@ -111,3 +111,17 @@ def test_transform_controls_redraw_the_site_figure():
     assert params() == {"lowest": 0.25, "scale": "log"}
     assert live.figure.spec["description"] == scales.describe_transform(A[:-1] + [0.25], B, "log")
     assert all("bind" not in p for p in live.figure.spec["params"]) and "hconcat" in live.figure.spec
+
+
+def test_the_doubling_figure_draws_the_changes_it_is_given():
+    """Fig. 3.1 once drew its two doublings whatever the chapter's cell said."""
+    fig = scales.doubling_figure([(0.1, 0.2), (0.4, 0.6)])
+    values = {
+        round(v, 6)
+        for rows in fig.spec["datasets"].values()
+        for row in rows
+        for v in row.values()
+        if isinstance(v, float)
+    }
+    assert {0.1, 0.2, 0.4, 0.6, round(np.log(0.6) - np.log(0.4), 6)} <= values
+    assert "from 0.4 to 0.6, a step of 0.2" in fig.spec["description"] and "not equal" in fig.spec["description"]

@@ -1,5 +1,7 @@
 """Chapter 5's figure tables equal the library's values; the chart is valid and interactive."""
 
+import json
+
 import numpy as np
 import pytest
 from irmeans_book import plots, robertson
@@ -137,3 +139,40 @@ def test_the_table_of_printed_figures_shows_each_description_whole():
     )
     for meaning in boost.figures_table(AP).what:
         assert f"<td>{meaning}</td>" in html, meaning
+
+
+def test_the_figures_follow_a_readers_topics():
+    """A reader's 200 topics: the select counts them, the histogram's axis holds the tallest bar, ε is the given one."""
+    ap = np.round(np.linspace(0.0, 0.3, 200), 4)  # crowded: up to 34 topics in a bin
+    spec = boost.boost_figure(ap, amount=0.02, which="highest", eps=0.01).spec
+    params = {p["name"]: p for p in spec["params"]}
+    assert params["which"]["value"] == "highest 100" and params["which"]["bind"]["options"] == [
+        "all 200",
+        "lowest 100",
+        "highest 100",
+    ]
+    text = json.dumps(spec, ensure_ascii=False)
+    assert "The 200 scores after the boost" in text and "GMAP (ε = 0.01)" in text
+    tallest = boost.histogram_table(ap).groupby(["amount", "which", "bin_start"])["count"].sum().max()
+    domains = [d["domain"] for d in _find(spec, "scale") if isinstance(d, dict) and "domain" in d]
+    assert [0, tallest + 2] in domains
+    hist = boost.histogram_figure(ap).spec
+    assert "200 AP values" in hist["description"]
+
+
+def test_boost_controls_start_where_the_figure_does_on_a_readers_data():
+    ap = [0.0, 0.1, 0.3, 0.6, 0.9]
+    live = boost.boost_controls(ap, amount=0.03, which="all", eps=1e-3)
+    assert live.figure.spec["description"] == boost.describe_boost(ap, 0.03, "all", 1e-3)
+    assert live.widgets["which"].options == (("all 5", "all"), ("lowest 2", "lowest"), ("highest 2", "highest"))
+
+
+def _find(node, key):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key:
+                yield v
+            yield from _find(v, key)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _find(v, key)

@@ -1,5 +1,6 @@
 """Chapter 6's figure table and worked examples equal the library's values; the chart is valid."""
 
+import json
 import math
 
 import numpy as np
@@ -108,3 +109,14 @@ def test_epsilon_controls_builds():
     assert params == {"log10_eps": -2.0, "data_set": "Boost example (chapter 5)"} and live.figure.spec != before
     assert live.figure.spec["description"] == epsilon.describe_epsilon(robertson.load_example(), -2.0)
     assert "vconcat" in live.figure.spec and all("bind" not in p for p in live.figure.spec["params"])
+
+
+def test_epsilon_controls_follow_the_chapters_data_sets():
+    """The controls draw the reader's S2 and boost example, not the book's (they once ignored the chapter's data)."""
+    s2, boost = [0.05, 0.4, 0.2, 0.4, 0.6], [0.0, 0.3, 0.7]
+    live = epsilon.epsilon_controls(s2, boost)
+    assert live.figure.spec["description"] == epsilon.describe_epsilon(s2, epsilon.START)
+    live.widgets["data_set"].value = "Boost example (chapter 5)"
+    assert live.figure.spec["description"] == epsilon.describe_epsilon(boost, epsilon.START)
+    shown = json.dumps(live.figure.spec)
+    assert '"data_set": "Boost example (chapter 5)"' in shown and "0.7" in shown

@@ -127,5 +127,21 @@ def test_the_controls_eps_are_the_site_figures():
     live = logit.logit_controls()
     assert list(live.widgets["eps"].options) == [(f"{e:g}", e) for e in logit.EPS_OPTIONS]
     assert live.widgets["eps"].value == logit.EPS
-    site = {p["name"]: p["value"] for p in plots.to_spec(logit.logit_figure(), "alt")["params"]}
+    site = {p["name"]: p["value"] for p in logit.logit_figure().spec["params"]}
     assert site["eps"] == logit.EPS
+
+
+def test_the_figures_and_controls_follow_the_chapters_data():
+    """A reader's data sets, marks and ε: the figures and the controls once kept the book's whatever the cells said."""
+    mine = {"mine": {"X": [0.5, 0.9, 0.97], "Y": [0.6, 0.8, 0.99]}, "other": {"X": [0.1], "Y": [0.2]}}
+    spec = logit.logit_figure(mine, eps=0.003).spec
+    params = {p["name"]: p for p in spec["params"]}
+    assert params["dataset"]["value"] == "mine" and params["dataset"]["bind"]["options"] == ["mine", "other"]
+    assert params["eps"]["value"] == 0.003 and 0.003 in params["eps"]["bind"]["options"]
+    assert "0.97" in json.dumps(spec["datasets"]) and "For the data set mine, at ε = 0.003" in spec["description"]
+    curves = logit.curves_figure([0.123, 0.777], eps=0.02).spec  # off the curves' grid of 0.005
+    dots = {row["x"] for rows in curves["datasets"].values() for row in rows if "x" in row}
+    assert {0.123, 0.777} <= dots and curves["params"][0]["value"] == 0.02
+    live = logit.logit_controls(mine, eps=0.003)
+    assert live.widgets["eps"].value == 0.003 and live.widgets["dataset"].options == ("mine", "other")
+    assert live.figure.spec["description"] == logit.describe_logit("mine", 0.003, mine)

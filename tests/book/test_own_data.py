@@ -18,6 +18,7 @@ import shutil
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from irmeans_book.claims import note
 from nbclient import NotebookClient
@@ -26,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTE = re.compile(r"no longer holds: “(.*)”$")
 
 #: Per chapter: the data lines as the book has them and as a reader changes them, the claims that must then be named,
-#: the figures (by label) that must show the new numbers, and those numbers.
+#: the figures (by label) that must show the new numbers, and those numbers, and the figures whose controls must start
+#: at the new data (their parameters' values).
 CHANGES = {
     "01-introduction": {
         "lines": {
@@ -37,12 +39,32 @@ CHANGES = {
         "figures": {"fig-ch1-averages": [0.5, 0.4, 0.3, 0.2, 0.6]},
         "box": "0.5, 0.4, 0.3, 0.2, 0.6",
     },
+    "02-ranked-lists": {
+        "lines": {
+            "ranking = np.array([1, 0, 1, 0, 0, 1, 0, 0, 0, 0])": "ranking = np.array([0, 1, 1, 0, 0, 0, 0, 1, 0, 0])",
+            "R = 5": "R = 4",
+        },
+        "named": {
+            "in which the documents at ranks 1, 3 and 6 are relevant",
+            "the two unretrieved relevant documents are missing from any cutoff",
+            "If our topic had only the three relevant documents we retrieved",
+            "the two missing relevant documents at ranks 11 and 12",
+        },
+        "figures": {"fig-ch2-pr-curve": [0.25, 0.75, 0.375]},
+        "params": {"fig-ch2-ranking": {"rank1": False, "rank2": True, "rank3": True, "rank8": True, "R": 4}},
+    },
     "03-scales": {
         "lines": {
             "scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])": "scores_a = np.array([0.55, 0.50, 0.25, 0.22, 0.20, 0.45])",
+            "changes = [(0.05, 0.1), (0.25, 0.5)]": "changes = [(0.05, 0.1), (0.25, 0.75)]",
         },
-        "named": {"The arithmetic mean of the logs prefers B", "B stays ahead on this scale over the whole slider"},
-        "figures": {"fig-ch3-transform": [0.55, 0.45]},
+        "named": {
+            "The arithmetic mean of the logs prefers B",
+            "B stays ahead on this scale over the whole slider",
+            "they become steps of the same size",
+            "Raw, the second is five times the first",
+        },
+        "figures": {"fig-ch3-transform": [0.55, 0.45], "fig-ch3-doubling": [0.75, 0.5, round(float(np.log(3)), 9)]},
     },
     "04-averaging": {
         "lines": {
@@ -56,6 +78,22 @@ CHANGES = {
         },
         "figures": {"fig-ch4-eps": [0.16], "fig-ch4-means": [0.1]},
         "box": "0.1, 0.1, 0.3, 0.2, 0.1",
+    },
+    "05-boost": {
+        "lines": {
+            "ap = robertson.load_example()  # the 50 AP values of the reconstruction, as stored": (
+                "ap = np.linspace(0.02, 0.8, 41)  # a reader's own 41 topics"
+            ),
+        },
+        "named": {
+            "checks that the seeded search gives them again",
+            "exactly three zeros and three values of 0.01",
+            "Every printed figure is reproduced",
+            "MAP rises by the same 0.025 either way",
+            "the three zeros alone supply",
+        },
+        "figures": {"fig-ch5-histogram": [0.41], "fig-ch5-boost": [0.8]},
+        "params": {"fig-ch5-boost": {"which": "lowest 20", "amount": 0.05}},
     },
     "06-zeros-and-epsilon": {
         "lines": {
@@ -78,6 +116,17 @@ CHANGES = {
         "named": {"MAP rises from", "The mean rank prefers Y by a wide margin", "Keeping the gain at"},
         "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
         "box": None,
+    },
+    "08-logit": {
+        "lines": {
+            "x = np.array([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])": "x = np.array([0.002, 0.2, 0.3, 0.5, 0.7, 0.97])",
+            "Y = np.array([0.995, 1.0, 0.999, 1.0, 0.998, 0.997, 0.62, 0.55, 0.47, 0.40])": (
+                "Y = np.array([0.955, 0.965, 0.955, 0.975, 0.965, 0.955, 0.62, 0.55, 0.47, 0.40])"
+            ),
+        },
+        "named": {"The logit mean prefers Y by far"},
+        "figures": {"fig-ch8-curves": [0.3, 0.7, 0.97], "fig-ch8-averages": [0.955, 0.975]},
+        "params": {"fig-ch8-averages": {"dataset": "nDCG: easy and middling topics", "eps": 0.001}},
     },
     "10-which-average": {
         "lines": {
@@ -136,7 +185,9 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
 
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
 
-    markdown = _squash(" ".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+    # The chapter's text: its markdown and its figures' captions.
+    captions = [c.metadata.get("mystnb", {}).get("figure", {}).get("caption", "") for c in nb.cells]
+    markdown = _squash(" ".join([c.source for c in nb.cells if c.cell_type == "markdown"] + captions))
     named = set()
     for cell in nb.cells:
         for output in cell.get("outputs", []):
@@ -159,6 +210,10 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
         assert label in specs, f"{name}: {label} was not drawn"
         shown = _numbers(specs[label])
         assert {round(v, 9) for v in values} <= shown, f"{name}: {label} does not show the new data"
+    for label, values in change.get("params", {}).items():
+        assert label in specs, f"{name}: {label} was not drawn"
+        start = {p["name"]: p.get("value") for p in specs[label].get("params", [])}
+        assert {k: start.get(k) for k in values} == values, f"{name}: {label}'s controls do not start at the new data"
     if "box" not in change:  # the chapter has no "your scores" box
         return
     boxes = [s for s in specs.values() if any(p.get("name") == "scores_a" for p in s.get("params", []))]
@@ -167,3 +222,14 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
         assert change["box"] in json.dumps(boxes[0], ensure_ascii=False), (
             f"{name}: the box does not start with the new data"
         )
+
+
+def test_on_the_books_data_the_checks_show_nothing():
+    """A check of the text's claims adds nothing to the page on the book's own data: no note, and no bare True left
+    by a check that ends its cell (its input is removed from the page, its output is not)."""
+    shown = []
+    for path in sorted((ROOT / "chapters").glob("[0-9][0-9]-*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code" and "claim(" in cell.source and cell.outputs:
+                shown.append(f"{path.name}: cell {cell.get('id')}")
+    assert not shown, shown

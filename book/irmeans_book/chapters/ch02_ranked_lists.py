@@ -28,9 +28,15 @@ __all__ = [
     "RANKING",
     "R",
     "RELEVANT_RANKS",
+    "EXAMPLE",
     "FIGURES",
     "pr_curve_figure",
+    "pr_curve_alt",
     "ranking_figure",
+    "ranking_alt",
+    "first_ranks",
+    "DEPTH",
+    "MAX_R",
     "rankings_table",
     "RANKING_MEASURES",
     "ranking_chart",
@@ -47,6 +53,41 @@ RANKING = example([1, 0, 1, 0, 0, 1, 0, 0, 0, 0], dtype=int)
 R = 5
 #: The relevant ranks of :data:`RANKING`: 1, 3 and 6.
 RELEVANT_RANKS = tuple(int(k) for k in np.flatnonzero(RANKING) + 1)
+
+#: The chapter's examples by the names its notebook gives them (its cells show them, for a reader to change): a check
+#: of the text is strict on these (irmeans_book.claims). Each of trec_eval's conventions is shown on a qrels and a run
+#: (or two) of its own.
+EXAMPLE = {
+    "ranking": RANKING,
+    "R": R,
+    "known_item": example([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], dtype=int),
+    "ranks": {"X": [1, 1, 40], "Y": [3, 3, 3]},
+    "grades": example([2, 0, 3, 1, 0], dtype=int),
+    "judged": example([3, 2, 2, 1, 0, 0], dtype=int),
+    "k": 3,
+    "g_max": 3,
+    "graded": (
+        ["1 0 d1 2", "1 0 d2 0", "1 0 d3 3", "1 0 d4 1", "1 0 d5 0", "1 0 d6 2"],
+        ["1 Q0 d1 1 5.0 demo", "1 Q0 d2 2 4.0 demo", "1 Q0 d3 3 3.0 demo", "1 Q0 d4 4 2.0 demo", "1 Q0 d5 5 1.0 demo"],
+    ),
+    "ties": (["1 0 d1 1", "1 0 d2 0"], ["1 Q0 d1 1 0.9 demo", "1 Q0 d2 2 0.9 demo"]),
+    "cutoff": (["1 0 d1 1", "1 0 d3 1"], ["1 Q0 d1 1 3.0 demo", "1 Q0 d2 2 2.0 demo", "1 Q0 d3 3 1.0 demo"]),
+    "levels": (
+        ["1 0 d1 1", "1 0 d2 2", "1 0 d3 0"],
+        ["1 Q0 d1 1 3.0 demo", "1 Q0 d2 2 2.0 demo", "1 Q0 d3 3 1.0 demo"],
+    ),
+    "unjudged": (
+        ["1 0 d1 1", "1 0 d2 0"],
+        ["1 Q0 x9 1 2.0 demo", "1 Q0 d1 2 1.0 demo"],
+        ["1 Q0 d2 1 2.0 demo", "1 Q0 d1 2 1.0 demo"],
+    ),
+    "missing": (["1 0 d1 1", "2 0 e1 1"], ["1 Q0 x1 1 2.0 demo", "1 Q0 d1 2 1.0 demo"]),
+}
+
+#: The ranks Figure 2.2 has a checkbox for; a longer ranking starts the figure at its first ten.
+DEPTH = 10
+#: The figure's largest R, or the ranking's own R if that is larger.
+MAX_R = 15
 
 
 def _all_rankings(depth):
@@ -363,24 +404,27 @@ def describe_ranking(relevant_ranks, num_relevant, depth=10):
     return "\n".join(lines)
 
 
-def ranking_controls(depth=10, max_r=15, initial=RELEVANT_RANKS, initial_r=R):
-    """Ten checkboxes (relevant ranks) and an R slider that redraw chapter 2's figure.
+def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
+    """Ten checkboxes (relevant ranks) and an R slider that redraw chapter 2's figure, starting at this ranking.
 
-    The slider never reads less than the relevant ranks ticked: ticking more
-    moves it up, and it cannot be moved below them.
+    They start where Figure 2.2 does: the ranking's first ``depth`` ranks ticked, the slider at R. The slider
+    never reads less than the relevant ranks ticked: ticking more moves it up, and it cannot be moved below them.
 
     Examples
     --------
-    >>> live = ranking_controls(initial=(1, 3, 6), initial_r=2)
+    >>> live = ranking_controls([1, 0, 1, 0, 0, 1], num_relevant=2)
     >>> live.widgets["R"].value, live.figure.spec["params"][-2]["value"]
     (3, 3)
     """
     import ipywidgets as w
 
-    boxes = {f"rank{k}": w.Checkbox(value=k in initial, description=f"Rank {k} relevant") for k in range(1, depth + 1)}
-    slider = w.IntSlider(
-        value=max(initial_r, len(initial), 1), min=1, max=max_r, description="R", continuous_update=False
-    )
+    ticked = first_ranks(ranking, depth)
+    initial_r = max(int(num_relevant), sum(ticked), 1)
+    max_r = max(max_r, initial_r)
+    boxes = {
+        f"rank{k}": w.Checkbox(value=bool(ticked[k - 1]), description=f"Rank {k} relevant") for k in range(1, depth + 1)
+    }
+    slider = w.IntSlider(value=initial_r, min=1, max=max_r, description="R", continuous_update=False)
 
     def draw(R, **ticked):
         rels = tuple(int(ticked[f"rank{k}"]) for k in range(1, depth + 1))
@@ -399,14 +443,81 @@ def ranking_controls(depth=10, max_r=15, initial=RELEVANT_RANKS, initial_r=R):
     return LiveFigure({"R": slider, **boxes}, draw)
 
 
-def pr_curve_figure():
-    """Figure 2.1 as the chapter shows it: the curve of :data:`RANKING` with :data:`R`."""
-    return pr_curve_chart(RANKING, R)
+def _listed(numbers):
+    """1, 3 and 6."""
+    words = [f"{n:g}" for n in numbers]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words) or "none"
 
 
-def ranking_figure():
-    """Figure 2.2 as the chapter shows it: :data:`RANKING` ticked, :data:`R` on the slider."""
-    return ranking_chart(initial=tuple(RANKING), initial_r=R)
+def pr_curve_alt(ranking, num_relevant):
+    """Figure 2.1's alt text, for this ranking and R."""
+    rels = np.asarray(ranking)
+    recall, _ = ranked.precision_recall_points(rels, num_relevant)
+    reached = float(recall[-1]) if rels.size else 0.0
+    interpolated = ranked.interpolated_precision(rels, num_relevant)
+    tail = f", which drops to 0 above recall {reached:.3g}" if (interpolated == 0).any() else ""
+    return (
+        f"Precision against recall for the ranking of {rels.size} documents with relevant documents at ranks "
+        f"{_listed(np.flatnonzero(rels >= 1) + 1)} and R = {num_relevant}: the curve falls at each non-relevant rank "
+        "and jumps up at each relevant one; shaded blocks under the relevant points have a total area equal to AP; "
+        f"a dashed line gives interpolated precision at recall 0 to 1 in steps of 0.1{tail}."
+    )
+
+
+def pr_curve_figure(ranking=RANKING, num_relevant=R):
+    """Figure 2.1 for this ranking (1 or 0 by rank) and R: its precision-recall curve, interpolation and AP's blocks.
+
+    Examples
+    --------
+    >>> pr_curve_figure([0, 1, 1], 4).spec["description"][:80]
+    'Precision against recall for the ranking of 3 documents with relevant documents '
+    """
+    return show(pr_curve_chart(ranking, num_relevant), alt=pr_curve_alt(ranking, num_relevant))
+
+
+def first_ranks(ranking, depth=DEPTH):
+    """The first ``depth`` ranks of ``ranking`` (1 or 0 by rank), a shorter one padded with non-relevant documents.
+
+    A ranking shorter than ``depth`` has the same measures padded: a document never retrieved and one retrieved
+    but not relevant count alike.
+
+    Examples
+    --------
+    >>> first_ranks([1, 0, 1], depth=5)
+    (1, 0, 1, 0, 0)
+    """
+    rels = [int(bool(x)) for x in np.asarray(ranking).ravel()[:depth]]
+    return tuple(rels + [0] * (depth - len(rels)))
+
+
+def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R):
+    """Figure 2.2's alt text, for the setting it starts at."""
+    ticked = first_ranks(ranking, depth)
+    r = max(int(num_relevant), sum(ticked), 1)
+    ranks = [k for k, rel in enumerate(ticked, start=1) if rel]
+    lines = describe_ranking(ranks, r, depth).splitlines()
+    return (
+        f"{depth} checkboxes choose which of ranks 1 to {depth} are relevant and a slider sets R from 1 to "
+        f"{max(max_r, r)}. The figure shows the ranking as {depth} squares, the precision-recall curve rank by rank, "
+        "and bars for P@5, P@10, R-precision, AP and RR with their values, plus the R used. It starts at: "
+        + "; ".join(" ".join(line.split()) for line in lines)
+        + "."
+    )
+
+
+def ranking_figure(ranking=RANKING, num_relevant=R):
+    """Figure 2.2, ticked at this ranking's first ten ranks, the slider at R (the slider reaches at least 15).
+
+    Examples
+    --------
+    >>> params = {p["name"]: p.get("value") for p in ranking_figure([0, 1], 20).spec["params"]}
+    >>> params["rank1"], params["rank2"], params["rank10"], params["R"]
+    (False, True, False, 20)
+    """
+    ticked = first_ranks(ranking)
+    r = max(int(num_relevant), sum(ticked), 1)
+    chart = ranking_chart(DEPTH, max(MAX_R, r), initial=ticked, initial_r=r)
+    return show(chart, alt=ranking_alt(ranking, num_relevant))
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -38,7 +38,9 @@ __all__ = [
     "SCORES_B",
     "LOWEST",
     "FIGURES",
+    "CHANGES",
     "doubling_figure",
+    "doubling_alt",
     "transform_figure",
     "TRANSFORMS",
     "BACK_TRANSFORMED",
@@ -56,6 +58,8 @@ SCORES_A = example([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])
 SCORES_B = example([0.40, 0.35, 0.30, 0.25, 0.20, 0.18])
 #: The slider for A's lowest (last) topic: 0.01, 0.02, ..., 0.30.
 LOWEST = Grid(0.01, 0.30, 0.01, decimals=2)
+#: Figure 3.1's two changes of a score, each a doubling (start, end).
+CHANGES = ((0.05, 0.1), (0.25, 0.5))
 
 #: The transformations of the chapter, in the order of the figure's select.
 TRANSFORMS = ("identity", "log", "logit", "rank")
@@ -238,7 +242,7 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
     return alt.hconcat(points, right).add_params(lowest, scale).resolve_scale(xOffset="independent")
 
 
-def doubling_table(changes=((0.05, 0.1), (0.25, 0.5))):
+def doubling_table(changes=CHANGES):
     """Two changes of a score, each as a step on the raw scale and on the log scale.
 
     Returns
@@ -261,7 +265,7 @@ def doubling_table(changes=((0.05, 0.1), (0.25, 0.5))):
     return pd.DataFrame(rows)
 
 
-def doubling_chart(changes=((0.05, 0.1), (0.25, 0.5))):
+def doubling_chart(changes=CHANGES):
     """Two arrows per scale: the same two changes measured raw and after the log.
 
     Examples
@@ -333,13 +337,31 @@ def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
     )
 
 
-def doubling_figure():
-    """Figure 3.1 as the chapter shows it."""
-    return doubling_chart()
+def doubling_alt(changes):
+    """Figure 3.1's alt text, for these changes (start, end) of a score."""
+    table = doubling_table(changes)
+    arrows = "; ".join(
+        f"from {start:g} to {end:g}, a step of {end - start:.3g} on the raw score axis and of "
+        f"{np.log(end) - np.log(start):.3f} on the log axis"
+        for start, end in changes
+    )
+    same = "equal" if np.isclose(*table[table.scale == "log score"]["size"].to_numpy()[:2]) else "not equal"
+    return f"Two arrows on each of two axes, one per change: {arrows}. On the log axis the steps are {same}."
+
+
+def doubling_figure(changes=CHANGES):
+    """Figure 3.1 for these two changes (start, end) of a score: each as a step on the raw and on the log scale.
+
+    Examples
+    --------
+    >>> doubling_figure([(0.1, 0.2), (0.4, 0.6)]).spec["description"].endswith("the steps are not equal.")
+    True
+    """
+    return show(doubling_chart(changes), alt=doubling_alt(changes))
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B}
+EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B, "changes": CHANGES}
 
 
 def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):

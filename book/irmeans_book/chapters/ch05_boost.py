@@ -25,9 +25,14 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "EXAMPLE",
+    "EPS",
     "FIGURES",
     "histogram_figure",
+    "histogram_alt",
     "boost_figure",
+    "boost_alt",
+    "choices",
     "AMOUNT",
     "AMOUNTS",
     "BOOST",
@@ -49,9 +54,29 @@ AMOUNTS = AMOUNT.values
 BOOST = 0.05
 WHICH = "lowest"
 
-#: What the select offers, in order: the key of :func:`irmeans_book.robertson.boost` -> its label.
-#: No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
-CHOICES = {"all": "all 50", "lowest": "lowest 25", "highest": "highest 25"}
+#: The ε of GMAP, Robertson's: the additive form with ε = 10⁻⁵.
+EPS = 1e-5
+
+
+def choices(n_topics):
+    """What the select offers for ``n_topics`` topics, in order: the key of :func:`irmeans_book.robertson.boost` ->
+    its label. No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
+
+    Examples
+    --------
+    >>> choices(7)
+    {'all': 'all 7', 'lowest': 'lowest 3', 'highest': 'highest 3'}
+    """
+    half = int(n_topics) // 2
+    return {"all": f"all {n_topics}", "lowest": f"lowest {half}", "highest": f"highest {half}"}
+
+
+#: The chapter's example by the names its notebook gives it (its cells show them): a check of the text is strict on
+#: these (irmeans_book.claims). The AP values are the reconstruction of Robertson's example (irmeans_book.robertson).
+EXAMPLE = {"ap": robertson.load_example(), "eps": EPS}
+
+#: What the select offers for the chapter's 50 topics (:func:`choices`).
+CHOICES = choices(EXAMPLE["ap"].size)
 
 _CHOICE_COLOURS = [OKABE_ITO[0], OKABE_ITO[4], OKABE_ITO[6]]
 _PART_COLOURS = {"boosted": OKABE_ITO[5], "unchanged": OKABE_ITO[1]}
@@ -86,7 +111,7 @@ def figures_table(ap):
     )
 
 
-def boost_table(ap, amounts=AMOUNTS, eps=1e-5):
+def boost_table(ap, amounts=AMOUNTS, eps=EPS):
     """MAP and GMAP (additive ε) after every boost of the figure's controls.
 
     Parameters
@@ -103,12 +128,12 @@ def boost_table(ap, amounts=AMOUNTS, eps=1e-5):
     DataFrame
         Columns ``amount, which, label, map, gmap, map_gain, gmap_gain``; the
         gains are over the unboosted values. ``which`` is a key of
-        :data:`CHOICES` and ``label`` its label.
+        :func:`choices` and ``label`` its label.
     """
     base_map, base_gmap = robertson.boosted_means(ap, 0.0, "none", eps)
     rows = []
     for amount in np.asarray(amounts, dtype=float):
-        for which, label in CHOICES.items():
+        for which, label in choices(np.size(ap)).items():
             m, g = robertson.boosted_means(ap, amount, which, eps)
             rows.append((float(amount), which, label, m, g, m - base_map, g - base_gmap))
     return pd.DataFrame(rows, columns=["amount", "which", "label", "map", "gmap", "map_gain", "gmap_gain"])
@@ -152,7 +177,7 @@ def histogram_table(ap, amounts=AMOUNTS, width=0.05):
     return out
 
 
-def histogram_chart(ap, width=0.05):
+def histogram_chart(ap, width=0.05, eps=EPS):
     """The scores' histogram, with MAP and GMAP marked: Robertson's Figure 1 for ``ap``.
 
     Examples
@@ -163,7 +188,8 @@ def histogram_chart(ap, width=0.05):
     3
     """
     counts = histogram_table(ap, [0.0], width).query("which == 'all'")  # a boost of 0: the scores as they are
-    m, g = robertson.boosted_means(ap, 0.0, "none")
+    m, g = robertson.boosted_means(ap, 0.0, "none", eps)
+    ymax = _ymax(counts)
     means = alt.Chart(pd.DataFrame({"mean": ["MAP", "GMAP"], "value": [m, g]}))
     bars = (
         alt.Chart(counts)
@@ -177,7 +203,7 @@ def histogram_chart(ap, width=0.05):
                 axis=alt.Axis(tickCount=10),
             ),
             x2="bin_end:Q",
-            y=alt.Y("count:Q", title="Topics", scale=alt.Scale(domain=[0, _YMAX])),
+            y=alt.Y("count:Q", title="Topics", scale=alt.Scale(domain=[0, ymax])),
             tooltip=[
                 alt.Tooltip("bin_start:Q", title="from", format=".2f"),
                 alt.Tooltip("bin_end:Q", title="below", format=".2f"),
@@ -185,15 +211,21 @@ def histogram_chart(ap, width=0.05):
             ],
         )
     )
-    return alt.layer(bars, *_mean_rules(means)).properties(width=460, height=220)
+    return alt.layer(bars, *_mean_rules(means, ymax)).properties(width=460, height=220)
 
 
-# Height of the histograms' count axis: above the tallest bar of any setting of the figure.
+# Height of the histograms' count axis: above the tallest bar of any setting of the figure, and at least this.
 _YMAX = 14
 
 
-def _mean_rules(means):
-    """Vertical rules at MAP (solid) and GMAP (dashed), labelled with their values.
+def _ymax(counts):
+    """The count axis's height for these histograms (:func:`histogram_table`'s rows): room above the tallest bar."""
+    tallest = counts.groupby(["amount", "which", "bin_start"])["count"].sum().max()
+    return max(_YMAX, int(tallest) + 2)
+
+
+def _mean_rules(means, ymax=_YMAX):
+    """Vertical rules at MAP (solid) and GMAP (dashed), labelled with their values near the top, ``ymax``.
 
     ``means`` is a chart whose rows have ``mean`` ("MAP" or "GMAP") and ``value``.
     """
@@ -204,7 +236,7 @@ def _mean_rules(means):
     text = (
         means.transform_calculate(
             label="datum.mean + ' ' + format(datum.value, '.3f')",
-            ypos=f"datum.mean == 'MAP' ? {_YMAX - 0.6} : {_YMAX - 2}",
+            ypos=f"datum.mean == 'MAP' ? {ymax - 0.6} : {ymax - 2}",
         )
         .mark_text(align="left", dx=4, fontWeight="bold")
         .encode(x="value:Q", y="ypos:Q", text="label:N")
@@ -212,7 +244,7 @@ def _mean_rules(means):
     return rules, text
 
 
-def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, width=0.05):
+def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, width=0.05, eps=EPS):
     """Chapter 5's interactive figure: boost size and which topics, the histogram, MAP and GMAP.
 
     A slider sets the boost, a select which topics get it. Left: the histogram
@@ -226,17 +258,19 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
     >>> sorted(p["name"] for p in spec["params"])
     ['amount', 'which']
     """
-    if initial_which not in CHOICES:
-        raise ValueError(f"initial_which must be one of {list(CHOICES)}, got {initial_which!r}")
+    offered = choices(np.size(ap))
+    if initial_which not in offered:
+        raise ValueError(f"initial_which must be one of {list(offered)}, got {initial_which!r}")
     a = np.asarray(amounts, dtype=float)
-    table = boost_table(ap, a)
+    table = boost_table(ap, a, eps)
     hist = histogram_table(ap, a, width)
-    hist["label"] = hist.which.map(CHOICES)
+    hist["label"] = hist.which.map(offered)
+    ymax = _ymax(hist)
     amount = slider_param("amount", a, initial_amount, "Boost added ")
-    labels = list(CHOICES.values())
+    labels = list(offered.values())
     which = alt.param(
         name="which",
-        value=CHOICES[initial_which],
+        value=offered[initial_which],
         bind=alt.binding_select(options=labels, name="Topics boosted "),
     )
     pick = "abs(datum.amount - amount) < 1e-9 && datum.label == which"
@@ -254,7 +288,7 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
                 axis=alt.Axis(tickCount=10),
             ),
             x2="bin_end:Q",
-            y=alt.Y("count:Q", title="Topics", stack="zero", scale=alt.Scale(domain=[0, _YMAX])),
+            y=alt.Y("count:Q", title="Topics", stack="zero", scale=alt.Scale(domain=[0, ymax])),
             color=alt.Color(
                 "part:N", title="Topic", scale=alt.Scale(domain=list(_PART_COLOURS), range=list(_PART_COLOURS.values()))
             ),
@@ -273,18 +307,21 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
         .transform_fold(["map", "gmap"], as_=["key", "value"])
         .transform_calculate(mean="datum.key == 'map' ? 'MAP' : 'GMAP'")
     )
-    histogram = alt.layer(bars, *_mean_rules(chosen)).properties(
-        width=380, height=260, title="The 50 scores after the boost"
+    histogram = alt.layer(bars, *_mean_rules(chosen, ymax)).properties(
+        width=380, height=260, title=f"The {np.size(ap)} scores after the boost"
     )
 
     colour = alt.Color(
         "label:N", title="Topics boosted", scale=alt.Scale(domain=labels, range=_CHOICE_COLOURS), sort=labels
     )
 
+    # The means' axis: 0 to 0.45, or to the largest mean if that is higher.
+    top = max(0.45, float(np.ceil(table[["map", "gmap"]].to_numpy().max() * 20) / 20))
+
     def panel(field, title):
         base = alt.Chart(table).encode(
             x=alt.X("amount:Q", title="Boost added to each chosen score"),
-            y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(domain=[0, 0.45])),
+            y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(domain=[0, top])),
         )
         lines = base.mark_line(strokeWidth=2).encode(
             color=colour,
@@ -317,13 +354,24 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
         .encode(text="text:N", x=alt.value(0))
         .properties(width=380, height=18, view=alt.ViewConfig(stroke=None))
     )
-    right = alt.vconcat(panel("map", "MAP"), panel("gmap", "GMAP (ε = 1e-5)"))
+    right = alt.vconcat(panel("map", "MAP"), panel("gmap", f"GMAP (ε = {_short(eps)})"))
     return (
         alt.hconcat(alt.vconcat(histogram, readout), right).add_params(amount, which).resolve_scale(color="independent")
     )
 
 
-def describe_boost(ap, amount, which, eps=1e-5):
+def _short(x):
+    """A number as the figures print it: 1e-5, 0.01.
+
+    Examples
+    --------
+    >>> _short(1e-5), _short(0.01)
+    ('1e-5', '0.01')
+    """
+    return f"{x:g}".replace("e-0", "e-")
+
+
+def describe_boost(ap, amount, which, eps=EPS):
     """One line: MAP and GMAP after a boost, and their gains.
 
     Examples
@@ -333,11 +381,13 @@ def describe_boost(ap, amount, which, eps=1e-5):
     """
     m0, g0 = robertson.boosted_means(ap, 0.0, "none", eps)
     m, g = robertson.boosted_means(ap, amount, which, eps)
-    return f"{amount:+.3f} to {CHOICES[which]}: MAP {m:.4f} ({m - m0:+.4f}), GMAP {g:.4f} ({g - g0:+.4f})"
+    return f"{amount:+.3f} to {choices(np.size(ap))[which]}: MAP {m:.4f} ({m - m0:+.4f}), GMAP {g:.4f} ({g - g0:+.4f})"
 
 
-def boost_controls(ap):
-    """A slider for the boost and a dropdown for which topics get it, redrawing chapter 5's figure.
+def boost_controls(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
+    """A slider for the boost and a dropdown for which topics get it, redrawing chapter 5's figure for ``ap``.
+
+    They start where Figure 5.2 does: ``amount`` added to the ``which`` topics.
 
     Examples
     --------
@@ -350,28 +400,72 @@ def boost_controls(ap):
 
     def draw(amount, which):
         amount = float(np.round(amount, 3))
-        chart = boost_chart(ap, initial_amount=amount, initial_which=which)
-        return show(chart, alt=describe_boost(ap, amount, which), controls=False)
+        chart = boost_chart(ap, initial_amount=amount, initial_which=which, eps=eps)
+        return show(chart, alt=describe_boost(ap, amount, which, eps), controls=False)
 
+    offered = choices(np.size(ap))
     return LiveFigure(
         {
-            "amount": AMOUNT.float_slider(BOOST, "Boost", readout_format=".3f"),
+            "amount": AMOUNT.float_slider(amount, "Boost", readout_format=".3f"),
             "which": w.Dropdown(
-                options=[(label, key) for key, label in CHOICES.items()], value=WHICH, description="Topics"
+                options=[(label, key) for key, label in offered.items()], value=which, description="Topics"
             ),
         },
         draw,
     )
 
 
-def histogram_figure():
-    """Figure 5.1 as the chapter shows it: the reconstructed example's 50 AP values."""
-    return histogram_chart(robertson.load_example())
+def histogram_alt(ap, eps=EPS):
+    """Figure 5.1's alt text, for these AP values."""
+    a = np.asarray(ap, dtype=float)
+    m, g = robertson.boosted_means(a, 0.0, "none", eps)
+    first = int((_bin_index(a, 0.05) == 0).sum())
+    return (
+        f"Histogram of the {a.size} AP values in bins of 0.05. {first} of them are in the first bin "
+        f"({int((a == 0).sum())} zeros), {int((a < 0.2).sum())} lie below 0.2, and the largest is "
+        f"{a.max():.2f}. A solid line marks MAP at {m:.3f} and a dashed line GMAP at {g:.3f}."
+    )
 
 
-def boost_figure():
-    """Figure 5.2 as the chapter shows it: :data:`BOOST` (0.05) added to the :data:`WHICH` (lowest) 25 topics."""
-    return boost_chart(robertson.load_example(), initial_amount=BOOST, initial_which=WHICH)
+def histogram_figure(ap=EXAMPLE["ap"], eps=EPS):
+    """Figure 5.1 for these AP values: their histogram, with MAP and GMAP (additive ``eps``) marked.
+
+    Examples
+    --------
+    >>> histogram_figure([0.0, 0.3, 0.32]).spec["description"][:62]
+    'Histogram of the 3 AP values in bins of 0.05. 1 of them are in'
+    """
+    return show(histogram_chart(ap, eps=eps), alt=histogram_alt(ap, eps))
+
+
+def boost_alt(ap, amount=BOOST, which=WHICH, eps=EPS):
+    """Figure 5.2's alt text, for these AP values and the setting it starts at."""
+    a = np.asarray(ap, dtype=float)
+    labels = choices(a.size)
+    top = float(AMOUNTS.max())
+    gains = {w: describe_boost(a, top, w, eps).split(": ", 1)[1] for w in ("lowest", "highest")}
+    return (
+        f"Left: histogram of the {a.size} AP values after adding the chosen boost to the chosen topics (to start, "
+        f"{amount:g} to the {labels[which]}), boosted topics in vermilion, with lines at MAP and GMAP and their "
+        f"values below. Right: MAP and GMAP against the boost from 0 to {top:g}, a line each for "
+        f"{', '.join(labels.values())} topics boosted, all starting from no boost at 0. The MAP lines of the two "
+        f"halves coincide. At a boost of {top:g}, the {labels['lowest']}: {gains['lowest']}; the "
+        f"{labels['highest']}: {gains['highest']}."
+    )
+
+
+def boost_figure(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
+    """Figure 5.2 for these AP values: the controls start at ``amount`` added to the ``which`` topics (by default
+    :data:`BOOST`, 0.05, to the :data:`WHICH`, lowest, half).
+
+    Examples
+    --------
+    >>> fig = boost_figure([0.0, 0.1, 0.3, 0.6], amount=0.02, which="all")
+    >>> [p["value"] for p in fig.spec["params"]]
+    [0.02, 'all 4']
+    """
+    chart = boost_chart(ap, initial_amount=amount, initial_which=which, eps=eps)
+    return show(chart, alt=boost_alt(ap, amount, which, eps))
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -287,8 +287,9 @@ def describe_epsilon(x, log10_eps):
     )
 
 
-def epsilon_controls():
-    """A log10 ε slider and a data-set dropdown that redraw chapter 6's figure.
+def epsilon_controls(s2=S2, boost=None):
+    """A log10 ε slider and a data-set dropdown that redraw chapter 6's figure, for these data sets (those of
+    :func:`data_sets`: S2 and chapter 5's example, by default the book's).
 
     Examples
     --------
@@ -296,10 +297,12 @@ def epsilon_controls():
     >>> live.widgets["log10_eps"].value = -2.0
     >>> live.figure.spec["description"]
     'ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600'
+    >>> epsilon_controls([0.5, 0.5]).figure.spec["description"].endswith("arithmetic 0.5000")
+    True
     """
     import ipywidgets as w
 
-    sets = data_sets()
+    sets = data_sets(s2, boost)
 
     def draw(log10_eps, data_set):
         log10_eps = float(np.round(log10_eps, 1))

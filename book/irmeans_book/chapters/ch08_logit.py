@@ -27,9 +27,12 @@ from irmeans_book.plots import OKABE_ITO, LiveFigure, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
+    "EXAMPLE",
     "FIGURES",
     "curves_figure",
+    "curves_alt",
     "logit_figure",
+    "logit_alt",
     "log_odds",
     "SCALES",
     "AVERAGES",
@@ -75,6 +78,28 @@ EPS = 1e-3
 CURVES_EPS = 1e-2
 #: The scores the curves' figure marks, and the chapter's table shows on each scale.
 MARKS = example([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])
+
+#: The chapter's examples by the names its notebook gives them (its cells show them, for a reader to change): a check
+#: of the text is strict on these (irmeans_book.claims).
+EXAMPLE = {
+    "x": MARKS,
+    "acc": example([0.999, 0.9999]),
+    "messages": 10_000,
+    "scores": example([0.0, 0.35, 0.8, 1.0]),
+    "eps_ends": 0.01,
+    "judged": [2, 2, 1, 1, 1, 0, 0, 0, 0, 0],
+    "rankings": {
+        "ideal order": [2, 2, 1, 1, 1, 0, 0, 0, 0, 0],
+        "ranks 2 and 3 swapped": [2, 1, 2, 1, 1, 0, 0, 0, 0, 0],
+        "a gain-1 document down to rank 9": [2, 2, 1, 1, 0, 0, 0, 0, 1, 0],
+        "a non-relevant document at rank 3": [2, 2, 0, 1, 1, 1, 0, 0, 0, 0],
+    },
+    "X": example(DATASETS["nDCG: easy and middling topics"]["X"]),
+    "Y": example(DATASETS["nDCG: easy and middling topics"]["Y"]),
+    "eps": EPS,
+    "hard": {s: example(v) for s, v in DATASETS["AP: hard and middling topics"].items()},
+    "spam": {s: example(v) for s, v in DATASETS["Spam filters: daily accuracy"].items()},
+}
 
 #: Each scale, and the average that is the arithmetic mean on it.
 SCALES = {"score": "arithmetic mean", "log(score + ε)": "geometric mean", "logit(score, ε)": "logit mean"}
@@ -362,8 +387,16 @@ def describe_logit(dataset, eps, datasets=DATASETS):
     return "\n".join(lines)
 
 
-def logit_controls(datasets=DATASETS):
-    """Dropdowns for the data set, the scale and ε (the figure's :data:`EPS_OPTIONS`) that redraw chapter 8's figure.
+def _with(options, eps):
+    """The ε the selects offer: :data:`EPS_OPTIONS`, and ``eps`` if it is not among them."""
+    return sorted({float(e) for e in options} | {float(eps)})
+
+
+def logit_controls(datasets=DATASETS, eps=EPS):
+    """Dropdowns for the data set, the scale and ε that redraw chapter 8's figure, for these data sets.
+
+    They start where Figure 8.2 does: the first data set, the logit scale and ``eps`` (offered among
+    :data:`EPS_OPTIONS`).
 
     Examples
     --------
@@ -382,20 +415,64 @@ def logit_controls(datasets=DATASETS):
         {
             "dataset": w.Dropdown(options=list(datasets), description="Data set"),
             "scale": w.Dropdown(options=list(SCALES), value="logit(score, ε)", description="Scale"),
-            "eps": w.Dropdown(options=[(f"{e:g}", e) for e in EPS_OPTIONS], value=EPS, description="ε"),
+            "eps": w.Dropdown(options=[(f"{e:g}", e) for e in _with(EPS_OPTIONS, eps)], value=eps, description="ε"),
         },
         draw,
     )
 
 
-def curves_figure():
-    """Figure 8.1 as the chapter shows it: ε = :data:`CURVES_EPS` (0.01)."""
-    return curves_chart(initial=CURVES_EPS)
+def curves_alt(marks=MARKS):
+    """Figure 8.1's alt text, with points at these scores."""
+    shown = ", ".join(f"{m:g}" for m in np.asarray(marks, dtype=float))
+    return (
+        "Two curves over scores from 0 to 1. The log curve rises steeply near 0 and is almost flat near 1. "
+        "The logit curve follows the log near 0, passes through 0 at a score of 0.5 and rises just as steeply "
+        f"near 1. Points mark the scores {shown}."
+    )
 
 
-def logit_figure():
-    """Figure 8.2 as the chapter shows it: ε = :data:`EPS` (10⁻³)."""
-    return logit_chart(initial={"eps": EPS})
+def curves_figure(marks=MARKS, eps=CURVES_EPS):
+    """Figure 8.1: the log and logit curves with points at ``marks``, the select at ``eps`` (:data:`CURVES_EPS`).
+
+    Examples
+    --------
+    >>> fig = curves_figure([0.2, 0.7], eps=0.05)
+    >>> fig.spec["params"][0]["value"], fig.spec["description"][-30:]
+    (0.05, 'Points mark the scores 0.2, 0.7.')
+    """
+    return show(curves_chart(_with(EPS_OPTIONS, eps), eps, marks), alt=curves_alt(marks))
+
+
+def logit_alt(datasets=DATASETS, eps=EPS):
+    """Figure 8.2's alt text: what it shows, and for the first data set which system each average puts higher."""
+    name = next(iter(datasets))
+    verdicts = []
+    for line in describe_logit(name, eps, datasets).splitlines():
+        average, verdict = line.split("  ")[0].strip(), line.rsplit("-> ", 1)[1]
+        verdicts.append(f"the {average} {'ties' if verdict == 'tie' else 'prefers ' + verdict}")
+    return (
+        "Left: per-topic scores of systems X and Y on the chosen scale (score, log, or logit), with each "
+        "system's mean on that scale as a dashed line. Right: the arithmetic, geometric and logit means "
+        f"of each system as scores, and which system each puts higher. For the data set {name}, at ε = {eps:g}, "
+        + ", ".join(verdicts[:-1])
+        + " and "
+        + verdicts[-1]
+        + "."
+    )
+
+
+def logit_figure(datasets=DATASETS, eps=EPS):
+    """Figure 8.2 for these data sets (name -> {"X": scores, "Y": scores}): the first one shown, ε at ``eps``.
+
+    Examples
+    --------
+    >>> fig = logit_figure({"mine": {"X": [0.5, 0.9], "Y": [0.6, 0.8]}}, eps=0.02)
+    >>> {p["name"]: p["value"] for p in fig.spec["params"]}["eps"], fig.spec["description"][-70:]
+    (0.02, 'the arithmetic mean ties, the geometric mean prefers Y and the logit mean prefers X.')
+    """
+    first = next(iter(datasets))
+    chart = logit_chart(datasets, _with(EPS_OPTIONS, eps), initial={"dataset": first, "eps": eps})
+    return show(chart, alt=logit_alt(datasets, eps))
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
