@@ -261,6 +261,27 @@ def _drop_thebe_config(app, doctree, docname):
             node.parent.remove(node)
 
 
+#: The book as a PDF, the student's edition (book/scripts/make_pdf.py writes it into the site's top folder).
+BOOK_PDF = "irmeans-book.pdf"
+
+
+def _pdf_button_gives_the_book(app, pagename, templatename, context, doctree):
+    """The header's ".pdf" button links to the whole book as a PDF instead of printing the page."""
+    pathto = context.get("pathto")
+    for group in context.get("header_buttons", []):
+        for button in group.get("buttons", []):
+            if button.get("label") == "download-pdf-button" and pathto is not None:
+                button.clear()
+                button.update(
+                    type="link",
+                    url=pathto(BOOK_PDF, 1),
+                    text=".pdf",
+                    tooltip="The whole book as a PDF",
+                    icon="fas fa-file-pdf",
+                    label="download-pdf-button",
+                )
+
+
 def _fix_citation_roles(app, pagename, templatename, context, doctree):
     if "body" in context:
         context["body"] = CITATION_ROLE.sub(r"\1listitem\2", context["body"])
@@ -347,6 +368,8 @@ def setup(app):
     # Late: after sphinx-thebe has added its assets and its config node.
     app.connect("html-page-context", _drop_thebe_assets, priority=900)
     app.connect("html-page-context", _fix_citation_roles)
+    # After the book theme has made its header buttons.
+    app.connect("html-page-context", _pdf_button_gives_the_book, priority=900)
     app.connect("doctree-resolved", _drop_thebe_config, priority=900)
     # Before sphinx-external-toc's build-finished handler, which then leaves index.html alone.
     app.connect("build-finished", _write_front_door, priority=400)

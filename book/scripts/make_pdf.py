@@ -1,4 +1,4 @@
-"""The whole book as one PDF: a single-page build of the site, printed by Chromium.
+"""The whole book as two PDFs, the student's and the instructor's: a single-page build of the site, printed by Chromium.
 
 Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; ``make site`` runs it too).
 
@@ -14,13 +14,23 @@ Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; `
    print style sheet (``book/static/irmeans-print.css``): no navigation, no
    controls (each figure stays at its starting setting), a new page for every
    chapter, headings kept with what follows them.
-3. The PDF is written to ``_build/pdf/irmeans-book.pdf`` and copied into the
-   site (``--site``), where the front page and "Get the code" link to it.
+3. Before printing, ``make_pdf_paper.js`` makes the page one of the book's two
+   editions: the student's leaves the exercises' solutions out; the
+   instructor's moves them, with every self-check's answer and hint, into an
+   appendix at the back. Both get a heading for each part, a contents page,
+   and an outline (the PDF's bookmarks: parts, chapters, sections). Each is
+   printed twice: the first print tells the contents page where each heading
+   fell.
+4. The PDFs are written to ``_build/pdf/`` (:data:`EDITIONS`) and copied into
+   the site (``--site``), where the front page, "Get the code" and every
+   chapter's ".pdf" button link to them.
 """
 
 from __future__ import annotations
 
 import argparse
+import html
+import re
 import shutil
 import subprocess
 import sys
@@ -32,7 +42,11 @@ from irmeans_book import chromium
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "_build" / "pdf"
 SITE = ROOT / "_build" / "html"
-PDF_NAME = "irmeans-book.pdf"
+#: The book's two editions and their files: the student's, without solutions, is "the book".
+EDITIONS = {"student": "irmeans-book.pdf", "instructor": "irmeans-book-instructor.pdf"}
+PDF_NAME = EDITIONS["student"]
+#: Makes the single page an edition for paper (parts, contents page, solutions in or out).
+PAPER_JS = Path(__file__).with_name("make_pdf_paper.js")
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 #: Every figure drawn: an SVG or a canvas in each figure's div.
 FIGURES_DRAWN = (
@@ -104,44 +118,122 @@ def build_single_page(out: Path) -> tuple[Path, str]:
     return folder, page
 
 
-def print_pdf(folder: Path, page: str, pdf: Path, timeout_ms: int = 180_000) -> None:
-    """Print ``page`` of ``folder`` (served from it) to ``pdf`` with Chromium, once its figures are drawn."""
+def toc_parts() -> list[dict]:
+    """The book's parts as ``_toc.yml`` lists them: each part's caption, its chapters' documents, and
+    whether its chapters are numbered (the contents page lists their sections)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [
+        {
+            "caption": part["caption"],
+            "docs": [chapter["file"] for chapter in part["chapters"]],
+            "numbered": bool(part.get("numbered")),
+        }
+        for part in toc["parts"]
+    ]
+
+
+_OUTLINE_ITEM = re.compile(r'<item page="(\d+)">(.*?)</item>', re.S)
+
+
+def outline(pdf: Path) -> list[tuple[str, int]]:
+    """The PDF's outline (bookmarks) in order, each entry's text and page, as poppler's pdftohtml reads it."""
+    tool = shutil.which("pdftohtml")
+    if tool is None:
+        raise RuntimeError("pdftohtml is missing: install Debian's poppler-utils (make system does)")
+    done = subprocess.run([tool, "-xml", "-i", "-stdout", str(pdf)], capture_output=True, check=True)
+    text = done.stdout.decode("utf-8", errors="replace")
+    return [(_plain(t), int(p)) for p, t in _OUTLINE_ITEM.findall(text)]
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", text))).strip()
+
+
+def _key(text: str) -> str:
+    """What identifies a heading in the outline: its number ("2.5.") if it has one, else its letters.
+
+    Chromium's outline drops the space where a heading's line wraps ("AP andRR"), and may
+    repeat a heading's number.
+    """
+    number = re.match(r"^(\d+\.(?:\d+\.)*)\s", text)
+    return number.group(1) if number else re.sub(r"\s+", "", text).casefold()
+
+
+def contents_pages(entries: list[dict], marks: list[tuple[str, int]]) -> dict[str, int]:
+    """The page of each contents entry (``{"id", "text"}``), found in order among the outline's ``marks``.
+
+    Examples
+    --------
+    >>> contents_pages([{"id": "a", "text": "1. One and two"}, {"id": "b", "text": "Answers: 1. One and two"}],
+    ...                [("Title", 1), ("Contents", 2), ("1. One andtwo", 3), ("Answers: 1. One and two", 9)])
+    {'a': 3, 'b': 9}
+    """
+    pages, k = {}, 0
+    for entry in entries:
+        key = _key(_plain(entry["text"]))
+        for j in range(k, len(marks)):
+            if _key(marks[j][0]) == key:
+                pages[entry["id"]], k = marks[j][1], j + 1
+                break
+    return pages
+
+
+def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000) -> dict[str, Path]:
+    """Print ``page`` of ``folder`` (served from it) as each edition into ``out``, once its figures are drawn."""
     from playwright.sync_api import sync_playwright
 
     if not chromium.EXECUTABLE.is_file():
         raise RuntimeError(chromium.missing_message())
-    outside = []
+    outside, written = [], {}
+    parts = toc_parts()
     with chromium.serve(folder) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(chromium.EXECUTABLE), args=chromium.ARGS)
         try:
-            context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
-            tab = context.new_page()
-            tab.on(
-                "request",
-                lambda r: (
-                    r.url.startswith(("http:", "https:")) and not r.url.startswith(base) and outside.append(r.url)
-                ),
-            )
-            tab.goto(base + page, wait_until="load", timeout=timeout_ms)
-            tab.wait_for_function(FIGURES_DRAWN, timeout=timeout_ms, polling=500)
-            tab.evaluate(MATHS_TYPESET)
-            tab.emulate_media(media="print")
-            tab.evaluate(FIGURES_REFITTED)
-            tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
-            pdf.parent.mkdir(parents=True, exist_ok=True)
-            tab.pdf(
-                path=str(pdf),
-                format=PAPER["format"],
-                print_background=True,
-                margin={side: f"{mm}mm" for side, mm in MARGINS_MM.items()},
-                display_header_footer=True,
-                header_template="<span></span>",
-                footer_template=FOOTER,
-            )
+            for edition, name in EDITIONS.items():
+                context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
+                tab = context.new_page()
+                tab.on(
+                    "request",
+                    lambda r: (
+                        r.url.startswith(("http:", "https:")) and not r.url.startswith(base) and outside.append(r.url)
+                    ),
+                )
+                tab.goto(base + page, wait_until="load", timeout=timeout_ms)
+                tab.wait_for_function(FIGURES_DRAWN, timeout=timeout_ms, polling=500)
+                tab.evaluate(MATHS_TYPESET)
+                tab.emulate_media(media="print")
+                tab.evaluate(FIGURES_REFITTED)
+                tab.add_script_tag(path=str(PAPER_JS))
+                made = tab.evaluate("([e, p]) => irmeansPaper.prepare(e, p)", [edition, parts])
+                tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
+                pdf = out / name
+                _print(tab, pdf)  # once to learn where the headings fall,
+                tab.evaluate(
+                    "(pages) => irmeansPaper.fillContents(pages)", contents_pages(made["contents"], outline(pdf))
+                )
+                _print(tab, pdf)  # and once with the contents page's numbers
+                written[edition] = pdf
+                context.close()
         finally:
             browser.close()
     if outside:
         raise RuntimeError(f"the page asked for files from outside the book: {sorted(set(outside))}")
+    return written
+
+
+def _print(tab, pdf: Path) -> None:
+    pdf.parent.mkdir(parents=True, exist_ok=True)
+    tab.pdf(
+        path=str(pdf),
+        format=PAPER["format"],
+        print_background=True,
+        margin={side: f"{mm}mm" for side, mm in MARGINS_MM.items()},
+        display_header_footer=True,
+        header_template="<span></span>",
+        footer_template=FOOTER,
+        outline=True,  # the bookmarks, from the headings (parts at level 1: make_pdf_paper.js)
+        tagged=True,
+    )
 
 
 def _html_visitors_for_singlehtml(app):
@@ -171,14 +263,13 @@ def main(argv: list[str]) -> int:
 
     shutil.rmtree(args.out / "_build", ignore_errors=True)
     folder, page = build_single_page(args.out)
-    pdf = args.out / PDF_NAME
-    print_pdf(folder, page, pdf)
-    size = pdf.stat().st_size
-    if args.site.is_dir():
-        shutil.copyfile(pdf, args.site / PDF_NAME)
-        print(f"{pdf} ({size / 1e6:.1f} MB), copied to {args.site / PDF_NAME}")
-    else:
-        print(f"{pdf} ({size / 1e6:.1f} MB); no site at {args.site} to copy it into")
+    for edition, pdf in print_pdfs(folder, page, args.out).items():
+        size = pdf.stat().st_size
+        if args.site.is_dir():
+            shutil.copyfile(pdf, args.site / pdf.name)
+            print(f"{edition}'s edition: {pdf} ({size / 1e6:.1f} MB), copied to {args.site / pdf.name}")
+        else:
+            print(f"{edition}'s edition: {pdf} ({size / 1e6:.1f} MB); no site at {args.site} to copy it into")
     return 0
 
 

@@ -6,6 +6,7 @@
 // - A table of text (a table of the chapters' prose, not a table of numbers) that is wider than its
 //   column is stacked on screen: each row a block, each cell under its column's name (class
 //   irmeans-stacked, data-label). A table of numbers scrolls instead, and shows it.
+// - A command-line option in inline code (-c, --difficulty) is kept whole: never broken after its hyphen.
 // - A long word of inline code (a file name, a call) may break after a dot, a slash, an underscore,
 //   a parenthesis or a comma (a <wbr> there), so it stays inside its box on a phone.
 // - A code block too long to be moved whole to the next printed page is marked irmeans-long, which
@@ -94,11 +95,17 @@
   // Places a long word of inline code may break: after . / _ ( , =
   var BREAK_AFTER = /([./_(,=])(?=[^\s])/g;
   var LONG_WORD = 16;
+  // A word of inline code that is a command-line option, or starts with one (--eps=0.01).
+  var OPTION = /^--?[A-Za-z]/;
 
   function breakableCode(root) {
     root.querySelectorAll("code.literal").forEach(function (code) {
       if (code.dataset.breakable) return;
       code.dataset.breakable = "true";
+      // A command-line option (-c, --eps) is never broken after its hyphen.
+      code.querySelectorAll("span.pre").forEach(function (word) {
+        if (OPTION.test(word.textContent)) word.classList.add("irmeans-option");
+      });
       var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
       var texts = [];
       while (walker.nextNode()) texts.push(walker.currentNode);

@@ -158,3 +158,32 @@ def texts(pdf: Path) -> list[Text]:
             size, family = fonts[match.group(5)]
             out.append(Text(page, size, family, html.unescape(match.group(6))))
     return out
+
+
+@dataclass
+class Mark:
+    """An entry of a PDF's outline (its bookmarks): its depth (1 at the top), text and page."""
+
+    level: int
+    text: str
+    page: int
+
+
+_OUTLINE = re.compile(r"<outline>|</outline>|<item page=\"(\d+)\">(.*?)</item>", re.S)
+
+
+def outline(pdf: Path) -> list[Mark]:
+    """The outline of ``pdf`` in order, as ``pdftohtml -xml`` reads it (an empty list if it has none)."""
+    done = subprocess.run([_tool("pdftohtml"), "-xml", "-i", "-stdout", str(pdf)], capture_output=True, check=True)
+    text = done.stdout.decode("utf-8", errors="replace")
+    start = text.find("<outline>")
+    marks, depth = [], 0
+    for match in _OUTLINE.finditer(text, start if start >= 0 else len(text)):
+        if match.group(0) == "<outline>":
+            depth += 1
+        elif match.group(0) == "</outline>":
+            depth -= 1
+        else:
+            plain = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", match.group(2)))).strip()
+            marks.append(Mark(depth, plain, int(match.group(1))))
+    return marks
