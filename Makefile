@@ -51,7 +51,7 @@ $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
 	rm -rf _build
 	$(BIN)/jupyter-book build -W -n --keep-going .
 	$(BIN)/python book/scripts/check_site.py _build/html
-	# The whole book as one PDF, linked from the site (book/scripts/make_pdf.py; needs chromium).
+	# The whole book as two PDFs, the student's and the instructor's, linked from the site (book/scripts/make_pdf.py; needs chromium).
 	$(BIN)/python book/scripts/make_pdf.py
 	touch $@
 
@@ -76,9 +76,11 @@ lab: venv
 figures: venv
 	$(BIN)/python book/scripts/make_figures.py --out _build/figures
 
-# The whole book as one PDF, _build/pdf/irmeans-book.pdf: Chromium prints a single-page build
-# (from the chapters' stored outputs), with controls hidden and a new page for each chapter,
-# and the PDF is copied into _build/html if the site is there. `make site` runs it too.
+# The whole book as two PDFs in _build/pdf/: the student's edition, irmeans-book.pdf (no solutions),
+# and the instructor's, irmeans-book-instructor.pdf (every solution and self-check answer in an
+# appendix). Chromium prints a single-page build (from the chapters' stored outputs), with controls
+# hidden, bookmarks, a contents page and a new page for each chapter; the PDFs are copied into
+# _build/html if the site is there. `make site` runs it too.
 .PHONY: pdf
 pdf: venv $(ASSETS)
 	$(BIN)/python book/scripts/make_pdf.py
