@@ -25,7 +25,7 @@ Examples
 
 from __future__ import annotations
 
-import copy
+import json
 import re
 import zlib
 from pathlib import Path
@@ -52,12 +52,23 @@ LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
 SLIDE_WIDTH = 1920
 #: Larger text than the site's, for a room: merged into each figure's Vega-Lite config.
 SLIDE_CONFIG = {
-    "axis": {"labelFontSize": 15, "titleFontSize": 16},
+    # At slide size a chart's ticks are as many as on the page but their labels larger: labels that
+    # would collide are left out (greedily, the first and last kept), with room between those kept.
+    "axis": {"labelFontSize": 15, "titleFontSize": 16, "labelOverlap": "greedy", "labelSeparation": 6},
     # labelLimit 0: at this size the default 160 px cuts long legend labels with "…".
     "legend": {"labelFontSize": 15, "titleFontSize": 16, "labelLimit": 0},
     "header": {"labelFontSize": 16, "titleFontSize": 16},
     "title": {"fontSize": 20, "subtitleFontSize": 16},
     "text": {"fontSize": 15},
+}
+#: The palette's colours too pale for a white slide (less than 3:1), and the shades drawn instead: the
+#: same as the site's light page (book/static/irmeans.css).
+ON_WHITE = {
+    "#E69F00": "#C27800",
+    "#56B4E9": "#3A8FC9",
+    "#F0E442": "#8A7F00",
+    "#999999": "#8C8C8C",
+    "#DDDDDD": "#8C8C8C",
 }
 #: Vega-Lite's "container" width has no container here: the figure gets this one.
 FIXED_WIDTH = 760
@@ -143,6 +154,38 @@ def _without_figure_references(node):
     return out
 
 
+def _on_white(spec: dict) -> dict:
+    """A copy of ``spec`` with the palette's pale colours darker (:data:`ON_WHITE`), wherever it names them.
+
+    Examples
+    --------
+    >>> _on_white({"mark": {"type": "line", "color": "#E69F00"}, "data": {"values": [{"c": "#e69f00"}]}})["mark"]
+    {'type': 'line', 'color': '#C27800'}
+    """
+    text = json.dumps(spec)
+    for pale, dark in ON_WHITE.items():
+        text = re.sub(re.escape(f'"{pale}"'), f'"{dark}"', text, flags=re.IGNORECASE)
+    return json.loads(text)
+
+
+def _landscape(spec: dict) -> dict:
+    """A figure of panels one above the other, put side by side (:func:`render` does, for a figure taller
+    than wide: a slide is 16:9).
+
+    Examples
+    --------
+    >>> _landscape({"vconcat": [{"mark": "point"}, {"mark": "bar"}], "config": {}})
+    {'config': {}, 'hconcat': [{'mark': 'point'}, {'mark': 'bar'}]}
+    >>> _landscape({"vconcat": [{"mark": "point"}]})["vconcat"]
+    [{'mark': 'point'}]
+    """
+    panels = spec.get("vconcat")
+    if isinstance(panels, list) and len(panels) >= 2:
+        spec = dict(spec)
+        spec["hconcat"] = spec.pop("vconcat")
+    return spec
+
+
 def slide_spec(spec: dict) -> dict:
     """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background,
     no read-out views and no figure references in its titles.
@@ -156,7 +199,7 @@ def slide_spec(spec: dict) -> dict:
     >>> s["vconcat"]
     [{'mark': 'point', 'title': 'Gains'}]
     """
-    out = _fixed_widths(_without_figure_references(_without_readouts(copy.deepcopy(spec))))
+    out = _fixed_widths(_without_figure_references(_without_readouts(_on_white(spec))))
     config = out.setdefault("config", {})
     for group, values in SLIDE_CONFIG.items():
         config.setdefault(group, {}).update(values)
@@ -170,6 +213,11 @@ def slide_spec(spec: dict) -> dict:
 def _svg_width(svg: str) -> float:
     match = re.search(r'<svg[^>]*\bwidth="([\d.]+)"', svg)
     return float(match.group(1)) if match else FIXED_WIDTH
+
+
+def _svg_height(svg: str) -> float:
+    match = re.search(r'<svg[^>]*\bheight="([\d.]+)"', svg)
+    return float(match.group(1)) if match else 0.0
 
 
 def metadata(spec: dict) -> dict[str, str]:
@@ -241,6 +289,9 @@ def render(spec: dict, stem: str, out: Path, formats=FORMATS) -> list[Path]:
     meta = metadata(spec)
     written = []
     svg = vlc.vegalite_to_svg(spec)
+    if _svg_height(svg) > _svg_width(svg) and _landscape(spec) is not spec:
+        spec = _landscape(spec)
+        svg = vlc.vegalite_to_svg(spec)
     if "svg" in formats:
         written.append(out / f"{stem}.svg")
         written[-1].write_text(_svg_with(svg, meta), encoding="utf-8")
