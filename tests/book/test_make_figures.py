@@ -115,7 +115,8 @@ def test_each_figure_is_the_chapters_own():
 def test_slide_spec_has_large_text_and_no_container_width():
     spec = slides.slide_spec({"hconcat": [{"width": "container", "mark": "bar"}], "config": {"axis": {"x": 1}}})
     assert spec["hconcat"][0]["width"] == slides.FIXED_WIDTH
-    assert spec["config"]["axis"] == {"x": 1, "labelFontSize": 15, "titleFontSize": 16}
+    assert spec["config"]["axis"] == {"x": 1, **slides.SLIDE_CONFIG["axis"]}
+    assert spec["config"]["axis"]["labelOverlap"] == "greedy"  # labels that would collide are left out
     sizes = [v for group in slides.SLIDE_CONFIG.values() for k, v in group.items() if k.endswith("FontSize")]
     assert sizes and all(size >= 15 for size in sizes)
     assert slides.SLIDE_CONFIG["legend"]["labelLimit"] == 0  # long legend labels are not cut with "…"
