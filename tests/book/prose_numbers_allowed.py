@@ -65,6 +65,7 @@ CHAPTERS = {
         ("0.00 0.70 0.75", "the illustration: a topic lifted from 0.00 to 0.05 against one from 0.70 to 0.75"),
         ("0.005 500", "the figure's smallest boost, 0.005 (book code), which is 500 times ε"),
         ("10 0.3", "the self-checks' settings: the 10 hardest topics; values around 0.3"),
+        ("0.334", "Robertson's MAP 0.309 plus his printed increase of 0.025 (§3, cited), which he does not print"),
     ],
     "06-zeros-and-epsilon": [
         ("0.2 0.3 0.4", "S2's scores in Ravana and Moffat's Table 1 (cited)"),
@@ -79,9 +80,10 @@ CHAPTERS = {
         ("0.05 0.1 0.25 0.5", "the illustration of ratios: 0.05 → 0.1 and 0.25 → 0.5; the 0.05 level of a test"),
         ("0.10 0.20 0.40 0.60 0.75", "the self-check's scores and changes"),
         (
-            "3 4 10 100 101 500",
-            "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, 100 to 101)",
+            "3 4 10 100 500",
+            "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, rank 100)",
         ),
+        ("1000", "Zhai and Massung's comparison (ch. 9, cited): the step from rank 100 to 1000"),
     ],
     "08-logit": [
         (
