@@ -126,3 +126,18 @@ def test_zhai_and_massungs_argument_for_1_over_r_is_not_extended():
 def test_ndcg_names_jarvelin_and_kekalainens_own_discount():
     ranked = " ".join(paragraphs(chapter(2)))
     assert re.search(r"\\log_b\(r\)", ranked) and "later variant" in ranked
+
+
+def test_kendalls_tau_is_defined_where_it_first_appears():
+    # Chapter 7 is the first to use τ: its definition (concordant, discordant, the denominator, 1, 0, −1) is there.
+    first = next(n for n in range(1, 11) if "τ" in text(n))
+    assert first == 7
+    seven = text(7)
+    paras = paragraphs(chapter(7))
+    first_use = next(i for i, p in enumerate(paras) if "τ" in p)
+    defined = next(i for i, p in enumerate(paras) if "concordant" in p)
+    assert defined - first_use <= 3, (paras[first_use], paras[defined])
+    assert re.search(r"\\tau = \\frac\{C - D\}\{P\}", seven)
+    assert all(w in seven for w in ("τ = 1 when", "−1 when", "0 when"))
+    # Chapter 9 uses τ-b: it says what it divides by.
+    assert re.search(r"τ-b divides instead by", text(9))
