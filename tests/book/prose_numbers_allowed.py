@@ -84,6 +84,7 @@ CHAPTERS = {
             "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, rank 100)",
         ),
         ("1000", "Zhai and Massung's comparison (ch. 9, cited): the step from rank 100 to 1000"),
+        ("-1", "the range of Kendall's τ in its definition: −1 for one order the other reversed"),
     ],
     "08-logit": [
         (

@@ -141,3 +141,33 @@ def test_kendalls_tau_is_defined_where_it_first_appears():
     assert all(w in seven for w in ("τ = 1 when", "−1 when", "0 when"))
     # Chapter 9 uses τ-b: it says what it divides by.
     assert re.search(r"τ-b divides instead by", text(9))
+
+
+def test_the_robust_track_is_not_said_to_have_introduced_gmap():
+    # Robertson (§1): the track's main measure "used recently, following a suggestion from the present author, is
+    # GMAP"; that the track introduced it is Ravana & Moffat's phrase, not his.
+    for n in range(1, 11):
+        for p in paragraphs(chapter(n)):
+            assert not re.search(r"Robust\s+track, where GMAP was introduced", unquoted(p)), p
+
+
+def test_chapter_6_reconciles_its_realistic_epsilon_with_chapter_10s_advice():
+    zeros = text(6)
+    assert "chapter 10 recommends ε = 0.01" in zeros
+    assert "Three computations called GMAP" in zeros
+    assert "continuity" in zeros  # Ravana & Moffat §2: why they prefer the additive form
+
+
+def test_chapter_10_credits_the_reading_of_gmap_robertson_rejects():
+    # Ravana & Moffat §3: GMAP was introduced "to de-emphasize the role of high-scoring topics".
+    which = text(10)
+    assert "de-emphasize the role of high-scoring topics" in which
+    assert "whether the GM is depends" not in which
+    assert "default is trec_eval's 10⁻⁵" not in which and "is trec_eval's 10⁻⁵, so pass it" not in which
+
+
+def test_chapter_10s_self_checks_do_not_reuse_the_worked_examples_system_names():
+    # The worked example has systems A and B; the self-checks' systems are C and D.
+    nb = nbformat.read(chapter(10), as_version=4)
+    checks = [c.source for c in nb.cells if c.cell_type == "markdown" and ":class: selfcheck" in c.source]
+    assert checks and not any(re.search(r"\bsystem [AB]\b", s) for s in checks)

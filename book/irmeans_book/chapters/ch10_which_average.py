@@ -45,7 +45,7 @@ CH10_AVERAGES = {
 
 @selfcheck("sc-ch10-prefers-b")
 def ch10_prefers_b() -> Choice:
-    """The one average of three that prefers the flat system B to A, which fails one topic of four."""
+    """The one average of three that prefers the flat system D to C, which fails one topic of four."""
     prefers_b = [name for name, mean in CH10_AVERAGES.items() if mean(CH10_B) > mean(CH10_A)]
     assert len(prefers_b) == 1, prefers_b
     return Choice(tuple(CH10_AVERAGES), prefers_b[0])
@@ -53,5 +53,5 @@ def ch10_prefers_b() -> Choice:
 
 @selfcheck("sc-ch10-floor")
 def ch10_floor() -> Number:
-    """trec_eval's gm_map of system A: the floor form with ε = 10⁻⁵."""
+    """trec_eval's gm_map of system C: the floor form with ε = 10⁻⁵."""
     return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor"), decimals=3)
