@@ -105,6 +105,7 @@ CHAPTERS = {
         ("10⁻⁶ 0.3", "the range of ε of the Jupyter controls (book code)"),
     ],
     "09-consistency": [
+        ("0.001", "one unit in the third decimal, the precision the paper prints its τ values to"),
         ("10,000", "Ravana and Moffat's 10,000 random splits (cited), which the book runs too"),
         ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),
         ("0.739", "a value the paper prints, Table 3(c) (cited)"),
