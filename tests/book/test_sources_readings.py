@@ -171,3 +171,12 @@ def test_chapter_10s_self_checks_do_not_reuse_the_worked_examples_system_names()
     nb = nbformat.read(chapter(10), as_version=4)
     checks = [c.source for c in nb.cells if c.cell_type == "markdown" and ":class: selfcheck" in c.source]
     assert checks and not any(re.search(r"\bsystem [AB]\b", s) for s in checks)
+
+
+def test_ravana_and_moffats_caveats_and_p10_finding_are_taught():
+    # §6: "founded in practice rather than in theory"; "of somewhat parenthetical interest if significance cannot
+    # be asserted". §5.3: P@10 "relatively immune to the choice of εGM or AM aggregation".
+    consistency = text(9)
+    assert "founded in practice rather than in theory" in consistency
+    assert "of somewhat parenthetical interest if significance cannot be asserted" in consistency
+    assert "relatively immune to the choice of εGM or AM aggregation" in consistency
