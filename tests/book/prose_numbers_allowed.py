@@ -34,7 +34,7 @@ CHAPTERS = {
         ("2 8 9 11 12 999", "the exercises' rankings: relevant at ranks 11 and 12, 999 and 1000, 8 to 10; rank 2"),
         ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
         ("1000", "TREC's cutoff of 1000 documents per topic (trec_eval, cited)"),
-        ("0.4", "the self-check's recall level"),
+        ("0.5", "the self-check's recall level"),
         (
             "10.0 4",
             "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without results",
