@@ -237,6 +237,7 @@ def quick(n_runs: int) -> int:
     ok &= all(abs(float(r["mean_a"]) - means[r["system_a"]]) <= 1e-12 for r in am)
     print(f"`irmeans compare` on {n_runs} runs ({n_pairs} pairs, {len(AVERAGES)} averages, 10,000 sign vectors and")
     verdict = "passed" if ok else "FAILED"
+    verdict = "passed" if ok else "FAILED"
     print(f"resamples): {seconds:.2f} s. Rows and the AM's means as `evaluate_runs`: **{verdict}**.")
     return 0 if ok else 1
 
