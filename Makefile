@@ -134,7 +134,7 @@ $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
 bench: venv $(if $(QUICK),,$(BENCH_STAMP))
 	$(BIN)/python benchmarks/bench.py $(if $(QUICK),--quick)
 	$(BIN)/python benchmarks/bench_split_half.py $(if $(QUICK),--only trec8 --rounds 1 --splits 2000)
-	$(if $(QUICK),,$(BIN)/python benchmarks/bench_compare.py)
+	$(BIN)/python benchmarks/bench_compare.py $(if $(QUICK),--quick)
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000
