@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from irmeans import consistency, datasets
 from irmeans.averages import AM, GM, HM, Median
+from irmeans.intervals import spec_label
 
 from irmeans_book.plots import OKABE_ITO, TREC_DATA, show, slider_param
 from irmeans_book.selfcheck import Number, selfcheck
@@ -50,6 +51,8 @@ __all__ = [
     "replication_alt",
     "replication_figure",
     "REPLICATION_SPLITS",
+    "replication_intervals",
+    "win_counts",
     "REPLICATION_EPS_GRID",
     "MEASURE_ORDER",
     "replication_tables",
@@ -759,6 +762,103 @@ def replication_tables(
         wide_rows.append(row)
     long = pd.DataFrame(long_rows, columns=["matrix", "average", "log_eps", "mean_tau"])
     return long, pd.DataFrame(wide_rows)
+
+
+#: The averages whose difference from the AM :func:`replication_intervals` gives an interval, by spec.
+INTERVAL_AVERAGES = {"gm:0.01": "εGM, ε = 0.01", "gm-floor:1e-5": "trec_eval GM", "std-am": "standardized AM"}
+
+#: Resamples of the topics, and splits of each, for the intervals over topics of :func:`replication_intervals`:
+#: fewer than the command's default 1,000 so that the book's build stays short; they widen the interval a little.
+INTERVAL_BOOTSTRAP, INTERVAL_BOOTSTRAP_SPLITS = 200, 20
+
+
+@_remembered
+def replication_intervals(
+    n_splits=REPLICATION_SPLITS,
+    seed=SEED,
+    n_bootstrap=INTERVAL_BOOTSTRAP,
+    bootstrap_splits=INTERVAL_BOOTSTRAP_SPLITS,
+    matrices=None,
+):
+    """Each average's difference in mean τ from the AM's on each shipped matrix, with its two 95 % intervals.
+
+    :func:`irmeans.tau_intervals` on every matrix: the interval over splits (how far other random splits of the
+    same topics would move the difference) and over topics (the bootstrap: how far another sample of topics
+    would). A difference counts as a win or a loss only when the interval over topics excludes 0.
+
+    Parameters
+    ----------
+    n_splits, seed : int
+        Random splits per matrix, and their seed.
+    n_bootstrap, bootstrap_splits : int
+        Resamples of the topics, and random splits of each.
+    matrices : list of str, optional
+        Names such as ``"adhoc8_ap"``; all 46 by default.
+
+    Returns
+    -------
+    DataFrame
+        One row per matrix and average: ``matrix, collection, measure, average`` (a value of
+        :data:`INTERVAL_AVERAGES`), ``difference`` (mean τ − the AM's), ``splits_low, splits_high,
+        topics_low, topics_high`` and ``verdict``: "more consistent", "less consistent" or "undecided" (the
+        interval over topics holds 0).
+
+    Examples
+    --------
+    >>> t = replication_intervals(n_splits=50, n_bootstrap=20, bootstrap_splits=10, matrices=["adhoc8_ap"])
+    >>> list(t.average), bool((t.topics_low <= t.difference).all() and (t.difference <= t.topics_high).all())
+    (['εGM, ε = 0.01', 'trec_eval GM', 'standardized AM'], True)
+    """
+    rows = []
+    for entry in datasets.catalog():
+        if matrices is not None and entry.name not in matrices:
+            continue
+        m = datasets.load(entry.collection, entry.measure)
+        report = irmeans.tau_intervals(
+            np.array(m.scores),
+            list(INTERVAL_AVERAGES),
+            n_splits,
+            seed,
+            n_bootstrap=n_bootstrap,
+            bootstrap_splits=bootstrap_splits,
+        )
+        for spec, name in INTERVAL_AVERAGES.items():
+            r = report.rows[spec_label(spec)]
+            low, high = r.difference_over_topics.low, r.difference_over_topics.high
+            verdict = "more consistent" if low > 0 else "less consistent" if high < 0 else "undecided"
+            rows.append(
+                {
+                    "matrix": m.label,
+                    "collection": m.collection,
+                    "measure": datasets.MEASURES[m.measure],
+                    "average": name,
+                    "difference": r.difference,
+                    "splits_low": r.difference_over_splits.low,
+                    "splits_high": r.difference_over_splits.high,
+                    "topics_low": low,
+                    "topics_high": high,
+                    "verdict": verdict,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def win_counts(intervals):
+    """For each average, on how many matrices it is more consistent than the AM, less, or neither, by the intervals.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"average": ["εGM", "εGM"], "verdict": ["undecided", "less consistent"]})
+    >>> win_counts(t).loc["εGM"].tolist()
+    [0, 1, 1, 2]
+    """
+    counts = pd.crosstab(intervals.average, intervals.verdict)
+    for column in ("more consistent", "less consistent", "undecided"):
+        if column not in counts:
+            counts[column] = 0
+    counts = counts[["more consistent", "less consistent", "undecided"]]
+    counts["matrices"] = counts.sum(axis=1)
+    return counts.rename_axis(index=None, columns=None)
 
 
 def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0, initial_measure="all"):
