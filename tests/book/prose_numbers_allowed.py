@@ -65,6 +65,7 @@ CHAPTERS = {
         ("0.00 0.70 0.75", "the illustration: a topic lifted from 0.00 to 0.05 against one from 0.70 to 0.75"),
         ("0.005 500", "the figure's smallest boost, 0.005 (book code), which is 500 times ε"),
         ("10 0.3", "the self-checks' settings: the 10 hardest topics; values around 0.3"),
+        ("0.1", "the book's line for a low score, Ravana and Moffat's (≤ 0.1, as chapter 9 counts them)"),
         ("0.334", "Robertson's MAP 0.309 plus his printed increase of 0.025 (§3, cited), which he does not print"),
     ],
     "06-zeros-and-epsilon": [
@@ -110,12 +111,12 @@ CHAPTERS = {
         ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),
         ("0.739", "a value the paper prints, Table 3(c) (cited)"),
         ("4.0", "the license's name, CC BY-SA 4.0"),
-        ("95", "the command's interval, the middle 95 % of the splits (irmeans consistency's output)"),
+        ("95", "the level of every interval the text gives (irmeans.tau_intervals' and the command's, 95 %)"),
         ("0.02 0.2 0.5 0.6", "the illustration of standardized scores; the standard normal's centre, 0.5"),
-        ("10⁻³⁰⁰", "the bound the code asserts on the p-values"),
         ("6 24 25 0.20 0.21 0.25 0.3 0.30 0.33 0.35 0.38 0.40", "the self-checks' scores and counts"),
     ],
     "10-which-average": [
+        ("95", "the level of irmeans.compare's bootstrap intervals, its default"),
         ("0.05 0.02 0.04 0.4 0.8", "the table's illustrations: a gain of 0.05; 0.02 → 0.04 counts as 0.4 → 0.8"),
         ("0.25 0.3", "Robertson's illustration (§4, cited): GMAP counts 0.05 → 0.1 as 0.25 → 0.5, MAP as 0.25 → 0.3"),
         ("50", "an example of what to write, 'over 50 topics'"),

@@ -73,3 +73,25 @@ def test_equation_2s_hard_topic_is_explained():
 
 def test_table_1s_ties_are_named():
     assert "Where two systems tie" in text(4)
+
+
+def test_win_counts_come_with_their_intervals_and_their_dependence():
+    # Counts of wins over the shipped matrices: each difference gets an interval, only those outside it count,
+    # and the text says the matrices are not independent.
+    for n in (9, 10):
+        t = text(n)
+        assert "interval over topics" in t, n
+        assert "the paper's rule fails" not in t, n
+        assert re.search(r"not as many\s+independent", t), n
+    consistency = text(9)
+    assert "p < 10⁻³⁰⁰" not in consistency and "compare_taus" not in consistency
+    assert "irmeans.tau_intervals" in consistency
+
+
+def test_robertsons_boost_is_shown_on_a_real_run_too():
+    assert re.search(r"## The same boost on a real TREC run", markdown(5))
+
+
+def test_chapter_10_compares_real_runs_in_full():
+    which = text(10)
+    assert "irmeans.compare" in which and "irmeans compare --dataset" in which
