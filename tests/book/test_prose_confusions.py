@@ -58,7 +58,7 @@ def test_no_double_negatives_in_differences():
             if cell.cell_type != "markdown":
                 continue
             values = {e["expression"]: e["result"] for e in cell.metadata.get("user_expressions", [])}
-            for m in re.finditer(r"(lower|worse|smaller|less)[^.]{0,40}? by \{eval\}`([^`]*)`", cell.source):
+            for m in re.finditer(r"(lower|worse|smaller|less|prefers)[^.]{0,60}? by \{eval\}`([^`]*)`", cell.source):
                 shown = values.get(m.group(2), {}).get("data", {}).get("text/plain", "")
                 assert not shown.strip("'\"").startswith(("-", "−")), (n, m.group(0), shown)
 
