@@ -88,10 +88,19 @@ pdf: venv $(ASSETS)
 notebooks: venv
 	$(BIN)/python book/scripts/execute_notebooks.py
 
-# Lint, the standalone library check, every test, then the quick benchmarks. The browser
-# tests (tests/browser) run `make site` themselves and use Debian's chromium.
+# Lint, the standalone library check, every test, then the quick benchmarks. The site is
+# built first; then the tests in the browser and in JupyterLab (Debian's chromium) run beside
+# the others, in a second pytest, their report printed after the first's (two cores, about
+# half the time). Either failing fails the target.
+BROWSER_LOG := _build/test-browser-and-lab.log
 test: venv system lint standalone $(ASSETS)
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(MAKE) --no-print-directory site
+	$(BIN)/python -m pytest tests/browser tests/lab > $(BROWSER_LOG) 2>&1 & browser=$$!; \
+	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/lab chapters \
+		--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; others=$$?; \
+	wait $$browser; inbrowser=$$?; \
+	echo "== the tests in the browser and in JupyterLab ($(BROWSER_LOG))"; cat $(BROWSER_LOG); \
+	test $$others -eq 0 && test $$inbrowser -eq 0
 	$(MAKE) --no-print-directory bench QUICK=1
 
 .PHONY: lint standalone
