@@ -90,10 +90,19 @@ pdf: venv $(ASSETS)
 notebooks: venv
 	$(BIN)/python book/scripts/execute_notebooks.py
 
-# Lint, the standalone library check, every test, then the quick benchmarks. The browser
-# tests (tests/browser) run `make site` themselves and use Debian's chromium.
+# Lint, the standalone library check, every test, then the quick benchmarks. The site is
+# built first; then the tests in the browser and in JupyterLab (Debian's chromium) run beside
+# the others, in a second pytest, their report printed after the first's (two cores, about
+# half the time). Either failing fails the target.
+BROWSER_LOG := _build/test-browser-and-lab.log
 test: venv system lint standalone $(ASSETS)
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(MAKE) --no-print-directory site
+	$(BIN)/python -m pytest tests/browser tests/lab > $(BROWSER_LOG) 2>&1 & browser=$$!; \
+	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/lab chapters \
+		--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; others=$$?; \
+	wait $$browser; inbrowser=$$?; \
+	echo "== the tests in the browser and in JupyterLab ($(BROWSER_LOG))"; cat $(BROWSER_LOG); \
+	test $$others -eq 0 && test $$inbrowser -eq 0
 	$(MAKE) --no-print-directory bench QUICK=1
 
 .PHONY: lint standalone
@@ -136,7 +145,7 @@ $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
 bench: venv $(if $(QUICK),,$(BENCH_STAMP))
 	$(BIN)/python benchmarks/bench.py $(if $(QUICK),--quick)
 	$(BIN)/python benchmarks/bench_split_half.py $(if $(QUICK),--only trec8 --rounds 1 --splits 2000)
-	$(if $(QUICK),,$(BIN)/python benchmarks/bench_compare.py)
+	$(BIN)/python benchmarks/bench_compare.py $(if $(QUICK),--quick)
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000

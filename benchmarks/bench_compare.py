@@ -24,6 +24,10 @@ that every evaluator ranks the same way).
    error of ranx's Fisher p-values for MAP: |p1 - p2| <= 5 sd + 2/B, sd from the mean p
    and the two tests' B (ranx counts the permutations as extreme as the data, k/B; irmeans
    counts the data once more, (k + 1)/(B + 1)). Exit status 1 if a check fails.
+
+``--quick`` (run by ``make bench QUICK=1``, so by ``make test``): no ranx, one round, a
+track of 20 runs; the whole command is timed and its CSV checked (one row for each pair
+and average, the AM's means those of ``irmeans.evaluate_runs``).
 """
 
 from __future__ import annotations
@@ -118,7 +122,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each timing (default 3)")
     parser.add_argument("--runs", type=int, default=100, help="runs in the track (default 100)")
     parser.add_argument("--ranx-runs", type=int, default=10, help="runs ranx compares (default 10)")
+    parser.add_argument("--quick", action="store_true", help="20 runs, one round, no ranx (a check that it works)")
     opts = parser.parse_args()
+    if opts.quick:
+        return quick(opts.runs if opts.runs != 100 else 20)
 
     import warnings
 
@@ -201,6 +208,37 @@ def main() -> int:
     print(f"Checks: ranx's per-topic AP equals irmeans' on the {k} runs, and the randomization p-values of the AM")
     print(f"are within Monte Carlo error of ranx's Fisher p-values for MAP (worst: {worst:.2f} of the bound):")
     print(f"**{'passed' if ok else 'FAILED'}**. Load average at the end: {load()}.")
+    return 0 if ok else 1
+
+
+def quick(n_runs: int) -> int:
+    """The whole command once on a small track, its output checked; no ranx."""
+    import csv
+    import io
+
+    import irmeans
+
+    print(f"## irmeans compare, quick (`bench_compare.py --quick`, {n_runs} runs, no ranx)\n")
+    print(f"Machine: {machine()}; load average (1 / 5 / 15 min) {load()} at the start.\n")
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, runs = write_track(folder, n_runs)
+        argv = command(qrels, runs)
+        start = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        if done.returncode:
+            raise SystemExit(f"irmeans compare exited {done.returncode}: {done.stderr.strip()}")
+        rows = list(csv.DictReader(io.StringIO(done.stdout)))
+        matrix = irmeans.evaluate_runs(qrels, runs, "map")
+    n_pairs = n_runs * (n_runs - 1) // 2
+    means = dict(zip(matrix.systems, matrix.scores.mean(axis=1)))
+    am = [r for r in rows if r["average"] == "am"]
+    ok = len(rows) == n_pairs * len(AVERAGES) and len(am) == n_pairs
+    ok &= all(abs(float(r["mean_a"]) - means[r["system_a"]]) <= 1e-12 for r in am)
+    print(f"`irmeans compare` on {n_runs} runs ({n_pairs} pairs, {len(AVERAGES)} averages, 10,000 sign vectors and")
+    verdict = "passed" if ok else "FAILED"
+    verdict = "passed" if ok else "FAILED"
+    print(f"resamples): {seconds:.2f} s. Rows and the AM's means as `evaluate_runs`: **{verdict}**.")
     return 0 if ok else 1
 
 

@@ -11,8 +11,8 @@ part of the library.
 from __future__ import annotations
 
 import numpy as np
-from irmeans.averages import AM, GM, HM, Average, Logit, Median, parse_average
 from irmeans._numeric import dense_ranks
+from irmeans.averages import AM, GM, HM, Average, Logit, Median, parse_average
 from irmeans.errors import IrmeansError
 
 # The argument checks and the log-odds of that commit, kept here so that the reference does not

@@ -31,7 +31,7 @@ live with their chapter's data, in the chapter's module
 
 Examples
 --------
->>> answer("sc-ch2-r-precision").accepts(0.4)
+>>> answer("sc-ch2-r-precision").accepts(0.5)
 True
 >>> answer("sc-ch4-first-ehm").answer
 'S3'

@@ -17,6 +17,7 @@ so ipykernel has no unencrypted TCP connection to warn about.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -100,8 +101,12 @@ def execute(path: Path, timeout: int = 300) -> None:
 
 
 def main(argv: list[str]) -> None:
-    paths = [Path(p) for p in argv] or sorted(CHAPTERS.glob("*.ipynb"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="the notebooks to run (default: every chapter)")
+    paths = parser.parse_args(argv).notebooks or sorted(CHAPTERS.glob("*.ipynb"))
     for path in paths:
+        if not path.is_file():
+            parser.error(f"{path}: no such notebook")
         print(f"executing {path.name}", flush=True)
         execute(path)
 

@@ -24,7 +24,7 @@ _HOMES = {
     "kendall": ["kendall_tau"],
     "halves": ["difficulty_halves", "draw_halves", "make_halves"],
     "topics": ["standardize", "topic_difficulty"],
-    "significance": ["compare_taus", "holm", "paired_t_test", "randomization_test", "sign_test"],
+    "significance": ["holm", "paired_t_test", "randomization_test", "sign_test"],
     "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning"],
     "means": ["TREC_EVAL_GM_EPS", "arithmetic_mean", "geometric_mean", "harmonic_mean", "logit_mean", "median"],
     "measures": [
@@ -66,7 +66,6 @@ __all__ = [
     "tau_intervals",
     "standardize",
     "topic_difficulty",
-    "compare_taus",
     "paired_t_test",
     "randomization_test",
     "sign_test",
@@ -150,7 +149,7 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
         reciprocal_rank,
     )
     from .score_matrix import ScoreMatrix, evaluate_runs
-    from .significance import compare_taus, holm, paired_t_test, randomization_test, sign_test
+    from .significance import holm, paired_t_test, randomization_test, sign_test
     from .topics import standardize, topic_difficulty
     from .trec.evaluate import Evaluation, evaluate
     from .trec.files import Qrels, Run, read_qrels, read_run

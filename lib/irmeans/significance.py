@@ -1,4 +1,4 @@
-"""Paired tests: two systems on the same topics, or two averages on the same splits.
+"""Paired tests: two systems on the same topics.
 
 :func:`paired_t_test` is the t-test on paired differences, with the case of
 no difference at all made explicit (t = 0, p = 1) instead of scipy's NaN;
@@ -7,15 +7,12 @@ is Fisher's paired randomization test (every topic's pair of scores swapped or
 not, at random or in every way), :func:`sign_test` the sign test, which no
 increasing transformation of the scores changes, and :func:`holm` Holm's
 correction of many p-values at once. Each takes many pairs of systems at once
-(leading axes), as :func:`irmeans.compare` runs them. :func:`compare_taus`
-compares two averages over the same split-half splits
-(:func:`irmeans.consistency.split_half` with one seed): the mean difference
-of their τ, a paired t-test and a Wilcoxon signed-rank test on the paired τ.
+(leading axes), as :func:`irmeans.compare` runs them.
 
-The τ values of different splits of one collection are not independent
-samples (the splits share topics and systems), so these p-values overstate
-the certainty: read them, as Ravana & Moffat (2009) did, as a yardstick for
-how consistently one average beats the other over the splits.
+Two averages compared over the same split-half splits get no test here: the
+splits share their topics and systems, so their τ values are not independent
+samples and a p-value across them means nothing.
+:func:`irmeans.intervals.tau_intervals` gives intervals instead.
 
 >>> from irmeans.significance import paired_t_test
 >>> t, p = paired_t_test([0.2, 0.4, 0.5], [0.1, 0.3, 0.5])
@@ -46,8 +43,6 @@ __all__ = [
     "randomization_p",
     "SignTest",
     "wilcoxon_test",
-    "PairedComparison",
-    "compare_taus",
 ]
 
 
@@ -318,80 +313,3 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float]:
         return 0.0, 1.0
     res = stats.wilcoxon(x, y, zero_method="wilcox")
     return float(res.statistic), float(res.pvalue)
-
-
-@dataclass(frozen=True)
-class PairedComparison:
-    """Two averages' τ over the same splits: ``a`` against ``b``.
-
-    Attributes
-    ----------
-    n : int
-        Number of paired splits.
-    mean_a, mean_b : float
-        Mean τ of each.
-    mean_difference : float
-        Mean of τ_a − τ_b (positive: ``a`` is the more consistent).
-    a_higher, b_higher : int
-        Splits on which τ_a > τ_b, and τ_b > τ_a.
-    t, t_p : float
-        Paired t-test of τ_a − τ_b and its two-sided p-value.
-    wilcoxon, wilcoxon_p : float
-        Wilcoxon signed-rank statistic and p-value (ties left out).
-    """
-
-    n: int
-    mean_a: float
-    mean_b: float
-    mean_difference: float
-    a_higher: int
-    b_higher: int
-    t: float
-    t_p: float
-    wilcoxon: float
-    wilcoxon_p: float
-
-
-def compare_taus(tau_a: ArrayLike, tau_b: ArrayLike) -> PairedComparison:
-    """Compare two averages' τ over the same splits with a paired t-test and a Wilcoxon test.
-
-    The tests take the splits as independent samples, which they are not (they share their
-    topics and systems): their p-values overstate the evidence, however many splits are drawn.
-    :func:`irmeans.intervals.tau_intervals` gives what can be said instead (an interval for
-    the difference over splits, and one over samples of topics, by the bootstrap), and
-    ``irmeans consistency`` prints those.
-
-    Parameters
-    ----------
-    tau_a, tau_b : array_like, shape (n,)
-        τ of each split under the two averages, split by split (the same
-        seed of :func:`irmeans.consistency.split_half`). NaN τ are refused.
-
-    Returns
-    -------
-    PairedComparison
-
-    Examples
-    --------
-    >>> c = compare_taus([0.80, 0.82, 0.78, 0.81], [0.75, 0.80, 0.77, 0.79])
-    >>> round(c.mean_difference, 4), c.a_higher, c.b_higher, round(c.t_p, 3)
-    (0.025, 4, 0, 0.063)
-    """
-    a, b = _paired(tau_a, tau_b)
-    if a.ndim != 1:
-        raise IrmeansError(f"compare_taus takes 1-d τ, got shape {a.shape}")
-    t, t_p = paired_t_test(a, b)
-    w, w_p = wilcoxon_test(a, b)
-    d = a - b
-    return PairedComparison(
-        n=int(a.size),
-        mean_a=float(a.mean()),
-        mean_b=float(b.mean()),
-        mean_difference=float(d.mean()),
-        a_higher=int((d > 0).sum()),
-        b_higher=int((d < 0).sum()),
-        t=float(t),
-        t_p=float(t_p),
-        wilcoxon=w,
-        wilcoxon_p=w_p,
-    )

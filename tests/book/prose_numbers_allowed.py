@@ -34,7 +34,7 @@ CHAPTERS = {
         ("2 8 9 11 12 999", "the exercises' rankings: relevant at ranks 11 and 12, 999 and 1000, 8 to 10; rank 2"),
         ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
         ("1000", "TREC's cutoff of 1000 documents per topic (trec_eval, cited)"),
-        ("0.4", "the self-check's recall level"),
+        ("0.5", "the self-check's recall level"),
         (
             "10.0 4",
             "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without results",
@@ -65,6 +65,8 @@ CHAPTERS = {
         ("0.00 0.70 0.75", "the illustration: a topic lifted from 0.00 to 0.05 against one from 0.70 to 0.75"),
         ("0.005 500", "the figure's smallest boost, 0.005 (book code), which is 500 times ε"),
         ("10 0.3", "the self-checks' settings: the 10 hardest topics; values around 0.3"),
+        ("0.1", "the book's line for a low score, Ravana and Moffat's (≤ 0.1, as chapter 9 counts them)"),
+        ("0.334", "Robertson's MAP 0.309 plus his printed increase of 0.025 (§3, cited), which he does not print"),
     ],
     "06-zeros-and-epsilon": [
         ("0.2 0.3 0.4", "S2's scores in Ravana and Moffat's Table 1 (cited)"),
@@ -79,9 +81,11 @@ CHAPTERS = {
         ("0.05 0.1 0.25 0.5", "the illustration of ratios: 0.05 → 0.1 and 0.25 → 0.5; the 0.05 level of a test"),
         ("0.10 0.20 0.40 0.60 0.75", "the self-check's scores and changes"),
         (
-            "3 4 10 100 101 500",
-            "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, 100 to 101)",
+            "3 4 10 100 500",
+            "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, rank 100)",
         ),
+        ("1000", "Zhai and Massung's comparison (ch. 9, cited): the step from rank 100 to 1000"),
+        ("-1", "the range of Kendall's τ in its definition: −1 for one order the other reversed"),
     ],
     "08-logit": [
         (
@@ -102,16 +106,17 @@ CHAPTERS = {
         ("10⁻⁶ 0.3", "the range of ε of the Jupyter controls (book code)"),
     ],
     "09-consistency": [
+        ("0.001", "one unit in the third decimal, the precision the paper prints its τ values to"),
         ("10,000", "Ravana and Moffat's 10,000 random splits (cited), which the book runs too"),
         ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),
         ("0.739", "a value the paper prints, Table 3(c) (cited)"),
         ("4.0", "the license's name, CC BY-SA 4.0"),
-        ("95", "the command's interval, the middle 95 % of the splits (irmeans consistency's output)"),
+        ("95", "the level of every interval the text gives (irmeans.tau_intervals' and the command's, 95 %)"),
         ("0.02 0.2 0.5 0.6", "the illustration of standardized scores; the standard normal's centre, 0.5"),
-        ("10⁻³⁰⁰", "the bound the code asserts on the p-values"),
         ("6 24 25 0.20 0.21 0.25 0.3 0.30 0.33 0.35 0.38 0.40", "the self-checks' scores and counts"),
     ],
     "10-which-average": [
+        ("95", "the level of irmeans.compare's bootstrap intervals, its default"),
         ("0.05 0.02 0.04 0.4 0.8", "the table's illustrations: a gain of 0.05; 0.02 → 0.04 counts as 0.4 → 0.8"),
         ("0.25 0.3", "Robertson's illustration (§4, cited): GMAP counts 0.05 → 0.1 as 0.25 → 0.5, MAP as 0.25 → 0.3"),
         ("50", "an example of what to write, 'over 50 topics'"),

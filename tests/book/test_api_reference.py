@@ -97,9 +97,9 @@ def test_a_constant_takes_the_comment_above_it_in_its_module(built):
 
 def test_a_reference_by_home_module_links_to_the_public_entry(built):
     html = built[0]["api-reference"]
-    # compare_taus' docstring names irmeans.consistency.split_half, documented as irmeans.split_half
-    entry = html[html.index('id="irmeans.compare_taus"') :][:3000]
-    assert 'href="#irmeans.split_half"' in entry
+    # halves_tau's docstring names irmeans.intervals.tau_intervals, documented as irmeans.tau_intervals
+    entry = html[html.index('id="irmeans.halves_tau"') :][:3000]
+    assert 'href="#irmeans.tau_intervals"' in entry
 
 
 def test_a_stale_reference_in_a_docstring_still_fails_the_build(tmp_path):

@@ -1,13 +1,14 @@
 """A reader's own numbers through a chapter: change its example's data, run it, and it follows them.
 
-For each chapter converted so far, the test rewrites the data cell as a reader
+For each of the ten chapters, the test rewrites the data cells as a reader
 would (other numbers in the same lines), runs the whole chapter in a copy of the
-chapters' folder, and checks that it completes, that its figures and its "your
-scores" box show the new data, and that the claims of the text the new data no
-longer bear out are named, each by a sentence the chapter really has. On the
-book's own data the same checks are strict (tests/book's nbval run and the
-site's build fail on a claim that does not hold); that is tested in
-:mod:`irmeans_book.claims`.
+chapters' folder, and checks that it completes, that its figures (their data,
+where their controls start, their alt text) and its "your scores" box show the
+new data, and that the claims of the text the new data no longer bear out are
+named, each by a sentence the chapter really has (in its text or a figure's
+caption). On the book's own data the same checks are strict (tests/book's nbval
+run and the site's build fail on a claim that does not hold); that is tested in
+:mod:`irmeans_book.claims`, and that they show nothing there, below.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTE = re.compile(r"no longer holds: “(.*)”$")
 
 #: Per chapter: the data lines as the book has them and as a reader changes them, the claims that must then be named,
-#: the figures (by label) that must show the new numbers, and those numbers, and the figures whose controls must start
-#: at the new data (their parameters' values).
+#: the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must start
+#: at the new data (their parameters' values), and those whose alt text must describe them.
 CHANGES = {
     "01-introduction": {
         "lines": {
@@ -128,6 +129,19 @@ CHANGES = {
         "figures": {"fig-ch8-curves": [0.3, 0.7, 0.97], "fig-ch8-averages": [0.955, 0.975]},
         "params": {"fig-ch8-averages": {"dataset": "nDCG: easy and middling topics", "eps": 0.001}},
     },
+    "09-consistency": {
+        "lines": {
+            'trec8 = datasets.load("adhoc8", "ap")': 'trec8 = datasets.read_csv("../examples/scores.csv", measure="ap")',
+        },
+        "named": {"the paper reports", "All six deterministic AP cells"},
+        "figures": {},
+        "params": {"fig-ch9-scores": {"matrix": "scores_ap"}, "fig-ch9-difficulty": {"collection": "scores_ap"}},
+        "described": {
+            "fig-ch9-scores": "For scores_ap: ",
+            "fig-ch9-sweep": "epsilon-harmonic means of scores_ap against",
+            "fig-ch9-replication": "(47 in all)",
+        },
+    },
     "10-which-average": {
         "lines": {
             "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])": (
@@ -163,6 +177,11 @@ def _numbers(spec) -> set[float]:
     return found
 
 
+def test_every_chapter_is_changed():
+    chapters = sorted(path.stem for path in (ROOT / "chapters").glob("[0-9][0-9]-*.ipynb"))
+    assert len(chapters) == 10 and sorted(CHANGES) == chapters
+
+
 def test_a_failed_claim_names_its_sentence_in_the_note():
     assert NOTE.search(note("The arithmetic mean prefers A")["text/plain"]).group(1) == "The arithmetic mean prefers A"
 
@@ -172,6 +191,7 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
     change = CHANGES[name]
     shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
     shutil.copy(ROOT / "references.bib", tmp_path)
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")  # a reader's own files, as the README's commands use them
     path = tmp_path / "chapters" / f"{name}.ipynb"
     nb = nbformat.read(path, as_version=4)
     replaced = 0
@@ -210,6 +230,9 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
         assert label in specs, f"{name}: {label} was not drawn"
         shown = _numbers(specs[label])
         assert {round(v, 9) for v in values} <= shown, f"{name}: {label} does not show the new data"
+    for label, text in change.get("described", {}).items():
+        assert label in specs, f"{name}: {label} was not drawn"
+        assert text in specs[label]["description"], f"{name}: {label}'s alt text does not describe the new data"
     for label, values in change.get("params", {}).items():
         assert label in specs, f"{name}: {label} was not drawn"
         start = {p["name"]: p.get("value") for p in specs[label].get("params", [])}

@@ -47,8 +47,9 @@ def test_two_answers_for_every_chapter():
 def test_answers_are_the_librarys():
     # A few answers recomputed here by hand from their definitions.
     assert np.isclose(answer("sc-ch1-gm-b").value, np.prod([0.35, 0.30, 0.30, 0.25, 0.20]) ** (1 / 5))
-    assert answer("sc-ch2-r-precision").value == pytest.approx(2 / 5)
-    assert answer("sc-ch2-interpolated").value == pytest.approx(2 / 3)  # P@3 = 2/3 at recall 2/5 >= 0.4
+    assert answer("sc-ch2-r-precision").value == pytest.approx(2 / 4)  # P@4: ranks 2 and 4 of the top 4
+    assert answer("sc-ch2-interpolated").value == pytest.approx(3 / 5)  # recall 0.5 at rank 4 (P 1/2), P@5 = 3/5
+    assert answer("sc-ch2-ndcg").value == pytest.approx((1 + 1 / 2) / (1 + 1 / np.log2(3)))
     assert answer("sc-ch3-gm-doubled").value == pytest.approx(np.prod([0.95, 0.90, 0.15, 0.12, 0.10, 0.10]) ** (1 / 6))
     assert answer("sc-ch4-s1-ehm").value == pytest.approx(
         5 / sum(1 / (x + 0.1) for x in (0.1, 0.1, 0.3, 0.8, 0.1)) - 0.1

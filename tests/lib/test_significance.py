@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from irmeans.errors import IrmeansError
-from irmeans.significance import compare_taus, paired_t_test, wilcoxon_test
+from irmeans.significance import paired_t_test, wilcoxon_test
 from scipy import stats
 
 
@@ -48,22 +48,3 @@ def test_wilcoxon_test_matches_scipy_and_leaves_out_zero_differences():
     assert s == min(ranks[d > 0].sum(), ranks[d < 0].sum())
     assert p == pytest.approx(stats.wilcoxon(a[5:], b[5:], method="approx").pvalue, rel=1e-12)
     assert wilcoxon_test([0.1, 0.2], [0.1, 0.2]) == (0.0, 1.0)
-
-
-def test_compare_taus_on_paired_splits():
-    rng = np.random.default_rng(4)
-    tau_b = rng.uniform(0.6, 0.9, 500)
-    tau_a = tau_b + rng.normal(0.01, 0.02, 500)
-    c = compare_taus(tau_a, tau_b)
-    assert c.n == 500
-    assert c.mean_difference == pytest.approx(np.mean(tau_a - tau_b), abs=1e-15)
-    assert c.a_higher + c.b_higher == 500 and c.a_higher > c.b_higher
-    assert c.t > 0 and c.t_p < 1e-6 and c.wilcoxon_p < 1e-6
-    assert c.t == pytest.approx(stats.ttest_rel(tau_a, tau_b).statistic)
-    swapped = compare_taus(tau_b, tau_a)
-    assert swapped.t == pytest.approx(-c.t) and swapped.t_p == pytest.approx(c.t_p)
-
-
-def test_compare_taus_needs_one_dimension():
-    with pytest.raises(IrmeansError, match="1-d"):
-        compare_taus([[0.1, 0.2]], [[0.2, 0.3]])

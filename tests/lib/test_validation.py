@@ -121,7 +121,6 @@ SCORE_TAKERS = {
     "GM()": lambda x: irmeans.GM(eps=0.01)(x),
     "paired_t_test": lambda x: significance.paired_t_test(x, [0.2, 0.1, 0.3]),
     "wilcoxon_test": lambda x: significance.wilcoxon_test(x, [0.2, 0.1, 0.3]),
-    "compare_taus": lambda x: significance.compare_taus(x, [0.2, 0.1, 0.3]),
     "kendall_tau": lambda x: irmeans.kendall_tau(x, [0.2, 0.1, 0.3]),
     "kendall_tau (y)": lambda x: irmeans.kendall_tau([0.2, 0.1, 0.3], x),
     "split_half": lambda m: irmeans.split_half(m, "am", n_splits=2, seed=0),

@@ -528,17 +528,27 @@ FIGURES = {"fig-ch2-pr-curve": pr_curve_figure, "fig-ch2-ranking": ranking_figur
 # The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
 # ---------------------------------------------------------------------------
 
-CH2_RANKING, CH2_R = RANKING, R
+#: The self-checks' own ranking, not the worked example's (whose R-precision and interpolated precision the
+#: chapter prints): relevant at ranks 2, 4 and 5 of five, with R = 4 relevant documents in all.
+CH2_SC_RANKING, CH2_SC_R = (0, 1, 0, 1, 1), 4
+#: The nDCG self-check: two relevant documents (grade 1), ranked 1 and 3.
+CH2_SC_GRADES, CH2_SC_JUDGED = (1, 0, 1), (1, 1)
 
 
 @selfcheck("sc-ch2-r-precision")
 def ch2_r_precision() -> Number:
-    """R-precision of chapter 2's ranking."""
-    return Number(irmeans.r_precision(CH2_RANKING, CH2_R), decimals=2)
+    """R-precision of the self-checks' ranking (relevant at ranks 2, 4 and 5, R = 4)."""
+    return Number(irmeans.r_precision(CH2_SC_RANKING, CH2_SC_R), decimals=2)
 
 
 @selfcheck("sc-ch2-interpolated")
 def ch2_interpolated() -> Number:
-    """Interpolated precision at recall 0.4 of chapter 2's ranking."""
-    (value,) = irmeans.interpolated_precision(CH2_RANKING, CH2_R, recall_levels=[0.4])
+    """Interpolated precision at recall 0.5 of the self-checks' ranking."""
+    (value,) = irmeans.interpolated_precision(CH2_SC_RANKING, CH2_SC_R, recall_levels=[0.5])
     return Number(value, decimals=3)
+
+
+@selfcheck("sc-ch2-ndcg")
+def ch2_ndcg() -> Number:
+    """nDCG (gain = grade, log2(r + 1) discount) of two relevant documents at ranks 1 and 3."""
+    return Number(irmeans.ndcg(CH2_SC_GRADES, judged=CH2_SC_JUDGED), decimals=3)

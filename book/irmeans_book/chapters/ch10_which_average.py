@@ -17,7 +17,7 @@ import irmeans
 from irmeans_book.plots import example
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
-__all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES"]
+__all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES", "ROBUST_PAIR", "robust_disagreeing_pair"]
 
 #: The worked example: A strong on most topics and failing outright on two, B never failing, never shining.
 SCORES_A = example([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])
@@ -25,6 +25,29 @@ SCORES_B = example([0.36, 0.34, 0.31, 0.29, 0.27, 0.25, 0.22, 0.20, 0.12, 0.09])
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
 EXAMPLE = {"a": SCORES_A, "b": SCORES_B}
+
+#: The pair of 2004 Robust track runs the chapter compares in full (MAP's preferred run first), which its
+#: command line names: :func:`robust_disagreeing_pair` finds it, and the chapter checks that it still does.
+ROBUST_PAIR = ("sys90", "sys27")
+
+
+def robust_disagreeing_pair(matrix):
+    """The pair of runs with the largest MAP difference among those MAP and trec_eval's GMAP order oppositely.
+
+    Chapter 7's table (:func:`irmeans_book.chapters.ch07_map_gmap_mrr.disagreeing_pairs`), first row:
+    the run MAP prefers, then the run GMAP prefers.
+
+    Examples
+    --------
+    >>> from irmeans import datasets
+    >>> robust_disagreeing_pair(datasets.load("robust2004", "ap")) == ROBUST_PAIR
+    True
+    """
+    from irmeans_book.chapters.ch07_map_gmap_mrr import disagreeing_pairs
+
+    first = disagreeing_pairs(matrix).iloc[0]
+    return str(first.map_higher), str(first.gmap_higher)
+
 
 #: The chapter's numbered figures: it has none.
 FIGURES: dict = {}
@@ -45,7 +68,7 @@ CH10_AVERAGES = {
 
 @selfcheck("sc-ch10-prefers-b")
 def ch10_prefers_b() -> Choice:
-    """The one average of three that prefers the flat system B to A, which fails one topic of four."""
+    """The one average of three that prefers the flat system D to C, which fails one topic of four."""
     prefers_b = [name for name, mean in CH10_AVERAGES.items() if mean(CH10_B) > mean(CH10_A)]
     assert len(prefers_b) == 1, prefers_b
     return Choice(tuple(CH10_AVERAGES), prefers_b[0])
@@ -53,5 +76,5 @@ def ch10_prefers_b() -> Choice:
 
 @selfcheck("sc-ch10-floor")
 def ch10_floor() -> Number:
-    """trec_eval's gm_map of system A: the floor form with ε = 10⁻⁵."""
+    """trec_eval's gm_map of system C: the floor form with ε = 10⁻⁵."""
     return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor"), decimals=3)
