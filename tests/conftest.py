@@ -21,3 +21,11 @@ def playwright():
 
     with sync_playwright() as p:
         yield p
+
+
+@pytest.fixture(autouse=True)
+def _no_progress_bars(request, monkeypatch):
+    """No progress bar in any test's output, however slow the machine: a bar appears after two seconds of work,
+    and tests compare standard error exactly. The tests of the bars themselves are marked ``progress``."""
+    if request.node.get_closest_marker("progress") is None:
+        monkeypatch.setenv("IRMEANS_PROGRESS", "off")

@@ -5,15 +5,22 @@ stay silent. After that, on a terminal, one line is redrawn in place (at most ev
 :data:`REDRAW` seconds) and ended with a newline when the work is done or stops;
 anywhere else (a log file, a pipe) a line is written at most every :data:`LOG_EVERY`
 seconds, and a last one at the end. Standard output is never touched.
+
+The environment variable ``IRMEANS_PROGRESS=off`` silences every bar (for logs that
+must not depend on the machine's speed, such as tests comparing standard error).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress", "DELAY"]
+__all__ = ["Progress", "DELAY", "ENV"]
+
+#: The environment variable that turns the bars off when set to ``off`` (or ``0``, ``no``, ``false``).
+ENV = "IRMEANS_PROGRESS"
 
 #: Seconds of work before anything is shown.
 DELAY = 2.0
@@ -65,6 +72,7 @@ class Progress:
         except (AttributeError, ValueError, OSError):
             self.tty = False
         self.done = 0
+        self.silent = os.environ.get(ENV, "").strip().lower() in {"off", "0", "no", "false"}
         self.started = time.monotonic()
         self.shown_at: float | None = None  # when the bar was last written, None before the first time
         self.shown_done: int | None = None  # the count it showed then
@@ -79,6 +87,8 @@ class Progress:
     def update(self, k: int = 1) -> None:
         """Count ``k`` more units done; redraw if it is time."""
         self.done += k
+        if self.silent:
+            return
         now = time.monotonic()
         if self.shown_at is None:
             if now - self.started < DELAY:

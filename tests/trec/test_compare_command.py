@@ -111,6 +111,7 @@ def test_the_plot_is_drawn_beside_the_tables(tmp_path, capsys, name, magic):
     assert (tmp_path / name).read_bytes()[: len(magic)] == magic
 
 
+@pytest.mark.progress
 def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     monkeypatch.setattr(_progress, "LOG_EVERY", 0.0)

@@ -158,6 +158,7 @@ class FastClock:
         return self.now
 
 
+@pytest.mark.progress
 def test_a_long_run_shows_progress_on_stderr_and_the_same_stdout(trec8_csv, capsys, monkeypatch):
     path, _ = trec8_csv
     args = ["consistency", "--scores", path, *"-n 3000 -a am -a gm:0.01 --seed 4 --bootstrap 0".split()]
@@ -179,6 +180,7 @@ def test_a_long_run_shows_progress_on_stderr_and_the_same_stdout(trec8_csv, caps
     assert len(lines) <= 60 * 0.5 / _progress.LOG_EVERY + 3
 
 
+@pytest.mark.progress
 def test_evaluating_many_runs_shows_progress(tmp_path, capsys, monkeypatch):
     q = tmp_path / "qrels"
     q.write_text(QRELS)
@@ -205,6 +207,7 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.progress
 def test_progress_on_a_terminal_is_one_line_redrawn_and_ended(monkeypatch):
     monkeypatch.setattr(_progress.time, "monotonic", FastClock())
     term = Terminal()
@@ -227,6 +230,18 @@ def test_progress_on_a_terminal_is_one_line_redrawn_and_ended(monkeypatch):
     with _progress.Progress(10, "x", "splits", stream=term) as bar:
         bar.update(10)
     assert term.getvalue() == ""
+
+
+@pytest.mark.progress
+@pytest.mark.parametrize("value, shown", [("off", False), ("0", False), ("on", True), ("", True)])
+def test_irmeans_progress_off_silences_the_bar(monkeypatch, value, shown):
+    monkeypatch.setattr(_progress.time, "monotonic", FastClock())  # every step seems to take 0.5 s
+    monkeypatch.setenv("IRMEANS_PROGRESS", value)
+    term = Terminal()
+    with _progress.Progress(10, "x", "splits", stream=term) as bar:
+        for _ in range(10):
+            bar.update()
+    assert bool(term.getvalue()) == shown
 
 
 @pytest.mark.parametrize(
