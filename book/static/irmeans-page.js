@@ -125,6 +125,15 @@
     });
   }
 
+  // A cell of an output's table that is prose, not a number: it may wrap (on paper a table's numbers
+  // do not, so that its columns never interleave; a long text kept on one line would run past the column).
+  var NUMBER = /^[-+\u2212]?[\d.,]+(e[-+]?\d+)?%?$|^(nan|True|False|[-\u2013])?$/i;
+  function markTextCells(root) {
+    root.querySelectorAll(".cell_output table td").forEach(function (td) {
+      if (!NUMBER.test(td.textContent.trim())) td.classList.add("irmeans-text-cell");
+    });
+  }
+
   function update() {
     var root = article();
     stack(root);
@@ -140,6 +149,7 @@
   function start() {
     markLongCode(article());
     breakableCode(article());
+    markTextCells(article());
     update();
     // Maths is typeset after the page loads; a dropdown or a figure changes the page's height.
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(update);
