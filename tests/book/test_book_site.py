@@ -44,10 +44,10 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
 def test_setup_registers_the_renderer_first_for_html():
     from myst_nb.core.render import get_mime_priority, load_mime_renders
 
-    hooks, scripts, directives = [], [], {}
+    hooks, handlers, scripts, directives = [], [], [], {}
     irmeans_site.setup(
         SimpleNamespace(
-            connect=lambda event, fn, priority=500: hooks.append(event),
+            connect=lambda event, fn, priority=500: hooks.append(event) or handlers.append(fn),
             add_js_file=scripts.append,
             add_directive=directives.__setitem__,
         )
@@ -56,7 +56,9 @@ def test_setup_registers_the_renderer_first_for_html():
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
-    assert hooks.count("html-page-context") == 3 and "build-finished" in hooks
+    # the Vega script, Thebe's assets dropped, the citation roles, the .pdf button giving the book
+    assert hooks.count("html-page-context") == 4 and "build-finished" in hooks
+    assert irmeans_site._pdf_button_gives_the_book in handlers
     assert "config-inited" in hooks and "doctree-resolved" in hooks
     assert "builder-inited" in hooks and directives == {"irmeans-downloads": irmeans_site.DownloadsDirective}
 
