@@ -144,7 +144,7 @@ def _without_figure_references(node):
         return node
     out = {}
     for key, value in node.items():
-        if key == "title":
+        if key == "title" and value is not None:  # an explicit null stays: without it, the field's name shows
             value = _plain_title(value)
             if value is None:
                 continue
@@ -198,6 +198,8 @@ def slide_spec(spec: dict) -> dict:
     >>> s = slide_spec({"vconcat": [{"mark": "text", "height": 18}, {"mark": "point", "title": "Figure 9: gains"}]})
     >>> s["vconcat"]
     [{'mark': 'point', 'title': 'Gains'}]
+    >>> slide_spec({"facet": {"column": {"field": "average", "title": None}}, "spec": {"mark": "line"}})["facet"]
+    {'column': {'field': 'average', 'title': None}}
     """
     out = _fixed_widths(_without_figure_references(_without_readouts(_on_white(spec))))
     config = out.setdefault("config", {})

@@ -95,7 +95,7 @@ def test_chart_binds_two_sliders_over_the_grid(baseline):
 
 def test_rank_shares(tmp_path):
     table = verdicts.rank_shares({"X": [1] * 9 + [500], "Y": [2] * 10})
-    x = table[(table.system == "X") & (table.average == "mean rank")]
+    x = table[(table.system == "X") & (table.average == "Mean rank")]
     assert x["mean"].iloc[0] == pytest.approx(50.9) and x.share.iloc[-1] == pytest.approx(500 / 509)
     mrr = table[(table.system == "X") & (table.average == "MRR")]
     assert mrr["mean"].iloc[0] == pytest.approx(irmeans.arithmetic_mean(1 / np.array([1] * 9 + [500])))

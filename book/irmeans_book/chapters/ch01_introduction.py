@@ -146,7 +146,7 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
             x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("score:Q", title="Per-topic score", scale=alt.Scale(domain=[0, 1])),
             color=colour,
-            shape=alt.Shape("system:N", legend=None),
+            shape=alt.Shape("system:N", title="System"),  # one legend, with each system's colour and mark
             xOffset="system:N",
             tooltip=["system:N", "topic:O", alt.Tooltip("score:Q", format=".2f")],
         )
@@ -156,7 +156,7 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
     bars = chosen.mark_bar().encode(
         x=alt.X("system:N", title="System", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("value:Q", title="Average over topics", scale=alt.Scale(domain=[0, 1])),
-        color=colour,
+        color=alt.Color("system:N", legend=None),  # the legend is the points': colour and mark
         tooltip=["average:N", "system:N", alt.Tooltip("value:Q", format=".4f")],
     )
     labels = chosen.mark_text(dy=-8).encode(x="system:N", y="value:Q", text=alt.Text("value:Q", format=".3f"))
@@ -167,8 +167,15 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
         .encode(text="label:N")
         .properties(width=140, height=20)
     )
-    right = alt.vconcat((bars + labels).properties(width=140, height=220, title="The chosen average"), verdict)
-    return alt.hconcat(left, right).add_params(weakest, average)
+    # The panel names the average the select has chosen ("The geometric mean"), on a slide as on the site.
+    title = alt.Title(text=alt.ExprRef("'The ' + average"))
+    right = alt.vconcat((bars + labels).properties(width=140, height=220, title=title), verdict)
+    # The points' side-by-side offset is theirs alone: shared, it pushed each bar to one side of its label.
+    return (
+        alt.hconcat(left, right)
+        .add_params(weakest, average)
+        .resolve_scale(xOffset="independent", color="independent", shape="independent")
+    )
 
 
 def averages_alt(scores_a, scores_b):

@@ -199,7 +199,7 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
             x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
             y=alt.Y("value:Q", title="Transformed score", scale=alt.Scale(zero=False)),
             color=colour,
-            shape=alt.Shape("system:N", legend=None),
+            shape=alt.Shape("system:N", title="System"),  # one legend, each system's colour and mark
             xOffset="system:N",
             tooltip=[
                 "system:N",
@@ -217,7 +217,9 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         x=alt.X("system:N", title="System", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("mean:Q", title="Mean of transformed scores", scale=alt.Scale(zero=False)),
         y2="floor:Q",
-        color=colour,
+        color=alt.Color(
+            "system:N", legend=None
+        ),  # the same colours, from a scale of its own: the legend is the points'
         tooltip=["system:N", alt.Tooltip("mean:Q", format=".4f")],
     )
 
@@ -239,7 +241,8 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         line("back", f"isValid(datum.A) ? {pair} : ''"),
         spacing=4,
     )
-    return alt.hconcat(points, right).add_params(lowest, scale).resolve_scale(xOffset="independent")
+    both = alt.hconcat(points, right).resolve_scale(xOffset="independent", color="independent", shape="independent")
+    return both.add_params(lowest, scale)
 
 
 def doubling_table(changes=CHANGES):

@@ -224,6 +224,10 @@ def _ymax(counts):
     return max(_YMAX, int(tallest) + 2)
 
 
+#: When GMAP's label goes to the left of its line: where the scores' axis (0 to 1) has room for it.
+_GMAP_LEFT = "datum.mean == 'GMAP' && datum.value > 0.2"
+
+
 def _mean_rules(means, ymax=_YMAX):
     """Vertical rules at MAP (solid) and GMAP (dashed), labelled with their values near the top, ``ymax``.
 
@@ -235,10 +239,16 @@ def _mean_rules(means, ymax=_YMAX):
     )
     text = (
         means.transform_calculate(
-            label="datum.mean + ' ' + format(datum.value, '.3f')",
+            label="[datum.mean, format(datum.value, '.3f')]",  # two short lines: narrow enough between the rules
             ypos=f"datum.mean == 'MAP' ? {ymax - 0.6} : {ymax - 2}",
         )
-        .mark_text(align="left", dx=4, fontWeight="bold")
+        # GMAP is never above MAP: its label goes to the left of its line where there is room, so that
+        # the MAP line, close on its right, does not cross it.
+        .mark_text(
+            align=alt.ExprRef(f"{_GMAP_LEFT} ? 'right' : 'left'"),
+            dx=alt.ExprRef(f"{_GMAP_LEFT} ? -4 : 4"),
+            fontWeight="bold",
+        )
         .encode(x="value:Q", y="ypos:Q", text="label:N")
     )
     return rules, text

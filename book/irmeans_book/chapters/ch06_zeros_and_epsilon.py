@@ -207,7 +207,8 @@ def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_d
     this_set = "datum.data_set == data_set"
     now = f"{this_set} && abs(datum.log10_eps - log10_eps) < 1e-9"
     forms = list(FORMS)
-    legend = alt.Legend(orient="bottom", columns=2, symbolType="stroke", symbolStrokeWidth=3)
+    # A line each, never cut: the labels are the formulas the figure compares (a phone's column fits one).
+    legend = alt.Legend(orient="bottom", columns=1, labelLimit=0, symbolType="stroke", symbolStrokeWidth=3)
     base = (
         alt.Chart(table)
         .transform_filter(this_set)

@@ -472,19 +472,19 @@ def rank_shares(ranks):
     Returns
     -------
     DataFrame
-        ``system, average ("mean rank" or "MRR"), topic, rank, value`` (the
+        ``system, average ("Mean rank" or "MRR"), topic, rank, value`` (the
         topic's r or 1/r), ``share`` (of the system's sum), ``mean`` (the average).
 
     Examples
     --------
     >>> s = rank_shares({"X": [1, 1, 98]})
-    >>> s.query("average == 'mean rank'").share.round(2).tolist()
+    >>> s.query("average == 'Mean rank'").share.round(2).tolist()
     [0.01, 0.01, 0.98]
     """
     frames = []
     for system, r in ranks.items():
         r = np.asarray(r, dtype=float)
-        for average, value in (("mean rank", r), ("MRR", 1.0 / r)):
+        for average, value in (("Mean rank", r), ("MRR", 1.0 / r)):
             frames.append(
                 pd.DataFrame(
                     {
@@ -526,7 +526,7 @@ def rank_shares_chart(ranks):
                 axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1]),
                 scale=alt.Scale(domain=[0, 1]),
             ),
-            row=alt.Row("average:N", title=None, sort=["mean rank", "MRR"]),
+            row=alt.Row("average:N", title=None, sort=["Mean rank", "MRR"]),
             color=alt.Color(
                 "found at:N",
                 title="Topic's item found at",

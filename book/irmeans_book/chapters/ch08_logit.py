@@ -196,7 +196,7 @@ def curves_chart(eps_values=EPS_OPTIONS, initial=CURVES_EPS, marks=MARKS):
             x=x,
             y=y,
             color=colour,
-            shape=alt.Shape("scale:N", legend=None),
+            shape=alt.Shape("scale:N", title="Scale", scale=alt.Scale(domain=["log", "logit"])),  # with the colour's
             tooltip=["scale:N", alt.Tooltip("x:Q", format="g"), alt.Tooltip("y:Q", format=".3f")],
         )
     )
@@ -313,9 +313,8 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
         ),
     )
     pick = "datum.dataset == dataset && abs(datum.eps - eps) < 1e-12"
-    colour = alt.Color(
-        "system:N", title="System", scale=alt.Scale(domain=["X", "Y"], range=[OKABE_ITO[0], OKABE_ITO[4]])
-    )
+    palette = alt.Scale(domain=["X", "Y"], range=[OKABE_ITO[0], OKABE_ITO[4]])
+    colour = alt.Color("system:N", title="System", scale=palette)
     # What a score is of (a topic, or a day of the spam filters) names the x axis, through the panel's title.
     unit = " : ".join(f"dataset == {name!r} ? {UNITS[name].capitalize()!r}" for name in datasets if name in UNITS)
     unit = f"({unit} : 'Topic')" if unit else "'Topic'"
@@ -325,7 +324,7 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
         xOffset="system:N",
         y=alt.Y("value:Q", title="Per-topic score on the chosen scale", scale=alt.Scale(zero=False)),
         color=colour,
-        shape=alt.Shape("system:N", legend=None),
+        shape=alt.Shape("system:N", title="System", scale=alt.Scale(domain=palette.domain)),  # merged with the colour's
         tooltip=["system:N", "topic:O", alt.Tooltip("value:Q", format=".4f")],
     )
     mean_rules = (
@@ -335,12 +334,16 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
         .mark_rule(strokeDash=[6, 3], strokeWidth=1.5)
         .encode(
             y="on_scale:Q",
-            color=colour,
+            color=alt.Color("system:N", legend=None, scale=palette),
             tooltip=["system:N", "average:N", alt.Tooltip("on_scale:Q", title="mean on this scale", format=".4f")],
         )
     )
     title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + ', means dashed'"}}
-    left = (dots + mean_rules).properties(width=330, height=250, title=title)
+    left = (
+        (dots + mean_rules)
+        .resolve_scale(color="independent", shape="independent")
+        .properties(width=330, height=250, title=title)
+    )
 
     # The averages as dots on an axis that fits them, not bars from 0: averages of 0.999 and 0.9999
     # make bars of one length. The verdict and the values stand to the right, in the same view.
@@ -350,7 +353,7 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
         y=y,
         yOffset=alt.YOffset("system:N", scale=alt.Scale(paddingOuter=0.6)),
         x=alt.X("value:Q", title="Average, as a score", scale=alt.Scale(zero=False, padding=12)),
-        color=colour,
+        color=alt.Color("system:N", legend=None, scale=palette),
         shape=alt.Shape("system:N", legend=None),
         tooltip=["average:N", "system:N", alt.Tooltip("value:Q", format=".6f")],
     )
@@ -366,7 +369,9 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
         .encode(y=y, x=alt.value("width"), text="label:N")
     )
     right = (dots_right + verdict).properties(width=170, height=250, title="The three averages")
-    return alt.hconcat(left, right).add_params(dataset, scale, eps).configure_view(stroke=None)
+    # The legend is the left panel's, colour and mark in one; the right panel draws the same colours and marks.
+    both = alt.hconcat(left, right).resolve_scale(color="independent", shape="independent")
+    return both.add_params(dataset, scale, eps).configure_view(stroke=None)
 
 
 def describe_logit(dataset, eps, datasets=DATASETS):
