@@ -135,7 +135,9 @@ def test_a_chapter_reads_like_the_site_as_opened_and_after_run_all(name, book_co
 
         # Run All: every value computed again by the kernel, and the same as stored.
         _menu(page, "Run", "Run All Cells")
-        page.wait_for_function(ALL_RUN, arg=STALE, timeout=150_000)
+        # Chapter 9 runs in about 80 s on an idle 2-core machine; `make test` runs another pytest beside
+        # this one, and under that load Run All has taken over 150 s: a slow run is not a failure.
+        page.wait_for_function(ALL_RUN, arg=STALE, timeout=600_000)
         after = _texts(page, len(stored))
         _check(name, "after Run All", after, stored)
         assert after == opened, f"{name}: the prose after Run All differs from the prose as opened"
