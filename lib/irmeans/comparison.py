@@ -186,7 +186,8 @@ def compare(
     Examples
     --------
     >>> import irmeans
-    >>> scores = {"A": {"1": 0.0, "2": 0.8, "3": 0.8, "4": 0.8}, "B": {"1": 0.4, "2": 0.4, "3": 0.4, "4": 0.4}}
+    >>> scores = {"A": {"1": 0.0, "2": 0.8, "3": 0.8, "4": 0.8},
+    ...           "B": {"1": 0.4, "2": 0.4, "3": 0.4, "4": 0.4}}
     >>> c = irmeans.compare(scores)
     >>> [(v.average, v.better) for v in c.verdicts()[0].by_average]
     [('am', 'A'), ('gm:0.01', 'B'), ('logit:0.01', 'A')]

@@ -81,8 +81,11 @@ class TopicsLeftOutWarning(UserWarning):
 
     Examples
     --------
-    >>> str(TopicsLeftOutWarning(["402"], "q.txt", "r.txt"))
-    '1 topic in q.txt has no results in r.txt and is left out (complete=True counts them as empty rankings): 402'
+    >>> import textwrap
+    >>> warning = TopicsLeftOutWarning(["402"], "q.txt", "r.txt")
+    >>> print(textwrap.fill(str(warning), 72))
+    1 topic in q.txt has no results in r.txt and is left out (complete=True
+    counts them as empty rankings): 402
     """
 
     #: How many of the missing topics the message names.

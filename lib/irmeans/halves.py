@@ -118,7 +118,8 @@ def difficulty_halves(difficulty: ArrayLike, kind: str = "hard-easy") -> tuple[n
     >>> first, second = difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2])
     >>> first.tolist(), second.tolist()
     ([[1, 2, 3]], [[0, 4, 5]])
-    >>> [h.tolist() for h in difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2], "middle-rest")]
+    >>> halves = difficulty_halves([0.1, 0.9, 0.5, 0.7, 0.3, 0.2], "middle-rest")
+    >>> [h.tolist() for h in halves]
     [[[2, 3, 4]], [[0, 1, 5]]]
     """
     d = float_array(difficulty, "difficulty")

@@ -68,7 +68,8 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
 
     Examples
     --------
-    >>> round(kendall_tau([0.1, 0.4, 0.3, 0.8], [0.2, 0.5, 0.6, 0.7]), 6)  # 5 of 6 pairs agree
+    >>> # 5 of the 6 pairs agree
+    >>> round(kendall_tau([0.1, 0.4, 0.3, 0.8], [0.2, 0.5, 0.6, 0.7]), 6)
     0.666667
     >>> kendall_tau([[1, 2, 3], [1, 2, 3]], [[1, 2, 3], [3, 2, 1]])
     array([ 1., -1.])

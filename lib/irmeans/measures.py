@@ -273,7 +273,8 @@ def expected_reciprocal_rank(rels: ArrayLike, k: int | None = None, *, max_grade
 
     Examples
     --------
-    >>> round(expected_reciprocal_rank([2, 0, 1], max_grade=2), 4)  # 3/4 + (1/4)(1)(1/4)/3
+    >>> # 3/4 + (1/4)(1)(1/4)/3
+    >>> round(expected_reciprocal_rank([2, 0, 1], max_grade=2), 4)
     0.7708
     """
     g = np.maximum(_relevance(rels), 0.0)
@@ -341,7 +342,8 @@ def interpolated_precision(
 
     Examples
     --------
-    >>> interpolated_precision([0, 1, 1], recall_levels=[0.0, 0.5, 1.0]).round(3).tolist()
+    >>> p = interpolated_precision([0, 1, 1], recall_levels=[0.0, 0.5, 1.0])
+    >>> p.round(3).tolist()
     [0.667, 0.667, 0.667]
     """
     levels = STANDARD_RECALL_LEVELS if recall_levels is None else np.asarray(recall_levels, dtype=float)
@@ -392,7 +394,8 @@ def ap_unretrieved_at_end(
 
     Examples
     --------
-    >>> round(ap_unretrieved_at_end([0, 0, 0], num_relevant=1, collection_size=1000), 6)
+    >>> ap = ap_unretrieved_at_end([0, 0, 0], num_relevant=1, collection_size=1000)
+    >>> round(ap, 6)
     0.001
     """
     retrieved_sum, found, R, m, n, N = _unretrieved(rels, num_relevant, collection_size, level)
@@ -417,7 +420,8 @@ def expected_ap_random_order(
 
     Examples
     --------
-    >>> round(expected_ap_random_order([0, 0, 0], num_relevant=1, collection_size=4), 6)
+    >>> ap = expected_ap_random_order([0, 0, 0], num_relevant=1, collection_size=4)
+    >>> round(ap, 6)
     0.25
     """
     retrieved_sum, found, R, m, n, N = _unretrieved(rels, num_relevant, collection_size, level)

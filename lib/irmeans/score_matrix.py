@@ -68,7 +68,8 @@ class ScoreMatrix:
     Examples
     --------
     >>> import numpy as np
-    >>> m = ScoreMatrix([[0.5, 0.1], [0.25, 0.0]], ("A", "B"), ("401", "402"), measure="map")
+    >>> scores = [[0.5, 0.1], [0.25, 0.0]]
+    >>> m = ScoreMatrix(scores, ("A", "B"), ("401", "402"), measure="map")
     >>> m, m.shape, np.asarray(m).sum()
     (ScoreMatrix('map', systems=2, topics=2), (2, 2), np.float64(0.85))
     """
@@ -111,10 +112,11 @@ class ScoreMatrix:
 
         Examples
         --------
-        >>> ScoreMatrix.from_dict({"A": {"1": 0.5, "2": 0.1}, "B": {"1": 0.3}})  # doctest: +ELLIPSIS
+        >>> ScoreMatrix.from_dict({"A": {"1": 0.5, "2": 0.1}, "B": {"1": 0.3}})
+        ... # doctest: +ELLIPSIS
         Traceback (most recent call last):
           ...
-        irmeans.errors.IrmeansError: system 'B' has no score for 1 of the 2 topics of system 'A': '2' (...)
+        irmeans.errors.IrmeansError: system 'B' has no score for 1 of the 2 topics of ...
         """
         if not isinstance(scores, Mapping) or not scores:
             raise IrmeansError(f"scores must be a non-empty mapping of system to {{topic: score}}, got {scores!r:.80}")
@@ -208,7 +210,8 @@ def evaluate_runs(
     Examples
     --------
     >>> qrels = (["1", "1", "2"], ["a", "b", "c"], [1, 0, 1])
-    >>> runs = {"good": (["1", "2"], ["a", "c"], [1.0, 1.0]), "bad": (["1", "2"], ["b", "c"], [1.0, 1.0])}
+    >>> runs = {"good": (["1", "2"], ["a", "c"], [1.0, 1.0]),
+    ...         "bad": (["1", "2"], ["b", "c"], [1.0, 1.0])}
     >>> m = evaluate_runs(qrels, runs, "map")
     >>> m.systems, m.topics, m.scores.tolist(), m.measure
     (('good', 'bad'), ('1', '2'), [[1.0, 1.0], [0.0, 1.0]], 'map')

@@ -204,9 +204,11 @@ def randomization_test(
 
     Examples
     --------
-    >>> randomization_test([0.5, 0.6, 0.7, 0.8], [0.1, 0.2, 0.3, 0.4])  # 2 of 16 as extreme
+    >>> # 2 of the 16 sign vectors give a difference as extreme
+    >>> randomization_test([0.5, 0.6, 0.7, 0.8], [0.1, 0.2, 0.3, 0.4])
     0.125
-    >>> p = randomization_test([[0.5, 0.6, 0.7, 0.8] * 5], [[0.1, 0.2, 0.3, 0.4] * 5], permutations=999)
+    >>> a, b = [[0.5, 0.6, 0.7, 0.8] * 5], [[0.1, 0.2, 0.3, 0.4] * 5]
+    >>> p = randomization_test(a, b, permutations=999)
     >>> p.tolist()  # none of 999 random ones as extreme: 1/1000
     [0.001]
     """

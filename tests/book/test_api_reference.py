@@ -137,3 +137,17 @@ def test_the_site_s_search_finds_the_entries_as_text_not_as_objects(built, folde
     index = (folder / "_build" / "searchindex.js").read_text(encoding="utf-8").replace(" ", "")
     assert '"objects":{}' in index  # Sphinx would list every entry there, as a result without a summary
     assert '"bootstrap":[' in index  # the entries' words are searched as the page's text
+
+
+#: The longest line of an example that fits the reference's code box at 1366 px (723 px of 14 px
+#: monospace, less its padding; the entries' indent makes it narrower than a chapter's).
+WIDEST_EXAMPLE = 81
+
+
+def test_every_example_line_fits_the_code_box_of_a_1366_px_laptop(built):
+    import html as entities
+
+    page = built[0]["api-reference"]
+    blocks = [entities.unescape(re.sub(r"<[^>]+>", "", b)) for b in re.findall(r"<pre>(.*?)</pre>", page, re.S)]
+    long = [line for block in blocks for line in block.splitlines() if len(line) > WIDEST_EXAMPLE]
+    assert len(blocks) > 30 and not long, long

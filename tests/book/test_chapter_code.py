@@ -155,3 +155,18 @@ def test_every_eval_is_stored_for_jupyterlab(path):
         assert [s["expression"] for s in stored] == expressions, f"{path.name} cell {index}: run `make notebooks`"
         for result in (s["result"] for s in stored):
             assert result["status"] == "ok" and result["data"]["text/plain"], f"{path.name} cell {index}"
+
+
+#: The longest line of code that fits a chapter's code box at 1366 px (753 px of 14 px monospace, less
+#: its padding): a longer line makes the box scroll. chapters/ruff.toml formats the chapters to 84.
+WIDEST = 85
+
+
+@pytest.mark.parametrize("path", CHAPTERS + [ROOT / "chapters" / "get-the-code.md"], ids=lambda p: p.stem)
+def test_every_line_of_code_a_reader_sees_fits_the_box_of_a_1366_px_laptop(path):
+    if path.suffix == ".md":
+        shown = re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), flags=re.S)
+    else:
+        shown = [_source(c) for c in _cells(path) if c["cell_type"] == "code" and not _tags(c) & REMOVED]
+    long = [line for source in shown for line in source.splitlines() if len(line) > WIDEST]
+    assert shown and not long, long

@@ -84,6 +84,15 @@ def test_only_code_and_tables_of_numbers_scroll_and_they_show_it(surfaces):
     assert not found, _report(found)
 
 
+def test_on_a_1366_px_laptop_nothing_scrolls_sideways(surfaces):
+    """No code cell, output or table is wider than its box on a laptop: chapters' code is formatted to fit
+    (chapters/ruff.toml), and the API reference's examples too. Chapter 9's Table 3(c) output ran to 1,086 px
+    in a 757 px box, and 29 code cells were wider than theirs."""
+    found = {key: s["scrollers"] for key, s in surfaces.items() if key[1] >= 1366 and s["scrollers"]}
+    assert any(key[1] >= 1366 for key in surfaces)
+    assert not found, _report(found)
+
+
 def test_a_table_of_text_fits_or_is_stacked_with_each_cell_under_its_columns_name(surfaces):
     found = {}
     stacked = 0
