@@ -62,7 +62,7 @@ SLIDE_CONFIG = {
     "text": {"fontSize": 15},
 }
 #: The palette's colours too pale for a white slide (less than 3:1), and the shades drawn instead: the
-#: same as the site's light page (book/static/irmeans.css).
+#: same as the site's light page (book/static/irmeans.css; tests/book/test_make_figures.py holds them equal).
 ON_WHITE = {
     "#E69F00": "#C27800",
     "#56B4E9": "#3A8FC9",

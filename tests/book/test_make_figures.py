@@ -177,3 +177,12 @@ def test_a_slide_is_the_chart_alone_no_readout_and_no_figure_number_of_another_w
     figure_titles = [t for t in texts if re.match(r"(Figure|Fig\.) ?\d", t)]
     readout_lines = [t for t in texts if t.startswith("log10 ε =")]
     assert not figure_titles and not readout_lines, (figure_titles, readout_lines)
+
+
+def test_a_slide_darkens_the_palette_as_the_light_page_does():
+    """:data:`irmeans_book.slides.ON_WHITE` and the site's style sheet name the same darker shades."""
+    css = (ROOT / "book" / "static" / "irmeans.css").read_text(encoding="utf-8")
+    differ = [
+        (pale, dark) for pale, dark in slides.ON_WHITE.items() if f'[fill="{pale}"] {{ fill: {dark}; }}' not in css
+    ]
+    assert len(slides.ON_WHITE) >= 4 and not differ, differ
