@@ -20,7 +20,9 @@ Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; `
    appendix at the back. Both get a heading for each part, a contents page,
    and an outline (the PDF's bookmarks: parts, chapters, sections). Each is
    printed twice: the first print tells the contents page where each heading
-   fell.
+   fell. Chromium makes the bookmarks from the headings as laid out, and glues
+   the words either side of a heading's line break ("AP andRR") or repeats a
+   heading; each bookmark is then given its heading's own text (pypdf).
 4. The PDFs are written to ``_build/pdf/`` (:data:`EDITIONS`) and copied into
    the site (``--site``), where the front page, "Get the code" and every
    chapter's ".pdf" button link to them.
@@ -54,6 +56,16 @@ FIGURES_DRAWN = (
 )
 #: MathJax has typeset the page (its startup promise settles then).
 MATHS_TYPESET = "async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }"
+#: Each heading's text in document order, as a reader reads it: maths as its text, without the "#" link.
+HEADING_TEXTS = """() => Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6")).map((h) => {
+  const copy = h.cloneNode(true);
+  copy.querySelectorAll(".headerlink").forEach((e) => e.remove());
+  copy.querySelectorAll("mjx-container").forEach((m) => {
+    const text = m.querySelector("mjx-assistive-mml");
+    m.replaceWith(text ? text.textContent : m.textContent);
+  });
+  return copy.textContent.replace(/\\s+/g, " ").trim();
+})"""
 #: A4, and the margins the book is printed with (mm).
 PAPER = {"format": "A4", "width_mm": 210.0}
 MARGINS_MM = {"top": 16, "bottom": 18, "left": 14, "right": 14}
@@ -178,6 +190,51 @@ def contents_pages(entries: list[dict], marks: list[tuple[str, int]]) -> dict[st
     return pages
 
 
+def bookmark_titles(marks: list[tuple[str, int]], headings: list[str]) -> list[str]:
+    """The title each of the outline's ``marks`` should have: its heading's text, found in order among
+    ``headings`` (the same key, or the heading twice over); a mark with no such heading keeps its text.
+
+    Examples
+    --------
+    >>> bookmark_titles([("Contents", 2), ("2. Ranked lists: AP andRR", 3), ("1.3. 1.3. WhoWho", 4),
+    ...                  ("LicencesLicences", 5)], ["Contents", "2. Ranked lists: AP and RR", "1.3. Who", "Licences"])
+    ['Contents', '2. Ranked lists: AP and RR', '1.3. Who', 'Licences']
+    """
+    titles, k = [], 0
+    for text, _ in marks:
+        title = text
+        for j in range(k, len(headings)):
+            if _key(text) in (_key(headings[j]), _key(headings[j] + headings[j])):
+                title, k = headings[j], j + 1
+                break
+        titles.append(title)
+    return titles
+
+
+def retitle_outline(pdf: Path, titles: list[str]) -> None:
+    """Set the titles of ``pdf``'s bookmarks, in the outline's order, to ``titles``."""
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=pdf)
+    items = []
+
+    def walk(item):
+        while item is not None:
+            item = item.get_object()
+            items.append(item)
+            walk(item.get("/First"))
+            item = item.get("/Next")
+
+    walk(writer.root_object["/Outlines"].get_object().get("/First"))
+    if len(items) != len(titles):
+        raise RuntimeError(f"{pdf.name}: {len(items)} bookmarks for {len(titles)} titles")
+    for item, title in zip(items, titles):
+        item[NameObject("/Title")] = TextStringObject(title)
+    with pdf.open("wb") as out:
+        writer.write(out)
+
+
 def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000) -> dict[str, Path]:
     """Print ``page`` of ``folder`` (served from it) as each edition into ``out``, once its figures are drawn."""
     from playwright.sync_api import sync_playwright
@@ -212,6 +269,7 @@ def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000) ->
                     "(pages) => irmeansPaper.fillContents(pages)", contents_pages(made["contents"], outline(pdf))
                 )
                 _print(tab, pdf)  # and once with the contents page's numbers
+                retitle_outline(pdf, bookmark_titles(outline(pdf), tab.evaluate(HEADING_TEXTS)))
                 written[edition] = pdf
                 context.close()
         finally:

@@ -136,6 +136,18 @@ def test_the_outline_lists_every_part_chapter_and_section(edition, chapters):
     assert not missing, f"{edition['pdf'].name}: not in the outline: {missing}"
 
 
+def test_each_bookmark_reads_as_its_heading(edition, chapters):
+    """Chromium's outline glued the words either side of a heading's line break ("AP andRR") and
+    repeated some headings ("1.3. 1.3. Who this book is forWho this book is for"): make_pdf.py gives
+    each bookmark its heading's text."""
+    maths = re.compile(r"\\\((.*?)\\\)")  # a heading's inline maths, \(1/r\), reads as its text in a bookmark
+    headings = {_key(t): maths.sub(r"\1", t) for c in chapters for t in [c["title"], *c["sections"]]}
+    marks = [m for m in edition["outline"] if _key(m.text) in headings]
+    wrong = [(m.text, headings[_key(m.text)]) for m in marks if m.text != headings[_key(m.text)]]
+    wrong += [m.text for m in edition["outline"] if re.fullmatch(r"(.+?)\s?\1", m.text)]  # "LicencesLicences"
+    assert len(marks) > 60 and not wrong, wrong
+
+
 def _layout_text(pdf, first: int, last: int) -> str:
     """Pages ``first`` to ``last`` of ``pdf`` as text laid out as printed (a contents entry and its page on one line)."""
     command = [pdf_pages._tool("pdftotext"), "-layout", "-f", str(first), "-l", str(last), str(pdf), "-"]
