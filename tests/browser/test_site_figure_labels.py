@@ -1,0 +1,56 @@
+"""On a phone, no two labels of a figure's axis run into each other.
+
+At 390 px the figures are narrow, and labels Vega lays out one per tick ran together: "0.00.1" and
+"0.91.0" under Figs. 2.1, 5.1, 5.2 and 8.1. The book's figures leave out a label that would come
+closer than a few pixels to its neighbour (irmeans_book.plots.to_spec); each figure of each
+chapter is measured as the browser draws it.
+"""
+
+from __future__ import annotations
+
+from test_site_figure_contrast import _figure_pages
+from visit import open_page
+
+#: The boxes of each figure's axis labels as drawn, by figure: {figure: [{text, x0, y0, x1, y1}]}.
+AXIS_LABELS = """() => {
+  const drawn = (t) => { for (let e = t; e && e.tagName !== "svg"; e = e.parentElement) if (parseFloat(getComputedStyle(e).opacity) === 0) return false; return true; };
+  const out = {};
+  for (const fig of document.querySelectorAll(".irmeans-figure")) {
+    const caption = fig.closest("figure") && fig.closest("figure").querySelector(".caption-number");
+    const name = caption ? caption.textContent.trim() : fig.id;
+    // One axis at a time: labels of two axes may meet at a corner.
+    fig.querySelectorAll("svg g.role-axis").forEach((axis, i) => {
+      const boxes = Array.from(axis.querySelectorAll("g.role-axis-label text")).filter((t) => t.textContent.trim() && drawn(t)).map((t) => {
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent.trim(), x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
+      });
+      out[name + " axis " + i] = boxes;
+    });
+  }
+  return out;
+}"""
+#: Two labels of one axis must stand this many px apart (boxes that touch read as one label).
+GAP = 2
+
+
+def _too_close(boxes):
+    return [
+        (a["text"], b["text"])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > -GAP and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > -GAP
+    ]
+
+
+def test_no_two_labels_of_an_axis_run_together_on_a_phone(browser, base_url, site):
+    pages = _figure_pages(site)
+    found, axes = {}, 0
+    for path in pages:
+        page, _ = open_page(browser, base_url, path, viewport={"width": 390, "height": 844})
+        for name, boxes in page.evaluate(AXIS_LABELS).items():
+            axes += 1
+            if close := _too_close(boxes):
+                found[f"{path}: {name}"] = close[:4]
+        page.context.close()
+    assert axes > 30, axes
+    assert not found, found
