@@ -409,7 +409,8 @@ def boost(figure: Figure) -> list[str]:
         ):
             expect(f"{label} after +{amount:g} to {which}", value, expected)
         for label, expected in (("MAP", m), ("GMAP", g)):
-            (value,) = find(texts, rf"{label} (\S+)$")  # the label of the histogram's rule
+            # The label of the histogram's rule, in two lines: its text is the array ["MAP", "0.334"].
+            (value,) = find(texts, rf"{label},(\S+)$")
             expect(f"{label} marked on the histogram after +{amount:g} to {which}", value, expected)
         counts = [b["datum"]["count"] for b in figure.shown() if b["marktype"] == "rect" and "count" in b["datum"]]
         assert sum(counts) == ap.size, f"the histogram counts {sum(counts)} topics"
