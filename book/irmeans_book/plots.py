@@ -41,6 +41,8 @@ __all__ = [
     "TREC_DATA",
     "show",
     "to_spec",
+    "SIGNIFICANT_DIGITS",
+    "fixed_precision",
     "figure_id",
     "embed_html",
     "SITE_DRAW",
@@ -70,7 +72,58 @@ def to_spec(chart, alt_text):
     # ("0.00.1" under a 0-to-1 axis at 390 px), the first and last kept where they fit.
     chart = chart.configure_axis(labelOverlap="greedy", labelSeparation=3)
     with alt.data_transformers.enable("default", max_rows=None):
-        return chart.to_dict(validate=True)
+        return fixed_precision(chart.to_dict(validate=True))
+
+
+#: The significant digits a figure's numbers keep (:func:`fixed_precision`): four beyond the most any figure shows.
+SIGNIFICANT_DIGITS = 10
+
+
+def fixed_precision(spec, digits=SIGNIFICANT_DIGITS):
+    """``spec`` with every float rounded to ``digits`` significant digits, its inline data sets renamed to match.
+
+    numpy's ``exp`` and ``log`` (and ``**``) may differ in the last bit from
+    one CPU to another, and a figure's data would then differ too, in its
+    17th digit: the stored outputs of the chapters, the site's figures and the
+    slides would depend on the machine that made them. Rounded here, where
+    every figure is made, they are the same on any machine, unless a value
+    lies within a few units in the last place of a rounding boundary (a chance
+    of about one in a million per value that a CPU changed); then one digit
+    differs in the 10th place, which the check of the stored outputs accepts
+    (it compares numbers to 1 part in 10⁸).
+
+    Vega-Lite names an inline data set by a hash of its rows
+    (``data-<32 hex digits>``); the names are made again from the rounded rows.
+
+    Examples
+    --------
+    >>> fixed_precision({"params": [{"name": "x", "value": 0.45752206576166055}], "mark": "point"})["params"]
+    [{'name': 'x', 'value': 0.4575220658}]
+    >>> spec = fixed_precision({"data": {"name": "data-0"}, "datasets": {"data-0": [{"y": 1 / 3}]}})
+    >>> spec["datasets"] == {spec["data"]["name"]: [{"y": 0.3333333333}]}
+    True
+    """
+
+    def rounded(node):
+        if isinstance(node, float):
+            return float(f"{node:.{digits}g}")
+        if isinstance(node, dict):
+            return {key: rounded(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [rounded(value) for value in node]
+        return node
+
+    spec = rounded(spec)
+    names = {
+        old: "data-" + hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:32]
+        for old, rows in spec.get("datasets", {}).items()
+        if old.startswith("data-")
+    }
+    if not names:
+        return spec
+    text = json.dumps(spec)
+    text = re.sub(r'"(data-[0-9a-zA-Z]+)"', lambda m: json.dumps(names.get(m.group(1), m.group(1))), text)
+    return json.loads(text)
 
 
 def without_controls(spec):

@@ -14,7 +14,7 @@ import warnings
 import irmeans
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from irmeans import datasets, measures
 from irmeans.averages import AM, GM, HM, Logit, Median
@@ -68,14 +68,12 @@ finite = st.floats(allow_nan=False, allow_infinity=False)
 huge = st.floats(1e300, MAX)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(finite, min_size=1, max_size=30))
 def test_the_arithmetic_mean_of_any_finite_scores_is_finite_and_between_them(x):
     m = irmeans.arithmetic_mean(x)
     assert within(m, x, slack=1e-15 * len(x))
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(-1e300, 1e300), min_size=1, max_size=30))
 def test_a_finite_sum_is_added_in_order_to_the_last_bit(x):
     with np.errstate(all="ignore"):
@@ -84,7 +82,6 @@ def test_a_finite_sum_is_added_in_order_to_the_last_bit(x):
     assert irmeans.arithmetic_mean(x) == total / len(x)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(huge, huge.map(lambda v: -v)), min_size=1, max_size=20), st.integers(0, 60))
 def test_an_overflowing_sum_keeps_its_order_of_additions(x, extra):
     # the same scores scaled down by 2^k (exact) have a finite sum: the mean scaled back is the same
@@ -112,7 +109,6 @@ unit = st.floats(0, 1)
 eps_values = st.one_of(st.just(0.0), st.floats(TINY, 1e300))
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(non_negative, min_size=1, max_size=20), eps_values, st.sampled_from(["add", "floor", "zeros"]))
 def test_a_geometric_mean_is_finite_and_between_its_scores(x, eps, form):
     assume(form == "add" or eps > 0)
@@ -121,7 +117,6 @@ def test_a_geometric_mean_is_finite_and_between_its_scores(x, eps, form):
     assert within(m, bounds, slack=1e-12)
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(positive, min_size=1, max_size=20), eps_values)
 def test_a_harmonic_mean_is_finite_and_between_its_scores(x, eps):
     m = HM(eps=eps)(x)
@@ -130,7 +125,6 @@ def test_a_harmonic_mean_is_finite_and_between_its_scores(x, eps):
         assert m > 0  # the harmonic mean of subnormal scores is not 0
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(unit, min_size=1, max_size=20), st.floats(TINY, 1e300))
 def test_a_logit_mean_is_between_its_scores(x, eps):
     # on [0, 1], to a few units in the last place of 1: the log-odds themselves are rounded to
@@ -139,7 +133,6 @@ def test_a_logit_mean_is_between_its_scores(x, eps):
     assert within(m, x, slack=1e-12, absolute=1e-15)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(unit, min_size=1, max_size=20), st.floats(1e9, 1e300))
 def test_with_a_huge_eps_the_logit_and_the_eps_means_tend_to_the_arithmetic_mean(x, eps):
     am = irmeans.arithmetic_mean(x)
@@ -147,7 +140,6 @@ def test_with_a_huge_eps_the_logit_and_the_eps_means_tend_to_the_arithmetic_mean
         assert abs(average(x) - am) <= 1e-12 + 2.0 / eps
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.floats(0, 1), st.integers(1, 20), st.floats(0, 1e300))
 def test_equal_scores_average_to_themselves(v, n, eps):
     x = [v] * n
@@ -159,7 +151,6 @@ def test_equal_scores_average_to_themselves(v, n, eps):
         assert HM(eps=eps)(x) == pytest.approx(v, rel=1e-12, abs=1e-300)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(finite, min_size=1, max_size=20))
 def test_a_median_of_any_finite_scores_is_finite(x):
     assert within(irmeans.median(x), x, slack=0)
@@ -206,7 +197,6 @@ def test_real_numbers_of_any_type_are_averaged_as_they_are():
 # --- measures at their edges ----------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(-3, 5000), min_size=1, max_size=30), st.integers(0, 5))
 def test_err_is_a_probability_for_any_grades(grades, extra):
     top = max(max(grades), 0) + extra
@@ -221,14 +211,12 @@ def test_err_is_a_probability_for_any_grades(grades, extra):
         assert err == pytest.approx(expected, rel=1e-12, abs=1e-300)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=15), st.lists(st.integers(0, 3), max_size=15))
 def test_ndcg_with_judgments_that_hold_the_ranking_is_at_most_one(rels, unretrieved):
     judged = rels + unretrieved
     assert 0.0 <= measures.ndcg(rels, judged=judged) <= 1.0
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=15), st.lists(st.integers(0, 3), min_size=1, max_size=15))
 def test_ndcg_either_refuses_judgments_or_stays_at_most_one(rels, judged):
     shown, held = sorted(rels, reverse=True), sorted(judged, reverse=True) + [0] * len(rels)

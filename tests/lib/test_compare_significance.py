@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans.errors import IrmeansError
 from irmeans.significance import (
@@ -133,7 +133,6 @@ def naive_holm(p):
     return out
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
 def test_holm_is_the_step_down_procedure(p):
     adjusted = holm(p)

@@ -5,7 +5,7 @@ import irmeans.halves as halves
 import irmeans.kendall as kendall
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans import datasets
 from irmeans.averages import AM, GM, HM, Logit, Median, parse_average
@@ -93,7 +93,6 @@ def test_kendall_tau_matches_scipy_with_ties(seed, n, levels):
     np.testing.assert_allclose(kendall_tau(x, y), scipy_tau(x, y), rtol=0, atol=1e-12)
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=2, max_size=25).filter(
         lambda pairs: len({a for a, _ in pairs}) > 1 and len({b for _, b in pairs}) > 1
@@ -131,7 +130,6 @@ def tied_vectors(draw, max_size=300):
     return x, y
 
 
-@settings(max_examples=300, deadline=None)
 @given(tied_vectors(), st.sampled_from(PAIR_COUNTS))
 def test_kendall_tau_is_scipys_tau_b_on_tied_vectors_of_any_length(vectors, pair_counts):
     x, y = vectors
@@ -147,7 +145,6 @@ def test_kendall_tau_is_scipys_tau_b_on_tied_vectors_of_any_length(vectors, pair
         assert abs(tau - expected) <= 1e-12
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.integers(2, 300), st.integers(1, 300), st.integers(0, 2**32 - 1), st.sampled_from(PAIR_COUNTS))
 def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
     # Strict inversions of integers 0 … n − 1 with ties: the discordant pairs of τ-b, exact integers.
@@ -166,7 +163,6 @@ def test_discordant_pairs_are_counted_exactly(n, levels, seed, pair_counts):
         np.testing.assert_array_equal(ordered, np.sort(p, axis=1))
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.integers(2, 60), st.integers(1, 60), st.integers(1, 5), st.integers(0, 2**32 - 1))
 def test_tied_pairs_are_counted_from_the_runs(n, levels, rows, seed):
     s = np.sort(np.random.default_rng(seed).integers(0, levels, (rows, n)), axis=1)

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from irmeans import (
@@ -207,7 +207,6 @@ def test_additive_gm_tends_to_am_as_eps_grows(x):
     assert gaps[-1] < 1e-4
 
 
-@settings(deadline=None)
 @given(scores, st.integers(0, 29), st.floats(0.0, 0.5), epsilons)
 def test_each_mean_is_monotone_in_every_input(x, i, delta, eps):
     i = i % x.size

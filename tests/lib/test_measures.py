@@ -214,12 +214,11 @@ def test_expected_ap_of_a_perfect_ranking_is_one_not_a_hair_above():
     assert expected_ap_random_order([1, 1, 1, 1], num_relevant=5, collection_size=5) == 1.0
 
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from irmeans import expected_reciprocal_rank  # noqa: E402
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(-1, 4), min_size=1, max_size=25), st.integers(1, 30))
 def test_err_is_the_expected_reciprocal_rank_of_the_stopping_document(grades, k):
     # the user stops at rank r with probability R_r once past ranks 1 .. r-1 without stopping

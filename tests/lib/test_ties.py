@@ -14,7 +14,7 @@ import irmeans
 import irmeans.consistency as consistency
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans import _numeric, datasets
 from irmeans.cli import main
@@ -42,7 +42,6 @@ def test_ties_chain_through_sorted_neighbours():
     assert _numeric.dense_ranks(v[::-1]).tolist() == [1, 0, 0, 0]
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.floats(-1e300, 1e300, allow_nan=False, allow_subnormal=False),
     st.integers(2, 40),

@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans.trec import strings
 from irmeans.trec.duplicates import find_duplicate
@@ -86,7 +86,6 @@ def brute_force(codes, names):
     return None
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     rows=st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["a", "b", "ab", "ba", "", "a" * 70])), max_size=25),
     bits=st.integers(0, 3),

@@ -211,7 +211,7 @@ def test_ranking_breaks_ties_by_docno_descending(prefix, suffix):
     assert got == [(t, grade[d]) for t, d in plain_ranking(run)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.lists(
         st.tuples(st.integers(0, 40), st.binary(min_size=1, max_size=20).filter(lambda b: b"\0" not in b)),

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans.number_syntax import MAX_GRADE, c_grade
 from irmeans.trec import gains
@@ -94,7 +94,6 @@ def test_c_grade_reads_a_token_only_to_the_value_atol_gives(token):
         assert Decimal(token) == value  # and the whole token's value
 
 
-@settings(max_examples=300)
 @given(
     n_levels=st.integers(1, 40),
     pairs=st.lists(st.tuples(st.integers(-3, 45), st.floats(-5, 5, allow_nan=False)), max_size=6),

@@ -72,7 +72,7 @@ def long_decimals(draw):
     return draw(st.sampled_from(["", "-", "+"])) + text
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(scores=st.lists(st.one_of(long_decimals(), st.floats(-1e6, 1e6).map(lambda x: "%.40f" % x)), min_size=1))
 def test_any_mix_of_long_and_short_scores_reads_as_python_float(tmp_path_factory, scores):
     # Python's float() is correctly rounded, as C's strtod is: the two read every decimal alike

@@ -12,7 +12,7 @@ import sys
 import irmeans
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans.averages import AM, GM, HM, TREC_EVAL_GM, Logit, Median
 from irmeans.cli import main
@@ -36,7 +36,6 @@ def test_every_family_carries_its_average():
     }
 
 
-@settings(max_examples=300, deadline=None)
 @given(values=st.lists(st.floats(0, 1), min_size=1, max_size=250))
 def test_the_evaluator_s_mean_is_the_library_s_to_the_bit(values):
     v = np.array(values)

@@ -75,7 +75,7 @@ def runs(draw):
     return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], judged
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=runs(), piece=st.sampled_from([1, 24, 64, 100, 256, 257, 1000, 1 << 21]))
 def test_a_run_file_is_ranked_as_trec_eval_ranks_it_whatever_the_pieces(
     small_chunks, tmp_path_factory, monkeypatch, data, piece
@@ -88,7 +88,7 @@ def test_a_run_file_is_ranked_as_trec_eval_ranks_it_whatever_the_pieces(
     assert got == expected_ranking(topics, docnos, scores, judged)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=runs(), rows=st.sampled_from([1, 7, 64, 257, 10**9]))
 def test_a_run_in_memory_is_ranked_as_trec_eval_ranks_it_by_either_sort(monkeypatch, data, rows):
     pytest.importorskip("pyarrow")
@@ -166,7 +166,7 @@ def test_a_duplicate_and_a_later_bad_line_report_the_bad_line_first(small_chunks
         evaluate((["1"], ["d1"], [1]), str(tmp_path / "r.txt"), measures=["map"])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     data=runs(),
     grades=st.lists(st.sampled_from([None, 0, 1, 2, -1]), min_size=1, max_size=10),

@@ -1,7 +1,7 @@
 """Per-topic (segment) sums and maxima: the fast paths for rows in topic order give the general paths' values."""
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from irmeans.trec.segments import seg_cumsum, seg_suffix_max
 
@@ -16,7 +16,6 @@ def segments(draw):
     return values, seg, pos, lengths
 
 
-@settings(max_examples=300, deadline=None)
 @given(segments())
 def test_suffix_max_in_topic_order_is_the_running_maximum_from_the_right(data):
     values, seg, pos, lengths = data
@@ -25,7 +24,6 @@ def test_suffix_max_in_topic_order_is_the_running_maximum_from_the_right(data):
     assert seg_suffix_max(values, seg, len(lengths)).tolist() == want
 
 
-@settings(max_examples=200, deadline=None)
 @given(segments())
 def test_running_sums_in_topic_order_add_as_trec_eval_adds(data):
     values, seg, pos, lengths = data

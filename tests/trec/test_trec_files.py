@@ -143,7 +143,7 @@ import re  # noqa: E402
 
 import irmeans.number_syntax as numbers  # noqa: E402
 import irmeans.trec.source as source  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st
 
 
@@ -256,7 +256,6 @@ def test_errors_name_the_right_line_with_small_chunks(small_chunks, tmp_path, mo
         read_qrels(write(tmp_path, "q.txt", text))
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.lists(
         st.one_of(
@@ -295,7 +294,6 @@ def as_words(texts):
     return words, np.array([len(t.encode()) for t in texts])
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     st.lists(
         st.one_of(
