@@ -97,7 +97,34 @@ def execute(path: Path, timeout: int = 300) -> None:
         cell.metadata.pop("execution", None)
         if "remove-output" in cell.metadata.get("tags", []):
             cell.outputs = []
+        elif cell.cell_type == "code":
+            cell.outputs = joined_streams(cell.outputs)
     nbformat.write(nb, path)
+
+
+def joined_streams(outputs: list) -> list:
+    """``outputs`` with each run of printed text on one stream as one output.
+
+    How the kernel splits what a cell prints into messages depends on timing; joined, the file does not.
+
+    >>> from nbformat.v4 import new_output
+    >>> out = joined_streams([new_output("stream", text="a "), new_output("stream", text="b")])
+    >>> [o.text for o in out]
+    ['a b']
+    """
+    joined: list = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (
+            output.output_type == "stream"
+            and previous is not None
+            and previous.output_type == "stream"
+            and previous.name == output.name
+        ):
+            previous.text += output.text
+        else:
+            joined.append(output)
+    return joined
 
 
 def main(argv: list[str]) -> None:
