@@ -7,10 +7,11 @@ outputs are the same on any machine, but a value within a few units in the
 last place of a rounding boundary can still round the other way there. So the
 check of every stored output (nbval's comparison of the chapters' cells, the
 prose's ``{eval}`` results, the figures made for slides) holds numbers equal
-when they agree within :data:`REL` (relative) or :data:`ABS` (absolute, for a
-difference of two close numbers that is 0 on one machine and 1e-17 on
-another): a change a reader could see, or a real change of the code, is far
-larger. Numbers inside text are compared the same way, token by token.
+when they agree within :data:`REL` (relative) or :data:`ABS` (absolute: the
+difference of two close numbers of order 1, a score or its log, may be 0 on one
+machine and a few 1e-16 on another): a change a reader could see, or a real
+change of the code, is far larger. (So a number below 1e-7 that changed by less
+than 1e-15 would pass too.) Numbers inside text are compared the same way, token by token.
 
 A printed number rounded to 4 decimals whose value lies within an ulp of a
 half-way point could still print differently on another CPU (a chance of
@@ -29,10 +30,11 @@ import re
 
 #: Relative and absolute tolerance of two numbers that are "the same".
 REL = 1e-8
-ABS = 1e-12
+ABS = 1e-15
 
 DATASET = re.compile(r"^data-[0-9a-f]{32}$")
-NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+#: A number written in text, standing on its own (not the digits inside a name such as a data set's hash).
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 
 
 def canonical(spec):
