@@ -46,9 +46,9 @@ BOOK_SOURCES := _config.yml _toc.yml references.bib $(wildcard chapters/* book/s
 SITE := _build/site.stamp
 
 $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
-	# Always from scratch: every notebook is re-executed anyway, and an incremental
-	# build can keep stale copies of the vendored JavaScript.
-	rm -rf _build
+	# Always from scratch: an incremental build can keep stale copies of the vendored JavaScript.
+	# The chapters are not executed: the site shows their stored outputs, which `make test` checks.
+	rm -rf _build/html _build/jupyter_execute _build/.doctrees _build/pdf
 	$(BIN)/jupyter-book build -W -n --keep-going .
 	$(BIN)/python book/scripts/check_site.py _build/html
 	# The whole book as two PDFs, the student's and the instructor's, linked from the site (book/scripts/make_pdf.py; needs chromium).
@@ -90,20 +90,37 @@ pdf: venv $(ASSETS)
 notebooks: venv
 	$(BIN)/python book/scripts/execute_notebooks.py
 
-# Lint, the standalone library check, every test, then the quick benchmarks. The site is
-# built first; then the tests in the browser and in JupyterLab (Debian's chromium) run beside
-# the others, in a second pytest, their report printed after the first's (two cores, about
-# half the time). Either failing fails the target.
-BROWSER_LOG := _build/test-browser-and-lab.log
-test: venv system lint standalone $(ASSETS)
-	$(MAKE) --no-print-directory site
-	$(BIN)/python -m pytest tests/browser tests/lab > $(BROWSER_LOG) 2>&1 & browser=$$!; \
-	$(BIN)/python -m pytest tests --ignore=tests/browser --ignore=tests/lab chapters \
-		--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg; others=$$?; \
+# Every check, each piece of work done once, the two cores kept busy:
+# 1. lint;
+# 2. the site (its build and its PDFs) and, beside it, the library's standalone check (the library and
+#    evaluator tests, in an environment with just the package installed);
+# 3. the tests in the browser and in JupyterLab (on the built site) and, beside them, the book's tests with
+#    the chapters' one nbval run, numpy held to its baseline (tests/numpy_baseline.py) so that the stored
+#    outputs, written with every target this CPU has, meet what another CPU computes;
+# 4. the quick benchmarks; then the 15 slowest tests of all the runs.
+# Each run's report goes to _build/test-reports/ and its output is printed when it ends; any failure
+# fails the target.
+REPORTS := _build/test-reports
+PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
+test: venv system lint $(ASSETS)
+	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
+	$(MAKE) --no-print-directory standalone > $(REPORTS)/standalone.log 2>&1 & standalone=$$!; \
+	$(MAKE) --no-print-directory site; site=$$?; \
+	wait $$standalone; alone=$$?; \
+	echo "== the library's standalone check ($(REPORTS)/standalone.log)"; cat $(REPORTS)/standalone.log; \
+	test $$site -eq 0 && test $$alone -eq 0
+	$(PYTEST) tests/browser tests/lab --junitxml=$(REPORTS)/browser-and-lab.xml > $(REPORTS)/browser-and-lab.log 2>&1 & \
+	browser=$$!; \
+	features="$$($(BIN)/python tests/numpy_baseline.py)"; \
+	echo "== the book's tests and the chapters' stored outputs, numpy held to its baseline (NPY_DISABLE_CPU_FEATURES=\"$$features\")"; \
+	NPY_DISABLE_CPU_FEATURES="$$features" $(PYTEST) tests/book chapters --nbval \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --junitxml=$(REPORTS)/book.xml; book=$$?; \
 	wait $$browser; inbrowser=$$?; \
-	echo "== the tests in the browser and in JupyterLab ($(BROWSER_LOG))"; cat $(BROWSER_LOG); \
-	test $$others -eq 0 && test $$inbrowser -eq 0
+	echo "== the tests in the browser and in JupyterLab ($(REPORTS)/browser-and-lab.log)"; \
+	cat $(REPORTS)/browser-and-lab.log; \
+	test $$book -eq 0 && test $$inbrowser -eq 0
 	$(MAKE) --no-print-directory bench QUICK=1
+	$(BIN)/python tests/slowest.py -n 15 $(REPORTS)/*.xml
 
 .PHONY: lint standalone
 # ruff on everything, then mypy, strict, on the library (its settings: [tool.mypy] in pyproject.toml).
@@ -112,22 +129,31 @@ lint: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The library stands alone: a fresh virtual environment with just `pip install .`
-# (and the test tools), which imports irmeans, runs the library and evaluator
-# tests against the installed package, and runs `irmeans eval` on a small pair.
+# The library stands alone: a virtual environment of its own with just the package and its extras
+# (`pip install ".[plot,pandas]"`) and the test tools, made once and kept; the package itself is
+# installed again from this tree on every run. It imports irmeans from there, runs the library and
+# evaluator tests against it (their only run in `make test`), and `irmeans eval` on a small pair.
 STANDALONE := _build/standalone
-standalone:
-	rm -rf $(STANDALONE) build
-	$(PYTHON) -m venv $(STANDALONE)/venv
-	$(STANDALONE)/venv/bin/python -m pip install --quiet --upgrade pip
-	$(STANDALONE)/venv/bin/python -m pip install --quiet -c constraints.txt . pytest hypothesis pytrec-eval-terrier pandas
+STANDALONE_VENV := $(STANDALONE)/venv
+STANDALONE_STAMP := $(STANDALONE_VENV)/.installed
+
+$(STANDALONE_STAMP): constraints.txt pyproject.toml
+	rm -rf $(STANDALONE_VENV)
+	$(PYTHON) -m venv $(STANDALONE_VENV)
+	$(STANDALONE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(STANDALONE_VENV)/bin/python -m pip install --quiet -c constraints.txt ".[plot,pandas]" pytest hypothesis pytrec-eval-terrier
+	rm -rf build
+	touch $@
+
+standalone: $(STANDALONE_STAMP)
+	$(STANDALONE_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .
 	rm -rf build
 	cd $(STANDALONE) && venv/bin/python -c "import irmeans, sys; assert 'site-packages' in irmeans.__file__, irmeans.__file__; \
 		assert not {'pandas', 'altair', 'irmeans_book'} & set(sys.modules), 'irmeans imported a non-dependency'"
-	$(STANDALONE)/venv/bin/python -m pytest tests/lib tests/trec -q -p no:cacheprovider
+	$(STANDALONE_VENV)/bin/python -m pytest tests/lib tests/trec -q -p no:cacheprovider --junitxml=$(REPORTS)/library.xml
 	printf '1 0 a 1\n1 0 b 0\n2 0 c 1\n' > $(STANDALONE)/qrels.txt
 	printf '1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 d 1 1.0 r\n2 Q0 c 2 0.5 r\n' > $(STANDALONE)/run.txt
-	$(STANDALONE)/venv/bin/irmeans eval -m map -m P.1 $(STANDALONE)/qrels.txt $(STANDALONE)/run.txt \
+	$(STANDALONE_VENV)/bin/irmeans eval -m map -m P.1 $(STANDALONE)/qrels.txt $(STANDALONE)/run.txt \
 		| tee $(STANDALONE)/eval.txt
 	grep -qP '^map\s+all\s+0.7500$$' $(STANDALONE)/eval.txt
 

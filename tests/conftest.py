@@ -23,6 +23,19 @@ def playwright():
         yield p
 
 
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Debian's Chromium, driven by Playwright, one for the whole run (the site's tests and JupyterLab's);
+    a missing browser is a failure, not a skip. The tests never download a browser of their own."""
+    from irmeans_book import chromium
+
+    if not chromium.EXECUTABLE.is_file():
+        pytest.fail(chromium.missing_message(), pytrace=False)
+    launched = playwright.chromium.launch(executable_path=str(chromium.EXECUTABLE), args=chromium.ARGS)
+    yield launched
+    launched.close()
+
+
 @pytest.fixture(autouse=True)
 def _no_progress_bars(request, monkeypatch):
     """No progress bar in any test's output, however slow the machine: a bar appears after two seconds of work,

@@ -24,6 +24,7 @@ a one-ulp change of a row changes no name.
 
 from __future__ import annotations
 
+import doctest
 import json
 import math
 import re
@@ -140,3 +141,27 @@ def nudged(node, ulps: int = 4):
     if isinstance(node, list):
         return [nudged(v, ulps) for v in node]
     return node
+
+
+class NumbersChecker(doctest.OutputChecker):
+    """doctest's checker, which also takes printed output whose numbers are the example's by :func:`same`.
+
+    A docstring's example prints what its author's machine printed: ``0.4`` may be ``0.39999999999999997``
+    where ``exp`` and ``log`` round the other way.
+    """
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        if super().check_output(want, got, optionflags):
+            return True
+        return _same_text(" ".join(want.split()), " ".join(got.split()))
+
+
+def failed_examples(module) -> int:
+    """How many of ``module``'s docstring examples fail, with :class:`NumbersChecker` (the failures are printed)."""
+    finder, runner = (
+        doctest.DocTestFinder(),
+        doctest.DocTestRunner(checker=NumbersChecker(), optionflags=doctest.NORMALIZE_WHITESPACE),
+    )
+    for test in finder.find(module, module.__name__):
+        runner.run(test)
+    return runner.failures

@@ -80,3 +80,29 @@ def test_the_single_page_gets_the_html_visitors():
 
     make_pdf._html_visitors_for_singlehtml(App)
     assert Registry.translation_handlers["singlehtml"] == {"A": ("visit", None), "B": ("own", None)}
+
+
+def _folders_a_reader_makes() -> set[str]:
+    """The folders the README and "Get the code" tell a reader to make in the source tree: each
+    ``python3 -m venv NAME``, and the folder the source archive unpacks into."""
+    texts = [(ROOT / "README.md").read_text(encoding="utf-8"), (ROOT / "chapters" / "get-the-code.md").read_text()]
+    found = {name for text in texts for name in re.findall(r"python3? -m venv (\S+)", text)}
+    from irmeans_book import downloads
+
+    return found | {downloads.SOURCE_FOLDER}
+
+
+def test_neither_build_reads_a_folder_the_readme_tells_a_reader_to_make(tmp_path):
+    """The quick start's ``.venv-lib`` holds the installed package's ``datasets/data/README.md``: read by
+    Sphinx, it made `make book` fail with 34 warnings, and `make pdf` too."""
+    from sphinx.util.matching import Matcher
+
+    folders = _folders_a_reader_makes()
+    assert {".venv-lib", "irmeans"} <= folders, folders
+    site = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["exclude_patterns"]
+    single_page = yaml.safe_load(make_pdf.pdf_config(tmp_path).read_text(encoding="utf-8"))["exclude_patterns"]
+    for patterns in (site, single_page):
+        excluded = Matcher(patterns)
+        for folder in folders:
+            inside = f"{folder}/lib/python3.11/site-packages/irmeans/datasets/data/README.md"
+            assert excluded(inside) or excluded(folder), (folder, patterns)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from stored_outputs import canonical, nudged, same
+from stored_outputs import NumbersChecker, canonical, nudged, same
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "book" / "scripts"))
@@ -39,6 +39,14 @@ def test_a_figure_differing_in_the_last_bit_and_in_its_data_sets_hash_names_is_t
     assert same(a, b)
     b["datasets"]["data-" + "e" * 32] = [{"y": 0.2000001}]
     assert not same(a, b)
+
+
+def test_a_docstring_example_passes_as_another_cpu_prints_it_and_fails_on_another_number():
+    checker, flags = NumbersChecker(), 0
+    assert checker.check_output("0.4\n", "0.39999999999999997\n", flags)
+    assert checker.check_output("[0.1, 0.2]\n", "[0.10000000000000002, 0.2]\n", flags)
+    assert not checker.check_output("0.4\n", "0.41\n", flags)
+    assert not checker.check_output("0.4 of A\n", "0.4 of B\n", flags)
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])

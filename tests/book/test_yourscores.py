@@ -1,7 +1,7 @@
 """The "your scores" box computes each average with the library's own formula, in Vega's expression language.
 
 Vega itself (vl-convert's, the same engine as the site's) renders the box for
-random scores; every value it shows is the library's to the four decimals shown,
+scores of every kind a reader may type (tests/your_scores_cases.py); every value it shows is the library's to the four decimals shown,
 and every "higher" is the library's verdict. A Vega form that drifted from its
 average's formula (a wrong ε, a missing "- ε", the floor where the additive form
 is meant) fails here.
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pytest
 import vl_convert as vlc
 from irmeans.averages import AM, GM, HM, Logit, Median
 from irmeans_book.plots import to_spec
-from irmeans_book.yourscores import as_text, your_scores_chart
+from irmeans_book.yourscores import your_scores_chart
+from your_scores_cases import CASES, random_cases, scores
 
 AVERAGES = {
     "AM": AM(),
@@ -48,29 +48,21 @@ def library(average, scores) -> float | None:
         return None
 
 
-def test_every_average_shown_is_the_librarys_on_random_scores():
-    rng = np.random.default_rng(23)
-    for trial in range(100):
-        n_a, n_b = rng.integers(1, 12, size=2)
-        a, b = (np.round(rng.uniform(0, 1, n), rng.integers(1, 5)) for n in (n_a, n_b))
-        # Now and then a zero, or a one, as real scores have.
-        if trial % 4 == 0:
-            a[0] = 0.0
-        if trial % 7 == 0:
-            b[-1] = 1.0
-        sep = ", " if trial % 2 else " "
-        page = shown(sep.join(f"{x:g}" for x in a), as_text(b))
-        for name, average in AVERAGES.items():
-            ours = {"System A": library(average, a), "System B": library(average, b)}
-            for column, value in ours.items():
-                where = (trial, name, column, a.tolist(), b.tolist())
-                if value is None:
-                    assert page[(name, column)] == "undefined", where
-                else:  # shown to 4 decimals: within half a unit of the 4th (a half may round either way)
-                    assert abs(float(page[(name, column)]) - value) <= 0.5e-4 + 1e-12, where
-            va, vb = ours.values()
-            if va is not None and vb is not None and abs(va - vb) > 1e-9:  # a near-tie may go either way
-                assert page[(name, "Higher")] == ("A" if va > vb else "B"), (trial, name)
+@pytest.mark.parametrize(("kind", "a_text", "b_text"), CASES + random_cases(23), ids=lambda c: str(c)[:40])
+def test_every_average_shown_is_the_librarys(kind, a_text, b_text):
+    page = shown(a_text, b_text)
+    a, b = scores(a_text), scores(b_text)
+    for name, average in AVERAGES.items():
+        ours = {"System A": library(average, a), "System B": library(average, b)}
+        for column, value in ours.items():
+            where = (kind, name, column)
+            if value is None:
+                assert page[(name, column)] == "undefined", where
+            else:  # shown to 4 decimals: within half a unit of the 4th (a half may round either way)
+                assert abs(float(page[(name, column)]) - value) <= 0.5e-4 + 1e-12, where
+        va, vb = ours.values()
+        if va is not None and vb is not None and abs(va - vb) > 1e-9:  # a near-tie may go either way
+            assert page[(name, "Higher")] == ("A" if va > vb else "B"), (kind, name)
 
 
 @pytest.mark.parametrize(

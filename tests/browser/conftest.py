@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
 import sitetools
-from visit import visit_all
+from visit import tour as take_the_tour
 
 
 @pytest.fixture(scope="session")
@@ -37,24 +38,9 @@ def output_dir(site):
 
 
 @pytest.fixture(scope="session")
-def browser(site, playwright):
-    """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip.
-
-    After ``site``: building the site runs ``npm ci``, which installs axe-core.
-    """
-    if not sitetools.CHROMIUM.is_file():
-        pytest.fail(
-            sitetools.chromium_missing(),
-            pytrace=False,
-        )
-    if not sitetools.AXE.is_file():
-        pytest.fail(f"{sitetools.AXE} is missing: run `npm ci`", pytrace=False)
-    chromium = playwright.chromium.launch(executable_path=str(sitetools.CHROMIUM), args=sitetools.CHROMIUM_ARGS)
-    yield chromium
-    chromium.close()
-
-
-@pytest.fixture(scope="session")
-def visits(site, base_url, browser, output_dir):
-    """Every page of the site opened once in light mode: what it logged, loaded, linked and lacked."""
-    return visit_all(browser, base_url, sitetools.pages(site), output_dir)
+def tour(site, base_url, browser, output_dir):
+    """Every page at each width, light then dark, with every reading the test modules registered (visit.py)."""
+    done = take_the_tour(browser, base_url, sitetools.pages(site), output_dir)
+    seconds = dict(sorted(done.seconds.items(), key=lambda item: -item[1]))
+    (output_dir / "tour-seconds.json").write_text(json.dumps(seconds, indent=1), encoding="utf-8")
+    return done

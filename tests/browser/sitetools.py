@@ -43,7 +43,12 @@ def pages(site: Path) -> list[str]:
 
 def notebook_pages(site: Path) -> list[str]:
     """The pages made from a notebook: the chapters a reader can download and launch."""
-    return [p for p in pages(site) if (site / "_sources" / p).with_suffix(".ipynb").is_file()]
+    return [p for p in pages(site) if made_from_a_notebook(p, site)]
+
+
+def made_from_a_notebook(path: str, site: Path = SITE) -> bool:
+    """Whether the page at ``path`` is made from a notebook (a chapter)."""
+    return (site / "_sources" / path).with_suffix(".ipynb").is_file()
 
 
 serve = chromium.serve  # the build's own server

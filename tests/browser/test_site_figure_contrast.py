@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 import sitetools
-from visit import open_page, switch_to_dark
+from visit import reading
 
 #: The colours of every mark drawn: {figure, colour, contrast, what} for each below MIN_CONTRAST.
 MARKS = """(minimum) => {
@@ -64,23 +64,24 @@ MARKS = """(minimum) => {
 MIN_CONTRAST = 3.0
 
 
-def _figure_pages(site):
-    return [p for p in sitetools.pages(site) if "irmeans-figure" in (site / p).read_text(encoding="utf-8")]
+def has_figures(path: str) -> bool:
+    """Whether the page at ``path`` holds an interactive figure (read from the built file)."""
+    return "irmeans-figure" in (sitetools.SITE / path).read_text(encoding="utf-8")
+
+
+@reading("mark contrast", widths=(1366,), pages=has_figures)
+def _mark_contrast(page, where):
+    return page.evaluate(MARKS, MIN_CONTRAST)
 
 
 @pytest.mark.parametrize("mode", ["light", "dark"])
-def test_every_mark_of_every_figure_has_3_to_1_contrast_with_the_page(browser, base_url, site, mode):
-    pages = _figure_pages(site)
-    assert len(pages) >= 8, pages
-    low, marks = [], 0
-    for path in pages:
-        page, _ = open_page(browser, base_url, path, viewport={"width": 1366, "height": 900})
-        if mode == "dark":
-            assert switch_to_dark(page)[-1] == "dark"
-            page.wait_for_timeout(300)
-        found = page.evaluate(MARKS, MIN_CONTRAST)
-        marks += found["marks"]
-        low += [f"{path}: {x['figure']} {x['mark']} {x['colour']} at {x['contrast']}:1" for x in found["low"]]
-        page.context.close()
-    assert marks > 500, marks
+def test_every_mark_of_every_figure_has_3_to_1_contrast_with_the_page(tour, mode):
+    found = {key: f for key, f in tour.found("mark contrast").items() if key[2] == mode}
+    assert len(found) >= 8, sorted(found)
+    assert sum(f["marks"] for f in found.values()) > 500
+    low = [
+        f"{key[0]}: {x['figure']} {x['mark']} {x['colour']} at {x['contrast']}:1"
+        for key, f in found.items()
+        for x in f["low"]
+    ]
     assert not low, "\n".join(low)

@@ -8,8 +8,8 @@ chapter is measured as the browser draws it.
 
 from __future__ import annotations
 
-from test_site_figure_contrast import _figure_pages
-from visit import open_page
+from test_site_figure_contrast import has_figures
+from visit import reading
 
 #: The boxes of each figure's axis labels as drawn, by figure: {figure: [{text, x0, y0, x1, y1}]}.
 AXIS_LABELS = """() => {
@@ -42,15 +42,17 @@ def _too_close(boxes):
     ]
 
 
-def test_no_two_labels_of_an_axis_run_together_on_a_phone(browser, base_url, site):
-    pages = _figure_pages(site)
+@reading("axis labels", widths=(390,), modes=("light",), pages=has_figures)
+def _axis_labels(page, where):
+    return page.evaluate(AXIS_LABELS)
+
+
+def test_no_two_labels_of_an_axis_run_together_on_a_phone(tour):
     found, axes = {}, 0
-    for path in pages:
-        page, _ = open_page(browser, base_url, path, viewport={"width": 390, "height": 844})
-        for name, boxes in page.evaluate(AXIS_LABELS).items():
+    for (path, _, _), figures in tour.found("axis labels").items():
+        for name, boxes in figures.items():
             axes += 1
             if close := _too_close(boxes):
                 found[f"{path}: {name}"] = close[:4]
-        page.context.close()
     assert axes > 30, axes
     assert not found, found

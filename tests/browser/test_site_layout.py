@@ -1,8 +1,7 @@
 """The site as readers use it, on a phone (390 px) and a desktop (1366 px): it fits, it navigates, it reads in dark.
 
-Every page is opened at both widths, in light and in dark mode (screenshots of each
-go to ``_build/screenshots/``); what a reader would see go wrong is recorded once,
-and each test below reads its part of that record.
+Every page is measured at both widths, in light and in dark mode, on the tour of the site
+(visit.py: one visit per page, width and mode; screenshots of each go to ``_build/screenshots/``).
 """
 
 from __future__ import annotations
@@ -11,10 +10,8 @@ import re
 
 import pytest
 import sitetools
-from visit import open_page, screenshot_name, settle_animations, switch_to_dark
+from visit import WIDTHS, open_page, reading, settle_animations
 
-#: A phone held upright, and a laptop's screen.
-WIDTHS = {390: 844, 1366: 900}
 #: The width between the two, where the theme's layout changes too.
 MIDDLE = 700
 #: The least size of chart text, in px.
@@ -114,93 +111,84 @@ CONTROLS_IN_VIEW = """async () => {
 }"""
 
 
-def _record(browser, base_url, path, width, height, output_dir):
-    page, log = open_page(browser, base_url, path, viewport={"width": width, "height": height})
-    record = {
-        "overflow": page.evaluate(OVERFLOW),
-        "figures": page.evaluate(FIGURE_FIT),
-        "controls": page.evaluate(CONTROLS_IN_VIEW) if width < 500 else [],
-    }
+@reading("overflow")
+def _overflow(page, where):
+    return page.evaluate(OVERFLOW)
+
+
+@reading("figure fit", modes=("light",))
+def _figure_fit(page, where):
+    return page.evaluate(FIGURE_FIT)
+
+
+@reading("controls in view", widths=(390,), modes=("light",))
+def _controls_in_view(page, where):
+    found = page.evaluate(CONTROLS_IN_VIEW)
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(output_dir / screenshot_name(path, f"-{width}")), full_page=True)
-    record["themes"] = switch_to_dark(page)
-    page.wait_for_function("() => window.irmeansTest.figuresReady()", timeout=30_000)
-    settle_animations(page)
-    record["dark"] = page.evaluate(DARK_BOXES)
-    record["dark_overflow"] = page.evaluate(OVERFLOW)
-    page.screenshot(path=str(output_dir / screenshot_name(path, f"-{width}-dark")), full_page=True)
-    record["errors"] = log.errors + log.failed + log.outside
-    page.context.close()
-    return record
+    return found
 
 
-@pytest.fixture(scope="module")
-def layouts(browser, base_url, site, output_dir):
-    """Every page at each width of :data:`WIDTHS`, light then dark: ``{(path, width): record}``."""
-    return {
-        (path, width): _record(browser, base_url, path, width, height, output_dir)
-        for path in sitetools.pages(site)
-        for width, height in WIDTHS.items()
-    }
+@reading("dark boxes", modes=("dark",))
+def _dark_boxes(page, where):
+    return page.evaluate(DARK_BOXES)
 
 
 def _report(found):
     return "\n".join(f"{key}: {value}" for key, value in found.items())
 
 
-def test_nothing_in_the_main_column_is_wider_than_it(layouts):
-    found = {k: r["overflow"] + r["dark_overflow"] for k, r in layouts.items() if r["overflow"] or r["dark_overflow"]}
+def _figures(tour):
+    return {key: figures for key, figures in tour.found("figure fit").items()}
+
+
+def test_nothing_in_the_main_column_is_wider_than_it(tour):
+    found = {k: found for k, found in tour.found("overflow").items() if found}
     assert not found, _report(found)
 
 
-def test_no_figure_legend_or_title_lies_outside_the_viewport(layouts):
-    found = {(*k, f["id"]): f["outside"] for k, r in layouts.items() for f in r["figures"] if f["outside"]}
+def test_no_figure_legend_or_title_lies_outside_the_viewport(tour):
+    found = {(*k, f["id"]): f["outside"] for k, figures in _figures(tour).items() for f in figures if f["outside"]}
     assert not found, _report(found)
 
 
-def test_chart_text_is_at_least_13_px(layouts):
+def test_chart_text_is_at_least_13_px(tour):
     found = {
         (*k, f["id"]): f["minFont"]
-        for k, r in layouts.items()
-        for f in r["figures"]
+        for k, figures in _figures(tour).items()
+        for f in figures
         if f["minFont"] is not None and f["minFont"] < MIN_FONT - 0.3  # a chart scaled by a few px
     }
     assert not found, _report(found)
 
 
-def test_no_figure_scrolls_sideways_and_a_drag_on_a_slider_moves_the_slider(layouts):
+def test_no_figure_scrolls_sideways_and_a_drag_on_a_slider_moves_the_slider(tour):
     found = {
         (*k, f["id"]): f
-        for k, r in layouts.items()
-        for f in r["figures"]
+        for k, figures in _figures(tour).items()
+        for f in figures
         if f["scrolls"] or any(t not in ("pan-y", "none") for t in f["touch"])
     }
     assert not found, _report(found)
 
 
-def test_on_a_phone_the_controls_are_on_screen_with_their_figure(layouts):
+def test_on_a_phone_the_controls_are_on_screen_with_their_figure(tour):
+    measured = tour.found("controls in view")
     found = {
         (*k, c["id"]): c
-        for k, r in layouts.items()
-        for c in r["controls"]
+        for k, controls in measured.items()
+        for c in controls
         if c["bindingsBottom"] > c["viewport"] + 1 or c["bindingsTop"] < 0 or c["svgTop"] > c["viewport"] - 150
     }
-    assert any(r["controls"] for r in layouts.values()), "no figure with controls was measured"
+    assert any(measured.values()), "no figure with controls was measured"
     assert not found, _report(found)
 
 
-def test_in_dark_mode_no_chart_is_a_white_box_and_its_text_is_light(layouts):
+def test_in_dark_mode_no_chart_is_a_white_box_and_its_text_is_light(tour):
     found = {}
-    for key, r in layouts.items():
-        assert r["themes"][-1] == "dark", (key, r["themes"])
-        for f in r["dark"]:
+    for key, figures in tour.found("dark boxes").items():
+        for f in figures:
             if f["light"] or (f["label"] is not None and f["label"] < 0.5):
                 found[(*key, f["id"])] = f
-    assert not found, _report(found)
-
-
-def test_pages_log_no_error_at_either_width(layouts):
-    found = {k: r["errors"] for k, r in layouts.items() if r["errors"]}
     assert not found, _report(found)
 
 

@@ -6,7 +6,12 @@ import urllib.request
 
 import pytest
 import sitetools
-from visit import open_page, screenshot_name
+from visit import open_page, open_toggles, reading, screenshot_name
+
+
+@reading("toggles", widths=(1366,), modes=("light",), pages=sitetools.made_from_a_notebook)
+def _toggles(page, where):
+    return open_toggles(page)
 
 
 @pytest.fixture(scope="module")
@@ -29,31 +34,32 @@ def test_search_finds_pages_offline(browser, base_url):
     page.context.close()
 
 
-def test_each_chapter_has_a_download_of_its_notebook(visits, base_url, chapters):
+def _links(tour) -> dict[str, list[str]]:
+    return {key[0]: found["links"] for key, found in tour.found("links").items()}
+
+
+def test_each_chapter_has_a_download_of_its_notebook(tour, base_url, chapters):
+    links = _links(tour)
     for path in chapters:
         notebook = base_url + "_sources/" + path.removesuffix(".html") + ".ipynb"
-        assert notebook in visits[path].links, f"{path}: no download link to {notebook}"
+        assert notebook in links[path], f"{path}: no download link to {notebook}"
         with urllib.request.urlopen(notebook, timeout=10) as response:
             assert response.status == 200
             assert b'"nbformat"' in response.read(), f"{notebook} is not a notebook"
 
 
-def test_no_chapter_offers_binder_or_colab(visits, chapters):
+def test_no_chapter_offers_binder_or_colab(tour, chapters):
     # A chapter opened there would stop at its first import: nothing there installs irmeans (see Get the code).
+    links = _links(tour)
     for path in chapters:
-        launch = [u for u in visits[path].links if u.startswith(("https://mybinder.org", "https://colab.research"))]
+        launch = [u for u in links[path] if u.startswith(("https://mybinder.org", "https://colab.research"))]
         assert not launch, f"{path}: launch links {launch}"
 
 
-def test_the_theme_switch_turns_every_page_dark(visits):
+def test_the_theme_switch_turns_every_page_dark_at_either_width(tour):
     """Each page was switched to dark with the theme's own button (its errors and axe are the pages' tests')."""
-    not_dark = {path: v.themes for path, v in visits.items() if not v.themes or v.themes[-1] != "dark"}
-    assert not not_dark, not_dark
-
-
-def test_a_dark_screenshot_of_every_page_is_written(visits, output_dir):
-    missing = [p for p in visits if not (output_dir / screenshot_name(p, "-dark")).is_file()]
-    assert not missing
+    themes = {key: r.get("themes") for key, r in tour.records.items() if key[2] == "dark"}
+    assert themes and not {k: t for k, t in themes.items() if not t or t[-1] != "dark"}, themes
 
 
 def test_the_readers_system_setting_chooses_the_mode(browser, base_url, chapters):
@@ -64,15 +70,16 @@ def test_the_readers_system_setting_chooses_the_mode(browser, base_url, chapters
         page.context.close()
 
 
-def test_hidden_code_toggles_open(visits, chapters):
-    toggles = {path: visits[path].toggles for path in chapters}
+def test_hidden_code_toggles_open(tour, chapters):
+    toggles = {key[0]: found for key, found in tour.found("toggles").items()}
+    assert sorted(toggles) == sorted(chapters)
     assert any(toggles.values()), "no toggle found on any chapter"
     stuck = {path: t for path, t in toggles.items() if "did not open" in t}
     assert not stuck, stuck
 
 
-def test_print_hides_navigation_and_keeps_figures_whole(browser, base_url, visits, output_dir):
-    path = next(p for p, v in visits.items() if v.figures)
+def test_print_hides_navigation_and_keeps_figures_whole(browser, base_url, tour, output_dir):
+    path = next(key[0] for key, ids in tour.found("figures").items() if ids)
     page, _ = open_page(browser, base_url, path)
     page.emulate_media(media="print")
     assert not page.locator(".bd-sidebar-primary").is_visible()

@@ -7,7 +7,7 @@ import re
 import pytest
 import sitetools
 from irmeans_book.selfcheck import Choice, Number, answer
-from visit import open_page, run_axe
+from visit import open_page, reading, run_axe
 
 NUMBER_PAGE, NUMBER_LABEL = "chapters/04-averaging.html", "sc-ch4-s1-ehm"
 CHOICE_PAGE, CHOICE_LABEL = "chapters/04-averaging.html", "sc-ch4-first-ehm"
@@ -90,30 +90,32 @@ def test_feedback_is_announced_and_the_forms_pass_axe(averaging):
     assert not violations, violations
 
 
-def test_every_selfcheck_on_the_site_accepts_its_answer(browser, base_url, site):
+# On the tour of the site (visit.py), last, on a phone-wide screen: every form of every chapter answered.
+@reading("self-checks answered", widths=(390,), modes=("dark",), stage="moved", pages=sitetools.made_from_a_notebook)
+def _answered(page, where):
+    found = []
+    forms = page.locator("form.selfcheck-form")
+    for i in range(forms.count()):
+        form = forms.nth(i)
+        label = form.get_attribute("data-label")
+        right = answer(label)
+        form.scroll_into_view_if_needed()
+        if isinstance(right, Number):
+            form.locator("input").fill(right.shown)
+        else:
+            form.get_by_role("radio", name=right.answer, exact=True).check()
+        form.get_by_role("button", name="Check").click()
+        # The form fits a phone's column: nothing sticks out to the right.
+        overflow = form.evaluate("f => f.scrollWidth - f.clientWidth")
+        found.append(
+            {"label": label, "said": _feedback(form), "expected": f"Right: {right.shown}.", "overflow": overflow}
+        )
+    return found
+
+
+def test_every_selfcheck_on_the_site_accepts_its_answer(tour):
     """Every form of every page: the answer the library computed is accepted, on a phone-wide screen too."""
-    checked = []
-    for path in sitetools.notebook_pages(site):
-        if "selfcheck-form" not in (site / path).read_text(encoding="utf-8"):
-            continue
-        page, log = open_page(browser, base_url, path)
-        page.set_viewport_size({"width": 390, "height": 844})
-        forms = page.locator("form.selfcheck-form")
-        for i in range(forms.count()):
-            form = forms.nth(i)
-            label = form.get_attribute("data-label")
-            right = answer(label)
-            form.scroll_into_view_if_needed()
-            if isinstance(right, Number):
-                form.locator("input").fill(right.shown)
-            else:
-                form.get_by_role("radio", name=right.answer, exact=True).check()
-            form.get_by_role("button", name="Check").click()
-            assert _feedback(form) == f"Right: {right.shown}.", (path, label)
-            # The form fits a phone's column: nothing sticks out to the right.
-            overflow = form.evaluate("f => f.scrollWidth - f.clientWidth")
-            assert overflow <= 1, (path, label, overflow)
-            checked.append(label)
-        assert not (log.errors or log.failed or log.outside), (path, log)
-        page.context.close()
-    assert len(checked) >= 14, checked
+    forms = [(key[0], f) for key, found in tour.found("self-checks answered").items() for f in found]
+    assert len(forms) >= 14, forms
+    wrong = [(path, f) for path, f in forms if f["said"] != f["expected"] or f["overflow"] > 1]
+    assert not wrong, wrong

@@ -7,8 +7,8 @@ beside it gained a digit), and a drag then read 15: the pointer was past the sli
 from __future__ import annotations
 
 import pytest
-import sitetools
-from visit import open_page
+from test_site_figure_contrast import has_figures
+from visit import open_page, reading
 
 
 def _report(found):
@@ -39,17 +39,20 @@ SLIDERS_STAY = """() => {
 }"""
 
 
+# Last on the tour (visit.py), after every reading of the page as it loaded: the sliders are moved.
+@reading("sliders stay", modes=("dark",), stage="moved", pages=has_figures)
+def _sliders_stay(page, where):
+    return {
+        "sliders": page.locator(".irmeans-figure .vega-bindings input[type=range]").count(),
+        "moved": page.evaluate(SLIDERS_STAY),
+    }
+
+
 @pytest.mark.parametrize("width", [390, 1366])
-def test_a_slider_stays_where_it_is_as_its_value_changes(browser, base_url, site, width):
-    found, sliders = {}, 0
-    for path in sitetools.notebook_pages(site):
-        page, log = open_page(browser, base_url, path, viewport={"width": width, "height": 900})
-        sliders += page.locator(".irmeans-figure .vega-bindings input[type=range]").count()
-        moved = page.evaluate(SLIDERS_STAY)
-        if moved or log.errors:
-            found[path] = moved + log.errors
-        page.context.close()
-    assert sliders >= 5, sliders
+def test_a_slider_stays_where_it_is_as_its_value_changes(tour, width):
+    measured = {key[0]: m for key, m in tour.found("sliders stay").items() if key[1] == width}
+    assert sum(m["sliders"] for m in measured.values()) >= 5, measured
+    found = {path: m["moved"] for path, m in measured.items() if m["moved"]}
     assert not found, _report(found)
 
 

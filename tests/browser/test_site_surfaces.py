@@ -1,7 +1,7 @@
-"""Every surface shows the book whole: on a phone (390 px, light and dark) and a laptop (1366 px).
+"""Every surface shows the book whole: on a phone (390 px) and a laptop (1366 px), in light and dark mode.
 
-Each page is opened with everything a reader can open opened (hidden code, dropdown solutions,
-self-check hints), and measured: content is "cut" when it reaches past a box of its own that clips
+Each page is measured with everything a reader can open opened (hidden code, dropdown solutions,
+self-check hints): content is "cut" when it reaches past a box of its own that clips
 it, whatever the size of that box; a box that scrolls sideways must be code or a table of numbers,
 and must show that it scrolls (it fades out at the hidden side) and take the keyboard's focus.
 Displayed equations never scroll: each fits its column. A figure's read-out stays inside its frame.
@@ -10,41 +10,26 @@ Displayed equations never scroll: each fits its column. A figure's read-out stay
 from __future__ import annotations
 
 import pytest
-import sitetools
-from visit import forwards, open_page, switch_to_dark
-
-CHECKS = sitetools.HELPERS.with_name("surface_checks.js")
-#: (width, mode) of each reader: a phone in light and dark mode, a laptop.
-READERS = [(390, "light"), (390, "dark"), (1366, "light")]
+from visit import forwards, reading
 
 
-def _open(browser, base_url, path, width, mode="light"):
-    page, log = open_page(browser, base_url, path, viewport={"width": width, "height": 844 if width < 500 else 900})
-    if mode == "dark":
-        switch_to_dark(page)
-        page.wait_for_function("() => window.irmeansTest.figuresReady()", timeout=30_000)
-    page.add_script_tag(path=str(CHECKS))
-    page.evaluate("() => irmeansSurface.openAll()")
-    return page, log
+# Measured on the tour of the site (visit.py), with everything a reader can open opened; not on the front
+# door, which only forwards.
+@reading("surfaces", stage="opened", pages=lambda path: not forwards(path))
+def _surfaces(page, where):
+    return {
+        **page.evaluate("() => irmeansSurface.boxes()"),
+        "equations": page.evaluate("() => irmeansSurface.equations()"),
+        "empty": page.evaluate("() => irmeansSurface.empty()"),
+        "tables": page.evaluate("() => irmeansSurface.tables()"),
+        "framed": page.evaluate("() => irmeansSurface.framedText()"),
+    }
 
 
 @pytest.fixture(scope="module")
-def surfaces(browser, base_url, site):
-    """Every page for every reader of :data:`READERS`: ``{(path, width, mode): measures}``."""
-    found = {}
-    for path in (p for p in sitetools.pages(site) if not forwards(p)):  # not the front door: it only forwards
-        for width, mode in READERS:
-            page, log = _open(browser, base_url, path, width, mode)
-            found[(path, width, mode)] = {
-                **page.evaluate("() => irmeansSurface.boxes()"),
-                "equations": page.evaluate("() => irmeansSurface.equations()"),
-                "empty": page.evaluate("() => irmeansSurface.empty()"),
-                "tables": page.evaluate("() => irmeansSurface.tables()"),
-                "framed": page.evaluate("() => irmeansSurface.framedText()"),
-                "errors": log.errors,
-            }
-            page.context.close()
-    return found
+def surfaces(tour):
+    """Every page at each width and mode: ``{(path, width, mode): measures}``."""
+    return tour.found("surfaces")
 
 
 def _report(found):
@@ -55,7 +40,6 @@ def test_every_page_was_measured_with_its_equations(surfaces):
     equations = {key: s["equations"] for key, s in surfaces.items() if s["equations"]}
     # Chapters 2, 4, 6, 7, 8 and 9 display equations (those of 6 and 7 in their solutions, opened).
     assert len({path for path, _, _ in equations}) >= 6, sorted(equations)
-    assert not any(s["errors"] for s in surfaces.values()), _report({k: s["errors"] for k, s in surfaces.items()})
 
 
 def test_no_displayed_equation_is_wider_than_its_column(surfaces):

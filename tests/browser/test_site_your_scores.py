@@ -1,25 +1,27 @@
 """The "your scores" boxes of chapters 1, 4, 6 and 7, typed into as a reader would, against the library.
 
 Each box is found by its accessible name ("Your scores, system A"). The test types
-random per-topic scores for both systems, comma- or space-separated, 30 times a
-chapter (120 inputs in all), and reads what the page shows for every average (each
+scores of every kind a reader may type (tests/your_scores_cases.py: a tie, a zero,
+all zeros, ones, one topic against thirteen, separators, a near tie, and a random
+case) for both systems, and reads what the page shows for every average (each
 cell of the table is labelled "GM, System A: 0.2367"): each value must be the
 library's to the four decimals shown, and each "Higher" the library's verdict.
-Bad input gets a note under the boxes, and the page keeps working.
+(The box's formulas are checked on more cases, without a browser, in
+tests/book/test_yourscores.py.) Bad input gets a note under the boxes, and the
+page keeps working.
 """
 
 from __future__ import annotations
 
 import re
 
-import numpy as np
 import pytest
-import sitetools
 from irmeans_book.chapters import ch01_introduction as introduction
 from irmeans_book.chapters import ch04_averaging as averaging
 from irmeans_book.chapters import ch06_zeros_and_epsilon as epsilon
 from irmeans_book.chapters import ch07_map_gmap_mrr as verdicts
-from visit import open_page
+from visit import open_page, reading
+from your_scores_cases import CASES, random_cases, scores
 
 CHAPTERS = {
     "chapters/01-introduction.html": introduction.YOUR_SCORES,
@@ -27,7 +29,6 @@ CHAPTERS = {
     "chapters/06-zeros-and-epsilon.html": epsilon.YOUR_SCORES,
     "chapters/07-map-gmap-mrr.html": verdicts.YOUR_SCORES,
 }
-TRIALS = 30
 CELL = re.compile(r"^(.+?), (System A|System B|Higher): (.*)$")
 SHOWN = """(figure) => Array.from(figure.querySelectorAll("svg [aria-label]"), (e) => e.getAttribute("aria-label"))"""
 SETTLED = """async (figure) => { await window.irmeansFigures[figure.id].view.runAsync(); }"""
@@ -58,14 +59,10 @@ def test_the_page_shows_the_librarys_averages_of_the_readers_scores(browser, bas
     averages = CHAPTERS[path]
     page, log = open_page(browser, base_url, path, viewport={"width": 1366, "height": 900})
     a_box, b_box, figure = _boxes(page)
-    rng = np.random.default_rng(sum(map(ord, path)))
-    for trial in range(TRIALS):
-        a, b = (np.round(rng.uniform(0, 1, rng.integers(1, 15)), rng.integers(1, 5)) for _ in range(2))
-        if trial % 3 == 0:
-            a[rng.integers(a.size)] = 0.0  # a failed topic, as real runs have
-        sep = ", " if trial % 2 else " "
-        _type(page, figure, a_box, sep.join(f"{x:g}" for x in a))
-        _type(page, figure, b_box, " ".join(f"{x:g}" for x in b))
+    for kind, a_text, b_text in CASES + random_cases(sum(map(ord, path)), 1):
+        a, b = scores(a_text), scores(b_text)
+        _type(page, figure, a_box, a_text)
+        _type(page, figure, b_box, b_text)
         shown = {}
         for label in figure.evaluate(SHOWN):
             match = CELL.match(label)
@@ -75,14 +72,14 @@ def test_the_page_shows_the_librarys_averages_of_the_readers_scores(browser, bas
         for name, average in averages.items():
             ours = {"System A": _library(average, a), "System B": _library(average, b)}
             for column, value in ours.items():
-                where = (path, trial, name, column, a.tolist(), b.tolist())
+                where = (path, kind, name, column)
                 if value is None:
                     assert shown[name, column] == "undefined", where
                 else:
                     assert abs(float(shown[name, column]) - value) <= 0.5e-4 + 1e-12, where
             va, vb = ours.values()
             if va is not None and vb is not None and abs(va - vb) > 1e-9:
-                assert shown[name, "Higher"] == ("A" if va > vb else "B"), (path, trial, name)
+                assert shown[name, "Higher"] == ("A" if va > vb else "B"), (path, kind, name)
     assert not log.errors, log.errors
     page.context.close()
 
@@ -109,18 +106,21 @@ def test_bad_input_gets_a_note_beside_the_box_and_nothing_breaks(browser, base_u
     page.context.close()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [390, 1366])
-def test_the_boxes_fit_the_page(browser, base_url, output_dir, scheme, width):
-    for path in CHAPTERS:
-        page, log = open_page(browser, base_url, path, color_scheme=scheme, viewport={"width": width, "height": 900})
-        a_box, b_box, figure = _boxes(page)
-        figure.scroll_into_view_if_needed()
-        name = path.rsplit("/", 1)[-1].removesuffix(".html")
-        figure.screenshot(path=str(output_dir / f"your-scores-{name}-{width}-{scheme}.png"))
-        column = page.evaluate("(e) => e.parentElement.getBoundingClientRect().width", figure.element_handle())
-        for box in (a_box, b_box, figure.locator("svg").first):
-            assert box.bounding_box()["width"] <= column + 1, (path, width)
-        assert not log.errors, log.errors
-        page.context.close()
-    assert sitetools.OUTPUT.is_dir()
+@reading("your scores box", pages=lambda path: path in CHAPTERS)
+def _your_scores_box(page, where):
+    """The boxes' and the chart's widths against their column's, and a screenshot of the figure."""
+    a_box, b_box, figure = _boxes(page)
+    figure.scroll_into_view_if_needed()
+    name = where.path.rsplit("/", 1)[-1].removesuffix(".html")
+    figure.screenshot(path=str(where.output_dir / f"your-scores-{name}-{where.width}-{where.mode}.png"))
+    column = page.evaluate("(e) => e.parentElement.getBoundingClientRect().width", figure.element_handle())
+    widths = [box.bounding_box()["width"] for box in (a_box, b_box, figure.locator("svg").first)]
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return {"column": column, "widths": widths}
+
+
+def test_the_boxes_fit_the_page(tour):
+    measured = tour.found("your scores box")
+    assert len(measured) == 4 * len(CHAPTERS), sorted(measured)
+    wide = {key: m for key, m in measured.items() if max(m["widths"]) > m["column"] + 1}
+    assert not wide, wide

@@ -1,7 +1,16 @@
-"""Open a page of the site in Chromium and record what a reader's browser would see go wrong."""
+"""Open a page of the site in Chromium and record what a reader's browser would see go wrong.
+
+Most browser tests only read a page: :func:`reading` registers what a test module reads, and
+:func:`tour` opens each page of the site once at each width of :data:`WIDTHS`, in light mode and then,
+switched with the theme's own button, in dark mode, and takes every registered reading there: one
+visit per page, width and mode, whatever the number of tests that read it.
+"""
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urlsplit
 
@@ -74,26 +83,6 @@ class PageLog:
             self.outside.append(request.url)
 
 
-@dataclass
-class Visit:
-    """One page as a reader meets it: in light mode, then switched to dark with the theme's button."""
-
-    path: str
-    log: PageLog
-    missing_alt: list[str]
-    links: list[str]
-    ids: set[str]
-    axe: list[dict]
-    figures: list[str]
-    themes: list[str] = field(default_factory=list)
-    dark_axe: list[dict] = field(default_factory=list)
-    toggles: list[str] = field(default_factory=list)
-
-    @property
-    def failing_axe(self) -> list[dict]:
-        return [v for v in self.axe + self.dark_axe if v["impact"] in FAILING_IMPACTS]
-
-
 def open_page(browser, base_url: str, path: str, color_scheme: str = "light", viewport: dict | None = None):
     """A new page at ``path``, loaded, its figures drawn and its maths typeset; and its log.
 
@@ -140,6 +129,7 @@ def run_axe(page, rules: list[str] | None = None) -> list[dict]:
     re-fetch the theme's ``@import``-ed style sheet from a wrong URL.
     """
     if not page.evaluate("() => Boolean(window.axe)"):
+        assert sitetools.AXE.is_file(), f"{sitetools.AXE} is missing: run `npm ci`"
         page.add_script_tag(path=str(sitetools.AXE))
     options = {"resultTypes": ["violations"], "preload": False}
     if rules:
@@ -163,7 +153,11 @@ def screenshot_name(path: str, suffix: str = "") -> str:
 
 
 def switch_to_dark(page) -> list[str]:
-    """Click the theme's colour-mode button until the page is dark; the themes it went through."""
+    """Click the theme's colour-mode button until the page is dark; the themes it went through.
+
+    The button's tooltip, shown while the pointer or the focus is on it, is closed again: what is
+    measured next is the page, not a tooltip left open over it.
+    """
     seen = [page.evaluate("() => document.documentElement.dataset.theme")]
     page.evaluate("() => window.scrollTo(0, 0)")  # the page's header, where the switch is, in view
     switch = page.locator(".theme-switch-button").first
@@ -173,7 +167,15 @@ def switch_to_dark(page) -> list[str]:
         switch.click(timeout=10_000)
         settle_animations(page)
         seen.append(page.evaluate("() => document.documentElement.dataset.theme"))
+    close_tooltips(page)
     return seen
+
+
+def close_tooltips(page) -> None:
+    """Move the pointer and the focus off whatever shows a tooltip, and wait until none is shown."""
+    page.mouse.move(0, page.viewport_size["height"] - 1 if page.viewport_size else 0)
+    page.evaluate("() => document.activeElement && document.activeElement.blur && document.activeElement.blur()")
+    page.wait_for_function("() => !document.querySelector('.tooltip')", timeout=10_000)
 
 
 def open_toggles(page) -> list[str]:
@@ -191,32 +193,6 @@ def open_toggles(page) -> list[str]:
     return results
 
 
-def visit_all(browser, base_url: str, paths: list[str], output_dir) -> dict[str, Visit]:
-    """Open every page once: log, alt text, links, axe and a screenshot in light mode, then in dark; toggles."""
-    visits = {}
-    for path in paths:
-        page, log = open_page(browser, base_url, path)
-        links = page.evaluate(LINKS_AND_IDS)
-        visit = visits[path] = Visit(
-            path=path,
-            log=log,
-            missing_alt=page.evaluate(ALT_TEXT_PROBLEMS),
-            links=links["links"],
-            ids=set(links["ids"]),
-            axe=run_axe(page),
-            figures=page.evaluate("() => window.irmeansTest.figureIds()"),
-        )
-        page.screenshot(path=str(output_dir / screenshot_name(path)), full_page=True)
-        # The log goes on recording: an error of the switch or of dark mode is the page's.
-        visit.themes = switch_to_dark(page)
-        # Colours are all that a mode changes: axe's contrast rule, in dark.
-        visit.dark_axe = [dict(v, mode="dark") for v in run_axe(page, ["color-contrast"])]
-        page.screenshot(path=str(output_dir / screenshot_name(path, "-dark")), full_page=True)
-        visit.toggles = open_toggles(page)
-        page.context.close()
-    return visits
-
-
 def split_internal(url: str, base_url: str) -> tuple[str, str] | None:
     """``(path, fragment)`` of a link into the site, or None for a link elsewhere."""
     if not url.startswith(base_url):
@@ -226,3 +202,146 @@ def split_internal(url: str, base_url: str) -> tuple[str, str] | None:
     if path == "" or path.endswith("/"):
         path += "index.html"
     return path, fragment
+
+
+# ----------------------------------------------------------------------------- the tour
+
+#: A phone held upright, and a laptop's screen: ``{width: height}``.
+WIDTHS = {390: 844, 1366: 900}
+MODES = ("light", "dark")
+#: When a reading is taken: as the page loads (light; in dark the page is as ``opened`` left it);
+#: with everything a reader can open opened (hidden code, solutions, hints); or last, after dark,
+#: for a reading that moves the page's controls.
+STAGES = ("loaded", "opened", "moved")
+
+
+@dataclass
+class Reading:
+    """What a test reads of a page: ``read(page, where)`` returns it, at the widths, modes and stage given."""
+
+    name: str
+    read: Callable
+    widths: tuple[int, ...]
+    modes: tuple[str, ...]
+    stage: str
+    pages: Callable[[str], bool]
+
+
+#: Every reading registered by the test modules, by name.
+READINGS: dict[str, Reading] = {}
+
+
+def reading(name: str, *, widths=tuple(WIDTHS), modes=MODES, stage="loaded", pages=lambda path: True):
+    """Register the decorated ``read(page, where) -> value`` as reading ``name`` of the :func:`tour`.
+
+    ``where`` is a :class:`Where`; ``pages`` chooses the pages it is taken on (by path).
+    """
+    assert stage in STAGES, stage
+
+    def register(read):
+        if name in READINGS and READINGS[name].read.__qualname__ != read.__qualname__:
+            raise ValueError(f"two readings named {name!r}")
+        READINGS[name] = Reading(name, read, tuple(widths), tuple(modes), stage, pages)
+        return read
+
+    return register
+
+
+@dataclass
+class Where:
+    """Which page, width and mode a reading is taken at, and the folder screenshots go to."""
+
+    path: str
+    width: int
+    mode: str
+    output_dir: object
+
+    def screenshot(self, page, suffix: str = "") -> None:
+        """The page's first screen, or all of it with ``IRMEANS_SCREENSHOTS=full`` (slower: for a person to read)."""
+        name = screenshot_name(self.path, f"-{self.width}-{self.mode}{suffix}")
+        page.screenshot(path=str(self.output_dir / name), full_page=os.environ.get("IRMEANS_SCREENSHOTS") == "full")
+
+
+@dataclass
+class Tour:
+    """Every reading of every page: ``records[(path, width, mode)][name]``, and each visit's log by ``(path, width)``."""
+
+    records: dict[tuple[str, int, str], dict] = field(default_factory=dict)
+    logs: dict[tuple[str, int], PageLog] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def found(self, name: str) -> dict[tuple[str, int, str], object]:
+        """Reading ``name`` wherever it was taken."""
+        assert name in READINGS, f"no reading {name!r} is registered"
+        taken = {key: r[name] for key, r in self.records.items() if name in r}
+        assert taken, f"reading {name!r} was taken on no page"
+        return taken
+
+
+def _take(tour: Tour, page, where: Where, stage: str) -> None:
+    record = tour.records.setdefault((where.path, where.width, where.mode), {})
+    for r in READINGS.values():
+        if r.stage == stage and where.width in r.widths and where.mode in r.modes and r.pages(where.path):
+            start = time.monotonic()
+            record[r.name] = r.read(page, where)
+            tour.seconds[r.name] = tour.seconds.get(r.name, 0.0) + time.monotonic() - start
+
+
+def open_everything(page) -> None:
+    """Open what a reader can open: hidden code, dropdown solutions, self-check hints."""
+    page.add_script_tag(path=str(sitetools.HELPERS.with_name("surface_checks.js")))
+    page.evaluate("() => irmeansSurface.openAll()")
+
+
+def tour(browser, base_url: str, paths: list[str], output_dir) -> Tour:
+    """Open each page of ``paths`` once per width, light then dark, and take every registered reading.
+
+    ``seconds`` holds the time each reading took in all, and the time of the visits' own steps (in brackets).
+    """
+    done = Tour()
+
+    def timed(step: str, do, *args):
+        start = time.monotonic()
+        result = do(*args)
+        done.seconds[step] = done.seconds.get(step, 0.0) + time.monotonic() - start
+        return result
+
+    for path in paths:
+        for width, height in WIDTHS.items():
+            page, log = timed("(open)", open_page, browser, base_url, path, "light", {"width": width, "height": height})
+            done.logs[(path, width)] = log
+            light, dark = Where(path, width, "light", output_dir), Where(path, width, "dark", output_dir)
+            _take(done, page, light, "loaded")
+            timed("(screenshots)", light.screenshot, page)
+            timed("(open everything)", open_everything, page)
+            _take(done, page, light, "opened")
+            done.records[(path, width, "dark")] = {"themes": timed("(switch to dark)", _to_dark, page)}
+            _take(done, page, dark, "loaded")
+            _take(done, page, dark, "opened")
+            timed("(screenshots)", dark.screenshot, page)
+            _take(done, page, dark, "moved")
+            page.context.close()
+    return done
+
+
+def _to_dark(page) -> list[str]:
+    themes = switch_to_dark(page)
+    page.wait_for_function("() => window.irmeansTest.figuresReady()", timeout=30_000)
+    settle_animations(page)
+    return themes
+
+
+# Readings more than one test module uses.
+
+
+@reading("links", widths=(1366,), modes=("light",))
+def _links(page, where):
+    """Every link's address and every id on the page."""
+    found = page.evaluate(LINKS_AND_IDS)
+    return {"links": found["links"], "ids": set(found["ids"])}
+
+
+@reading("figures", modes=("light",))
+def _figures(page, where):
+    """The ids of the page's interactive figures."""
+    return page.evaluate("() => window.irmeansTest.figureIds()")

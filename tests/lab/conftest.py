@@ -21,11 +21,6 @@ from pathlib import Path
 
 import pytest
 
-# Debian's browser and its flags, as the book's PDF is printed with; the tests never download one of their own.
-from irmeans_book.chromium import ARGS as CHROMIUM_ARGS
-from irmeans_book.chromium import EXECUTABLE as CHROMIUM
-from irmeans_book.chromium import missing_message as chromium_missing
-
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "book" / "scripts"))
 import lab  # noqa: E402 - the book's script, not an installed module
@@ -88,16 +83,6 @@ def lab_url(book_copy, tmp_path_factory):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-
-
-@pytest.fixture(scope="session")
-def browser(playwright):
-    """Debian's Chromium, driven by Playwright; a missing browser is a failure, not a skip."""
-    if not CHROMIUM.is_file():
-        pytest.fail(chromium_missing(), pytrace=False)
-    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    yield chromium
-    chromium.close()
 
 
 @pytest.fixture(scope="session")

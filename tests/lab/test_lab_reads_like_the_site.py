@@ -1,5 +1,10 @@
-"""Chapters 4 and 9 in the book's JupyterLab read like the site: numbers, figure references and citations,
-both as opened (from what `make notebooks` stored) and after "Run All" (from a fresh kernel).
+"""Chapters in the book's JupyterLab read like the site: numbers, figure references and citations, as opened
+(from what `make notebooks` stored), and chapter 4 after "Run All" too (from a fresh kernel).
+
+"Run All" is here for what only it shows: jupyterlab-myst, in the reader's JupyterLab, evaluates each
+markdown cell's expressions in the kernel and shows what the book stores. That the stored values are what
+the code computes is checked for every chapter by nbval (tests/notebook_check.py); chapter 9, the longest,
+is read as opened only.
 
 A markdown cell's text as jupyterlab-myst renders it must hold every value stored
 for its ``{eval}`` roles, and no glue name, figure label, citation key, MyST role
@@ -19,7 +24,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = ["04-averaging.ipynb", "09-consistency.ipynb"]
+#: Each chapter read, and whether it is run too.
+CHAPTERS = {"04-averaging.ipynb": True, "09-consistency.ipynb": False}
 STALE = "STALE-VALUE"
 NEWS = "official Jupyter news"
 #: Each markdown cell's rendered text (jupyterlab-myst renders into a ``.myst`` element).
@@ -100,7 +106,7 @@ def _check(name: str, state: str, texts: list[str], stored: list[list[str]]) -> 
     return sum(len(values) for values in stored)
 
 
-@pytest.mark.parametrize("name", CHAPTERS)
+@pytest.mark.parametrize("name", list(CHAPTERS))
 def test_a_chapter_reads_like_the_site_as_opened_and_after_run_all(name, book_copy, lab_url, browser, output_dir):
     base, token = lab_url
     path = book_copy / name
@@ -118,6 +124,9 @@ def test_a_chapter_reads_like_the_site_as_opened_and_after_run_all(name, book_co
         page.screenshot(path=str(output_dir / f"{path.stem}-opened.png"))
         page.wait_for_timeout(2000)  # time for a pop-up to appear, if one were to
         assert NEWS not in page.locator("body").inner_text(), "JupyterLab asks about Jupyter's news"
+        if not CHAPTERS[name]:
+            assert not outside, f"the page fetched from outside the server: {sorted(set(outside))[:5]}"
+            return
 
         # The values on disk replaced by a marker, reloaded: the page shows what is stored.
         nb = json.loads(original)
@@ -135,8 +144,7 @@ def test_a_chapter_reads_like_the_site_as_opened_and_after_run_all(name, book_co
 
         # Run All: every value computed again by the kernel, and the same as stored.
         _menu(page, "Run", "Run All Cells")
-        # Chapter 9 runs in about 80 s on an idle 2-core machine; `make test` runs another pytest beside
-        # this one, and under that load Run All has taken over 150 s: a slow run is not a failure.
+        # `make test` runs another pytest beside this one: a slow run is not a failure.
         page.wait_for_function(ALL_RUN, arg=STALE, timeout=600_000)
         after = _texts(page, len(stored))
         _check(name, "after Run All", after, stored)

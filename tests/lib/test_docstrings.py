@@ -1,11 +1,11 @@
 """Every example in the library's docstrings runs and prints what it says."""
 
-import doctest
 import importlib
 import pkgutil
 
 import irmeans
 import pytest
+from stored_outputs import failed_examples
 
 MODULES = ["irmeans"] + [m.name for m in pkgutil.walk_packages(irmeans.__path__, prefix="irmeans.")]
 
@@ -13,5 +13,5 @@ MODULES = ["irmeans"] + [m.name for m in pkgutil.walk_packages(irmeans.__path__,
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
+    failed = failed_examples(module)  # numbers as printed on another CPU pass too (stored_outputs.py)
+    assert failed == 0, f"{failed} docstring example(s) failed in {name}"
