@@ -232,6 +232,28 @@ def test_extra_lines_only_when_asked_for(files):
 # --- Signals and output that cannot be written --------------------------------------------
 
 
+def _ctrl_c_as_from_a_terminal():
+    # A background job of a non-interactive shell (make test runs these tests in one) starts with Ctrl-C
+    # ignored, and Python then never raises KeyboardInterrupt; from a terminal, Ctrl-C is the default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _wait_until_it_reads_the_pipe(pid: int, timeout: float = 60) -> None:
+    """Until process ``pid`` waits on a pipe (its start-up done, however loaded the machine), as Linux's
+    ``/proc/PID/wchan`` says; 1.5 s where there is no such file."""
+    wchan = f"/proc/{pid}/wchan"
+    if not os.path.exists(wchan):
+        time.sleep(1.5)
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(wchan) as f:
+            if "pipe" in f.read():
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} never waited on its input")
+
+
 def test_ctrl_c_exits_130_quietly(files):
     # the run comes from a pipe that stays open: the command is still reading when interrupted
     proc = subprocess.Popen(
@@ -239,10 +261,11 @@ def test_ctrl_c_exits_130_quietly(files):
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_ctrl_c_as_from_a_terminal,
     )
     proc.stdin.write(RUN.encode())
     proc.stdin.flush()
-    time.sleep(1.5)
+    _wait_until_it_reads_the_pipe(proc.pid)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
