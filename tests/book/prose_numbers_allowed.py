@@ -37,8 +37,10 @@ CHAPTERS = {
         ("0.5", "the self-check's recall level"),
         (
             "10.0 4",
-            "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without results",
+            "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without "
+            "results; gdeval.pl's top grade, 4 (cited)",
         ),
+        ("7 20", "gdeval.pl (cited): its depth of 20, and the gain 2^3 - 1 = 7 it gives grade 3"),
     ],
     "03-scales": [
         ("10 20 30", "the example's temperatures in °C, set in the chapter's code"),
