@@ -10,7 +10,7 @@ the same splits), the fixed splits by topic difficulty of
 rows of tables computed here; figure data are rounded to 6 decimals.
 
 Beyond the paper, :func:`replication_tables` runs the same protocol on every one
-of the 46 matrices of :mod:`irmeans.datasets` (14 collections, 7 measures), the
+of the 46 matrices of :mod:`irmeans.datasets` (11 collections, 7 measures), the
 same random halves (one seed per matrix) serving every average: the AM, the
 εGM over a grid of ε, trec_eval's GM (floor form, ε = 1e-5) and the AM of
 standardized scores. From the mean τ come the paper's Figure 9 (the share of
