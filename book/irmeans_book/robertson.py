@@ -74,7 +74,7 @@ IMPLIED: dict[str, Figure] = {
 #: Which values :func:`boost` raises.
 WHICH = ("none", "all", "lowest", "highest")
 
-#: The seed whose :func:`reconstruct` result is stored in ``data/robertson2006-example.csv``.
+#: The seed whose :func:`reconstruct` result is stored in ``lib/irmeans/datasets/data/robertson2006-example.csv``.
 EXAMPLE_SEED = 2006
 
 _N_TOPICS = 50
