@@ -89,3 +89,18 @@ def test_the_examples_are_made_again_by_their_script(tree):
     assert done.returncode == 0, done.stderr
     for made in ("qrels.txt", "scores.csv", "runs/baseline.txt", "runs/feedback.txt", "runs/phrases.txt"):
         assert (tree / "examples" / made).read_bytes() == (ROOT / "examples" / made).read_bytes(), made
+
+
+def test_the_book_datas_notes_give_commands_that_name_what_exists():
+    # Chapter 9's intervals at the command's defaults take minutes for all 46 matrices, so the test of how they were
+    # made (tests/book/test_ch09_consistency.py) recomputes two; here, the note's command names a function that
+    # exists and writes where the chapter reads.
+    from irmeans_book.chapters import ch09_consistency as ch09
+
+    for note in sorted((ROOT / "book" / "irmeans_book" / "data").glob("*.md")):
+        command = shell_block(note.read_text(encoding="utf-8"))
+        assert command.startswith(".venv/bin/python -c "), note.name
+        called = re.findall(r"ch09\.(\w+)\(\)", command)
+        assert called and all(callable(getattr(ch09, name, None)) for name in called), note.name
+        assert note.with_suffix(".csv").exists(), note.name
+    assert ch09.DEFAULT_INTERVALS.exists() and ch09.DEFAULT_INTERVALS.with_suffix(".md").exists()
