@@ -455,3 +455,24 @@ def test_standardized_scores_are_said_before_chapter_1_names_their_mean():
     named = intro.index("*standardised* scores")
     assert "measured against the mean and the spread" in intro[named : named + 300]
     assert "not borne out" in intro and "far less consistent" in intro
+
+
+def test_the_works_known_through_the_sources_are_in_the_bibliography_as_they_cite_them():
+    # Cormack & Lynam (2007), Mizzaro (2008) and Mizzaro & Robertson (2007) are read only through Ravana & Moffat;
+    # their entries agree with Ravana & Moffat's reference list (pages), Cormack & Lynam (2006) with Robertson's [3].
+    from pybtex.database import parse_file
+
+    bib = parse_file(ROOT / "references.bib").entries
+    expected = {
+        "cormack2007validity": ("Validity and Power of t-Test for Comparing {MAP} and {GMAP}", "753--754"),
+        "mizzaro2008good": ("The Good, the Bad, the Difficult, and the Easy", "642--646"),
+        "mizzaro2007hits": ("{HITS} hits {TREC}", "479--486"),
+        "cormack2006precision": ("Statistical Precision of Information Retrieval Evaluation", "533--540"),
+    }
+    for key, (title, pages) in expected.items():
+        assert bib[key].fields["title"].startswith(title) and bib[key].fields["pages"] == pages, key
+    if SOURCES.is_dir():
+        references = (SOURCES / "ravana2009-score-aggregation.md").read_text(encoding="utf-8")
+        for pages in ("753–754", "642–646", "479–486"):
+            assert pages in references
+        assert normalized("Cormack and T. R. Lynam. Statistical precision") in source_texts()["robertson2006-on-gmap"]

@@ -18,7 +18,8 @@ topic as in the shipped files, said by the header's first field) into the same
 >>> trec8 = datasets.load("adhoc8", "ap")
 >>> trec8.scores.shape, trec8.label
 ((129, 50), 'TREC-8 ad hoc (1999), AP')
->>> len(datasets.catalog()), len({entry.collection for entry in datasets.catalog()})
+>>> entries = datasets.catalog()
+>>> len(entries), len({entry.collection for entry in entries})
 (46, 11)
 """
 
