@@ -1,4 +1,4 @@
-"""Writes the example files of this folder (run from the repository's root: python examples/generate.py).
+"""Writes the example files of this folder (run from the repository's root: .venv/bin/python examples/generate.py).
 
 The qrels and runs are made up, small enough to read by eye, and made so that the "feedback" run
 gains on the easy topics and loses on the hard ones: MAP calls it better than "baseline", GMAP

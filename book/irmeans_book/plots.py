@@ -144,7 +144,11 @@ def without_controls(spec):
 
 
 #: The attribution of every figure made from the shipped per-topic scores of TREC runs (``show(..., source=)``).
-TREC_DATA = "Data: TREC runs' per-topic scores, from the archives of Urbano et al. (2018, 2019), CC BY-SA 4.0."
+#: Two groups of authors: Urbano and Nagler (2018); Urbano, Lima and Hanjalic (two papers of 2019).
+TREC_DATA = (
+    "Data: TREC runs' per-topic scores, from the archives of Urbano and Nagler (2018) and of Urbano, Lima and "
+    "Hanjalic (2019a, 2019b), CC BY-SA 4.0."
+)
 
 
 class VegaLiteFigure:

@@ -54,7 +54,7 @@ class Figure:
 #: The eight figures printed in Robertson (2006), §3, keyed as in :func:`boost_figures`.
 PUBLISHED: dict[str, Figure] = {
     "map": Figure(0.309, "MAP of the 50 values as they are"),
-    "gmap": Figure(0.117, "GMAP (additive, eps = 1e-5) of the values as they are"),
+    "gmap": Figure(0.117, "GMAP (eps = 1e-5 added, then subtracted) of the values as they are"),
     "map_all": Figure(0.359, "MAP after adding 0.05 to every value"),
     "gmap_all": Figure(0.263, "GMAP after adding 0.05 to every value"),
     "gmap_lowest": Figure(0.249, "GMAP after adding 0.05 to the lowest 25 values only"),
@@ -74,7 +74,7 @@ IMPLIED: dict[str, Figure] = {
 #: Which values :func:`boost` raises.
 WHICH = ("none", "all", "lowest", "highest")
 
-#: The seed whose :func:`reconstruct` result is stored in ``data/robertson2006-example.csv``.
+#: The seed whose :func:`reconstruct` result is stored in ``lib/irmeans/datasets/data/robertson2006-example.csv``.
 EXAMPLE_SEED = 2006
 
 _N_TOPICS = 50

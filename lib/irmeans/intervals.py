@@ -1,8 +1,10 @@
 """How sure a split-half experiment is: intervals for each average's mean τ and for its difference from the AM's.
 
 The splits of one experiment all reuse the same topics and systems, so their τ values are not
-independent samples of anything beyond those topics: a paired t-test or a Wilcoxon test across
-them gives p-values that mean nothing (chapter 9). Two questions have honest answers:
+independent samples of anything beyond those topics. A paired t-test across them is valid only for
+the mean over every split of *these* topics, and its p-value falls as low as one likes as splits are
+added; it says nothing about other topics of the same kind (chapter 9). Two questions have honest
+answers:
 
 - **Over splits**: how far would the mean τ move with other random splits of *these* topics?
   The splits are drawn independently, so the mean over n of them has the usual standard error

@@ -11,7 +11,7 @@ correction of many p-values at once. Each takes many pairs of systems at once
 
 Two averages compared over the same split-half splits get no test here: the
 splits share their topics and systems, so their τ values are not independent
-samples and a p-value across them means nothing.
+samples of topics: a p-value across them speaks of these topics' splits alone.
 :func:`irmeans.intervals.tau_intervals` gives intervals instead.
 
 >>> from irmeans.significance import paired_t_test

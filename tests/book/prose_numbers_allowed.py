@@ -37,8 +37,10 @@ CHAPTERS = {
         ("0.5", "the self-check's recall level"),
         (
             "10.0 4",
-            "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without results",
+            "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without "
+            "results; gdeval.pl's top grade, 4 (cited)",
         ),
+        ("7 20", "gdeval.pl (cited): its depth of 20, and the gain 2^3 - 1 = 7 it gives grade 3"),
     ],
     "03-scales": [
         ("10 20 30", "the example's temperatures in °C, set in the chapter's code"),
@@ -66,7 +68,6 @@ CHAPTERS = {
         ("0.005 500", "the figure's smallest boost, 0.005 (book code), which is 500 times ε"),
         ("10 0.3", "the self-checks' settings: the 10 hardest topics; values around 0.3"),
         ("0.1", "the book's line for a low score, Ravana and Moffat's (≤ 0.1, as chapter 9 counts them)"),
-        ("0.334", "Robertson's MAP 0.309 plus his printed increase of 0.025 (§3, cited), which he does not print"),
     ],
     "06-zeros-and-epsilon": [
         ("0.2 0.3 0.4", "S2's scores in Ravana and Moffat's Table 1 (cited)"),
@@ -110,6 +111,10 @@ CHAPTERS = {
         ("10,000", "Ravana and Moffat's 10,000 random splits (cited), which the book runs too"),
         ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),
         ("0.739", "a value the paper prints, Table 3(c) (cited)"),
+        (
+            "4 10 17 23 37 52 56",
+            "Ravana and Moffat's Table 2 (cited): the shares (%) of TREC9's scores at 0 and at most 0.1, by measure",
+        ),
         ("4.0", "the license's name, CC BY-SA 4.0"),
         ("95", "the level of every interval the text gives (irmeans.tau_intervals' and the command's, 95 %)"),
         ("0.02 0.2 0.5 0.6", "the illustration of standardized scores; the standard normal's centre, 0.5"),
@@ -125,5 +130,9 @@ CHAPTERS = {
     ],
     "get-the-code": [
         ("3.11", "the Python the project requires (pyproject.toml's requires-python)"),
+        ("10.0", "the version of trec_eval that irmeans eval departs from in four places (cited in chapter 2)"),
+    ],
+    "cli-reference": [
+        ("10.0", "the version of trec_eval that irmeans eval departs from in four places (cited in chapter 2)"),
     ],
 }

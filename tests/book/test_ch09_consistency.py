@@ -111,3 +111,54 @@ def test_chart_has_the_slider_and_the_select(replication_tables):
     params = {p["name"]: p for p in spec["params"]}
     assert params["logeps"]["bind"]["min"] == -5 and params["logeps"]["bind"]["max"] == -2
     assert params["measure"]["bind"]["options"] == ["all", "AP", "P@10"]
+
+
+def test_the_intervals_stored_at_the_defaults_are_what_the_function_makes(tmp_path):
+    # The stored file (minutes of work for all 46 matrices) is write_default_intervals' output: two small matrices
+    # made again give the same rows, and a row made with the chapter's smaller bootstrap does not.
+    import pandas as pd
+
+    stored = ch09.default_intervals()
+    names = ["web2014_rr", "web2013_ndcg20"]
+    made = ch09.write_default_intervals(tmp_path / "part.csv", matrices=names)
+    again = pd.read_csv(tmp_path / "part.csv")
+    rows = stored[stored.matrix.isin(set(made.matrix))].reset_index(drop=True)
+    assert len(rows) == len(made) == 2 * len(ch09.INTERVAL_AVERAGES)
+    pd.testing.assert_frame_equal(again, rows, check_exact=False, rtol=0, atol=1e-9)
+    smaller = ch09.replication_intervals(matrices=names[:1]).iloc[0]
+    assert abs(smaller.topics_low - rows.iloc[0].topics_low) > 1e-6
+
+
+def test_the_stored_intervals_cover_every_shipped_matrix_and_average():
+    stored = ch09.default_intervals()
+    assert len(stored) == len(datasets.catalog()) * len(ch09.INTERVAL_AVERAGES)
+    assert set(stored.average) == set(ch09.INTERVAL_AVERAGES.values())
+    inside = (stored.topics_low <= stored.difference) & (stored.difference <= stored.topics_high)
+    assert inside.all()
+    verdicts = np.where(
+        stored.topics_low > 0, "more consistent", np.where(stored.topics_high < 0, "less consistent", "undecided")
+    )
+    assert (verdicts == stored.verdict).all()
+    note = (ch09.DEFAULT_INTERVALS.with_suffix(".md")).read_text(encoding="utf-8")
+    assert "write_default_intervals()" in note and "1,000 resamples of 50 splits" in note
+
+
+def test_the_resamples_of_the_bootstrap_hold_topics_twice(ap):
+    # A resample drawn with replacement puts copies of a topic in both halves, and its τ runs high (chapter 9).
+    means, shared = ch09.resampled_taus(ap, ["am"], 40, 10)
+    observed = irmeans_split_mean(ap)
+    assert shared > 1 and means["am"].mean() > observed
+
+
+def irmeans_split_mean(ap):
+    import irmeans
+
+    return irmeans.split_half(ap, "am", 1000, seed=ch09.SEED).mean()
+
+
+def test_the_papers_whole_table_3_is_as_printed():
+    t = ch09.paper_table_3()
+    assert len(t) == 18
+    assert tuple(t.loc[("TREC9", "AP", "random")]) == (0.748, 0.819, 0.798)
+    assert tuple(t.loc[("TREC2001", "SP", "middle-rest")]) == (0.798, 0.798, 0.816)
+    assert tuple(t.loc[("TREC8", "SP", "hard-easy")]) == (0.739, 0.714, 0.680)

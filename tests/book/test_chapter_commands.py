@@ -5,6 +5,10 @@ of a fenced block that starts with ``irmeans SUBCOMMAND`` and gives it at least 
 ```irmeans eval``` names the command, it is not a command line); in a code cell, a ``!irmeans`` line.
 Each runs from the repository's root with the project's ``irmeans`` first on the PATH, on the files the
 project ships (``examples/``, the shipped TREC matrices), and must exit 0 and print something.
+
+A code cell's output may show a shell session too, as chapter 2's does: a ``$ irmeans ...`` line, then what
+the command printed (standard output, then standard error, then ``exit status N`` if it is not 0). Each such
+line must run from the root as shown, on files the project ships, and print exactly what follows it.
 """
 
 from __future__ import annotations
@@ -60,6 +64,38 @@ def shown(path: Path) -> list[str]:
 ALL = [(path.stem, command) for path in PAGES for command in shown(path)]
 
 
+def sessions(text: str) -> list[tuple[str, str]]:
+    """The ``$ irmeans`` lines of a cell's printed output, each with what follows it up to the next ``$ `` line.
+
+    >>> sessions("$ irmeans eval -m map q r\\nmap\\tall\\t1.0\\n$ irmeans eval x y\\nexit status 1\\n")
+    [('irmeans eval -m map q r', 'map\\tall\\t1.0\\n'), ('irmeans eval x y', 'exit status 1\\n')]
+    """
+    found = []
+    for chunk in re.split(r"^\$ ", text, flags=re.M)[1:]:
+        command, _, output = chunk.partition("\n")
+        if command.startswith("irmeans "):
+            found.append((command, output))
+    return found
+
+
+def printed_sessions(path: Path) -> list[tuple[str, str]]:
+    """Every shell session a chapter's code cells print in their stored outputs."""
+    found = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type == "code":
+            text = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+            found += sessions(text)
+    return found
+
+
+SESSIONS = [
+    (path.stem, command, output)
+    for path in PAGES
+    if path.suffix == ".ipynb"
+    for command, output in printed_sessions(path)
+]
+
+
 def test_the_chapters_show_command_lines():
     # The extraction finds the book's command lines (chapters 9 and 10 show several); an empty list would pass
     # the test below without running anything.
@@ -83,3 +119,34 @@ def test_every_command_line_shown_runs_from_the_root(page, command):
     done = run(command)
     assert done.returncode == 0, f"{page}: `{command}` exits {done.returncode}\n{done.stderr[-1500:]}"
     assert done.stdout.strip(), f"{page}: `{command}` prints nothing"
+
+
+def test_chapter_2_prints_shell_sessions_on_shipped_files():
+    # Chapter 2 shows trec_eval's conventions as command lines; each names files under examples/ (not a
+    # temporary folder a reader cannot see), and the files are part of the source tree.
+    from irmeans_book import downloads
+
+    ranked = [(command, output) for stem, command, output in SESSIONS if stem.startswith("02")]
+    assert len(ranked) >= 10
+    tracked = {p.as_posix() for p in downloads.source_files(ROOT)}
+    for command, _ in ranked:
+        files = [a for a in shlex.split(command) if "/" in a]
+        assert files and all(f.startswith("examples/") and f in tracked for f in files), command
+
+
+def test_a_session_that_does_not_print_what_it_shows_fails():
+    # The check itself can fail: the right command with another output shown.
+    command, output = next((c, o) for stem, c, o in SESSIONS if stem.startswith("02"))
+    assert ran_as_shown(command, output)
+    assert not ran_as_shown(command, output.replace("0", "1", 1) + "x\n")
+
+
+def ran_as_shown(command: str, output: str) -> bool:
+    done = run(command)
+    printed = done.stdout + done.stderr + (f"exit status {done.returncode}\n" if done.returncode else "")
+    return printed == output
+
+
+@pytest.mark.parametrize(("page", "command", "output"), SESSIONS, ids=[f"{s}: {c[:60]}" for s, c, _ in SESSIONS])
+def test_every_printed_session_runs_as_shown_from_the_root(page, command, output):
+    assert ran_as_shown(command, output), f"{page}: `{command}` does not print what the chapter shows"

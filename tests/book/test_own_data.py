@@ -89,7 +89,7 @@ CHANGES = {
         "named": {
             "checks that the seeded search gives them again",
             "exactly three zeros and three values of 0.01",
-            "Every printed figure is reproduced",
+            "Every figure he prints is reproduced",
             "MAP rises by the same 0.025 either way",
             "the three zeros alone supply",
         },

@@ -3,11 +3,17 @@
 Each test reads the chapters' markdown and fails on a phrasing that the sources contradict:
 Robertson (2006, §4) on what GMAP emphasises, Robertson (§4.1) on when the Robust track reset
 zero APs, and Ravana & Moffat (2009) on the ε they use and on what their figures plot.
+
+Every phrase a chapter puts in double quotes is checked against the sources' texts (the extracts
+beside the project, when they are there): it must be a source's words, or one of the book's own
+phrases listed here; and the quotations each reading pass added are held to their chapter and to
+the source they are attributed to.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -103,7 +109,7 @@ def test_the_logit_is_given_with_robertsons_hedges():
 
 def test_chapter_8_teaches_cormack_the_spam_track_and_geometric_ndcg():
     logit = text(8)
-    assert "Cormack" in logit and "Gaussian" in logit
+    assert "cormack2006precision" in logit and "Gaussian" in logit  # Cormack and Lynam, cited
     assert re.search(r"Spam track used it.{0,40}not to average over queries", logit)
     assert "geometric mean NDCG" in logit
     assert re.search(r"example is Robertson's", logit)  # 99.9 % against 99.99 %
@@ -180,3 +186,293 @@ def test_ravana_and_moffats_caveats_and_p10_finding_are_taught():
     assert "founded in practice rather than in theory" in consistency
     assert "of somewhat parenthetical interest if significance cannot be asserted" in consistency
     assert "relatively immune to the choice of εGM or AM aggregation" in consistency
+
+
+# ---------------------------------------------------------------------------
+# Quotations: each is in the chapter, in double quotes, and in the source it is attributed to
+# ---------------------------------------------------------------------------
+
+#: The texts the book is built on (README of the sources: extracts for reading and checking), beside the project.
+SOURCES = ROOT.parent / "shared" / "sources"
+
+#: The quotations the fourth reading pass added: (chapter, source file's stem, the words quoted).
+QUOTATIONS = [
+    (3, "robertson2006-on-gmap", "has been extensively criticised"),
+    (3, "robertson2006-on-gmap", "does provide some useful insights"),
+    (3, "robertson2006-on-gmap", "would be indicated"),
+    (3, "robertson2006-on-gmap", "substantially"),
+    (3, "robertson2006-on-gmap", "might infer"),
+    (3, "robertson2006-on-gmap", "we might argue"),
+    (3, "robertson2006-on-gmap", "does not make sense"),
+    (
+        4,
+        "ravana2009-score-aggregation",
+        "more stable than the arithmetic mean, in the sense of being less affected by outlying values",
+    ),
+    (
+        7,
+        "ravana2009-score-aggregation",
+        "has no effect on the significance or otherwise of any pairwise system comparison",
+    ),
+    (7, "ravana2009-score-aggregation", "a function of the elemental effectiveness scores"),
+    (7, "ravana2009-score-aggregation", "validity and power"),
+    (7, "ravana2009-score-aggregation", "using an appropriate test"),
+    (8, "robertson2006-on-gmap", "might be used"),
+    (8, "robertson2006-on-gmap", "we might argue"),
+    (8, "robertson2006-on-gmap", "does not make sense"),
+    (8, "robertson2006-on-gmap", "such as the log or logit"),
+    (8, "robertson2006-on-gmap", "at least arguable"),
+    (9, "ravana2009-score-aggregation", "a more balanced measure than AM-AP"),
+    (9, "ravana2009-score-aggregation", "not overly biased towards the low end of the scale"),
+    (9, "ravana2009-score-aggregation", "another approach"),
+    (
+        9,
+        "ravana2009-score-aggregation",
+        "when there are clusters of near-similar scores, modest changes in the scores can lead to more dramatic "
+        "changes in the correlation coefficient",
+    ),
+    (9, "ravana2009-score-aggregation", "in eight of the nine cases"),
+    (9, "ravana2009-score-aggregation", "with just two exceptions"),
+    (9, "ravana2009-score-aggregation", "is no less likely to generate different system orderings than a Random split"),
+    (9, "ravana2009-score-aggregation", "can see no basis for persisting with the thresholding version"),
+    (9, "ravana2009-score-aggregation", "sensitive to ε"),
+    (9, "ravana2009-score-aggregation", "right"),
+    (9, "ravana2009-score-aggregation", "did not apply to the geometric mean"),
+    (9, "ravana2009-score-aggregation", "permissible (although somewhat confusing)"),
+    (9, "ravana2009-score-aggregation", "most strongly self-consistent"),
+    (
+        10,
+        "zhai2016-tdma-ch9-part2",
+        "If you wish to improve the search engine for those difficult queries, then gMAP would be preferred",
+    ),
+    (10, "zhai2016-tdma-ch9-part2", "improve over all kinds of queries"),
+    (10, "zhai2016-tdma-ch9-part2", "the answer depends on your users' tasks and preferences"),
+    (10, "robertson2006-on-gmap", "the variety of measures in use"),
+    (
+        10,
+        "robertson2006-on-gmap",
+        "it is not clear that the measure that you really want to optimise in the test set should be the one that "
+        "you optimise in the training set",
+    ),
+    (10, "ravana2009-score-aggregation", "not appropriate"),
+]
+
+#: Phrases the chapters put in double quotes that are no source's words: their own examples, a tool's help, a
+#: reading the text names as the book's. Every other quotation must be found in one of the sources.
+NOT_QUOTED_FROM_A_SOURCE = {
+    "are also ignored by default",  # trec_eval's own help text (chapter 2), not one of the five sources
+    "twice as much",
+    "twice as warm",
+    "Fahrenheit",
+    "0.05 boost",
+    "not printed",
+    "significantly better by MAP",
+    "significantly better by GMAP",
+    "significantly better by a t-test",
+    "on average the item is at rank 4",
+    "MAP worse, GMAP better",
+    "how many mistakes in all?",
+    "by what factor is a typical day better?",
+    "the geometric mean is more consistent when many scores are low",
+    "weights the poor topics",
+    "the arithmetic mean of AP over 50 topics",
+    "the geometric mean of AP with ε = 0.01 added to every score",
+    "a user who gets nothing useful never comes back.",
+}
+
+
+def normalized(text: str) -> str:
+    """Letters and digits only, lower case, ε spelled out and the ligatures the PDF extraction dropped dropped.
+
+    The extract of Robertson's paper lost its ligatures and much of its spacing ("e ecti ve-ness" for
+    "effectiveness"); Ravana and Moffat's writes ε as LaTeX. Both sides are read the same way.
+
+    >>> normalized("Effectiveness, $\\\\epsilon$GM") == normalized("e ecti ve-ness, εGM")
+    True
+    """
+    text = unicodedata.normalize("NFKC", text).lower().replace("ε", "epsilon").replace("\\epsilon", "epsilon")
+    for ligature in ("ffi", "ffl", "ff", "fi", "fl"):
+        text = text.replace(ligature, "")
+    return re.sub(r"[^a-z0-9]", "", text)
+
+
+def quoted(number: int) -> list[str]:
+    """The phrases a chapter's prose puts in double quotes: not in code (fenced, indented or inline) nor in the
+    text's computed roles, whose quotes are Python's.
+
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_markdown_cell(
+    ...     'He calls it "at least arguable" ({eval}`cite_t("x")`).\\n\\n    print("code")\\n\\n'
+    ...     '```{solution} a\\nRun `load("adhoc8")`, "as quoted".\\n```'
+    ... )
+    >>> quoted_in([cell])
+    ['at least arguable', 'as quoted']
+    """
+    return quoted_in(nbformat.read(chapter(number), as_version=4).cells)
+
+
+def quoted_in(cells) -> list[str]:
+    found = []
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = [line for line in cell.source.split("\n") if not re.match(r"^\s*(```|~~~|:::)|^ {4}", line)]
+        prose = re.sub(r"\{\w+\}`[^`]*`", " ", " ".join(" ".join(lines).split()))
+        prose = re.sub(r"`[^`]*`", " ", prose)
+        found += re.findall(r'"([^"]+)"', prose)
+    return found
+
+
+def source_texts() -> dict[str, str]:
+    if not SOURCES.is_dir():
+        pytest.skip("the sources' texts are not beside the project")
+    return {p.stem: normalized(p.read_text(encoding="utf-8")) for p in SOURCES.iterdir() if p.stem != "README"}
+
+
+@pytest.mark.parametrize(("number", "source", "words"), QUOTATIONS, ids=[f"{n}: {w[:40]}" for n, _, w in QUOTATIONS])
+def test_each_quotation_is_in_its_chapter_in_quotes(number, source, words):
+    assert words in quoted(number), f"chapter {number} no longer quotes {words!r}"
+
+
+@pytest.mark.parametrize(("number", "source", "words"), QUOTATIONS, ids=[f"{n}: {w[:40]}" for n, _, w in QUOTATIONS])
+def test_each_quotation_is_in_the_source_it_is_attributed_to(number, source, words):
+    assert normalized(words) in source_texts()[source], f"{words!r} is not in {source}"
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_every_quotation_of_a_chapter_is_a_sources_words(number):
+    texts = source_texts()
+    missing = [
+        q
+        for q in quoted(number)
+        if q not in NOT_QUOTED_FROM_A_SOURCE and not any(normalized(q) in t for t in texts.values())
+    ]
+    assert not missing, f"chapter {number} quotes words no source has: {missing}"
+
+
+def test_a_misquotation_is_caught():
+    # The check itself can fail: a quotation with one word changed is in no source.
+    texts = source_texts()
+    assert normalized("has been extensively criticised") in texts["robertson2006-on-gmap"]
+    assert not any(normalized("has been widely criticised") in t for t in texts.values())
+
+
+# ---------------------------------------------------------------------------
+# Statements as strong as their source (the fourth pass's items, each where it arose)
+# ---------------------------------------------------------------------------
+
+
+def test_robertsons_check_is_reported_with_his_hedges():
+    # 3.4: robustness "would be indicated"; we "might infer"; chapter 8 gives two reasons, not "the one reason".
+    scales = text(3)
+    assert "it does not rest on the interval assumption" not in scales
+    assert "the one reason he gives" not in scales and "two reasons he offers" in scales
+    assert "cormack2006precision" in scales
+    # The logit is defined where chapter 3's prose first names it, before its figure's section.
+    prose = re.sub(r"\{\w+\}`[^`]*`", " ", scales)
+    first = prose.index("logit")
+    assert "\\log\\frac{x}{1-x}" in prose[first : first + 100]
+
+
+def test_stevens_classification_comes_with_robertsons_caveat():
+    scales = text(3)
+    assert "has been extensively criticised" in scales and "velleman1993typologies" in scales
+
+
+def test_the_stability_of_the_geometric_mean_is_quoted_and_qualified():
+    averaging = text(4)
+    assert "less affected by outlying values" in averaging
+    assert "against a high outlier the geometric mean is the steadier" in averaging
+    assert "against a low one it is far less stable" in averaging
+
+
+def test_robertsons_half_boost_maps_are_not_counted_as_printed():
+    boost = text(5)
+    assert "Every printed figure is reproduced" not in boost
+    assert "Every figure he prints is reproduced, and so is his increase of 0.025" in boost
+    assert "the *additive* form" in boost  # named where it is defined, before chapter 6 sets the forms side by side
+
+
+def test_the_significance_reading_of_ravana_and_moffat_is_theirs():
+    maps = text(7)
+    assert "would report the test on AP alone" not in maps
+    assert "On their view there is one test, on the per-topic AP" not in maps
+    assert "cormack2007validity" in maps and "not among this book's sources" in maps
+    # log(GMAP + ε), not log(GMAP), is the mean of log(AP + ε).
+    assert "Its logarithm is the arithmetic mean of log(AP + ε)" not in maps
+    assert "log(GMAP + ε) is the arithmetic mean of log(AP + ε)" in maps
+
+
+def test_robertsons_end_of_scale_argument_is_his_might():
+    logit = text(8)
+    assert "contradicts itself" not in logit
+    assert '"might be used"' in logit and '"we might argue"' in logit
+    assert "Cormack had shown" not in logit and "cormack2006precision" in logit
+    assert '"such as the log or logit"' in logit
+
+
+def test_chapter_9_claims_no_more_than_ravana_and_moffat_and_its_data():
+    consistency = text(9)
+    for stronger in (
+        "After standardization the arithmetic mean is the right average",
+        "The idea comes from the TREC 2003 Robust track",
+        "Their positive evidence is TREC9",
+        "What does predict the outcome is the **measure**",
+        "on TREC8 we find otherwise",
+        "means nothing",
+        "the sample standard deviation, divided by $n - 1$)",
+    ):
+        assert stronger not in consistency, stronger
+    assert "mizzaro2008good" in consistency and "mizzaro2007hits" in consistency
+    assert "Table 3(b)" in consistency and "text and that table disagree" in consistency
+    assert "conditional on the topics" in consistency
+    assert "copy in the other" in consistency and "bias-corrected percentile interval" in consistency
+
+
+def test_chapter_10_claims_no_more_than_its_data_and_its_sources():
+    which = text(10)
+    for stronger in (
+        "does not survive every reasonable scale",
+        "The outcome depends on the measure, not on how many scores are low",
+        "least consistent average on most collections",
+        "on most of the real collections",
+        "Holm-adjusted over the comparisons)",
+    ):
+        assert stronger not in which, stronger
+    assert "not for the search through every pair" in which  # the pair was chosen because it disagrees
+    assert "zhai2016tdma" in which and "the variety of measures in use" in which
+
+
+def test_manning_et_al_are_cited_only_for_what_their_extract_says():
+    # IIR's pages before 161 (the eleven recall levels, AP's definition) and MRR are not in the extract.
+    assert not re.search(r'eleven standard levels.{0,80}cite_p\("manning2008iir"\)', text(2))
+    assert not re.search(r'by \$R\$, the number\s+of relevant documents \{eval\}`cite_p\("manning2008iir"\)', text(6))
+    assert not re.search(r"MRR \{eval\}`cite_p\([^)]*manning2008iir", text(7))
+
+
+def test_standardized_scores_are_said_before_chapter_1_names_their_mean():
+    intro = text(1)
+    named = intro.index("*standardised* scores")
+    assert "measured against the mean and the spread" in intro[named : named + 300]
+    assert "not borne out" in intro and "far less consistent" in intro
+
+
+def test_the_works_known_through_the_sources_are_in_the_bibliography_as_they_cite_them():
+    # Cormack & Lynam (2007), Mizzaro (2008) and Mizzaro & Robertson (2007) are read only through Ravana & Moffat;
+    # their entries agree with Ravana & Moffat's reference list (pages), Cormack & Lynam (2006) with Robertson's [3].
+    from pybtex.database import parse_file
+
+    bib = parse_file(ROOT / "references.bib").entries
+    expected = {
+        "cormack2007validity": ("Validity and Power of t-Test for Comparing {MAP} and {GMAP}", "753--754"),
+        "mizzaro2008good": ("The Good, the Bad, the Difficult, and the Easy", "642--646"),
+        "mizzaro2007hits": ("{HITS} hits {TREC}", "479--486"),
+        "cormack2006precision": ("Statistical Precision of Information Retrieval Evaluation", "533--540"),
+    }
+    for key, (title, pages) in expected.items():
+        assert bib[key].fields["title"].startswith(title) and bib[key].fields["pages"] == pages, key
+    if SOURCES.is_dir():
+        references = (SOURCES / "ravana2009-score-aggregation.md").read_text(encoding="utf-8")
+        for pages in ("753–754", "642–646", "479–486"):
+            assert pages in references
+        assert normalized("Cormack and T. R. Lynam. Statistical precision") in source_texts()["robertson2006-on-gmap"]

@@ -15,6 +15,8 @@ Examples
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import altair as alt
 import irmeans
 import numpy as np
@@ -45,6 +47,8 @@ __all__ = [
     "ranking_measures",
     "describe_ranking",
     "ranking_controls",
+    "EXAMPLE_FOLDER",
+    "store",
 ]
 
 #: Chapter 2's example: the relevance (1 or 0) of the documents at ranks 1 to 10 ...
@@ -83,6 +87,33 @@ EXAMPLE = {
     ),
     "missing": (["1 0 d1 1", "2 0 e1 1"], ["1 Q0 x1 1 2.0 demo", "1 Q0 d1 2 1.0 demo"]),
 }
+
+#: Where the chapter stores the qrels and runs of its ``irmeans eval`` examples, from the project's root: the command
+#: lines it prints run as shown from there, on files the project ships.
+EXAMPLE_FOLDER = "examples/ch02"
+
+
+def store(path, lines):
+    """Write ``lines`` to ``path`` as a file of one line each, unless it holds them already; return ``path``.
+
+    The chapter's examples are shipped files: executing the chapter on its own data leaves them as they are
+    (and never half-written while another process reads them); a reader's own data replace them.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = store(Path(folder, "a", "qrels.txt"), ["1 0 d1 1", "1 0 d2 0"])
+    ...     before = path.stat().st_mtime_ns
+    ...     same = store(path, ["1 0 d1 1", "1 0 d2 0"]).stat().st_mtime_ns == before
+    ...     path.read_text().splitlines(), same
+    (['1 0 d1 1', '1 0 d2 0'], True)
+    """
+    path = Path(path)
+    text = "".join(f"{line}\n" for line in lines)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return path
+
 
 #: The ranks Figure 2.2 has a checkbox for; a longer ranking starts the figure at its first ten.
 DEPTH = 10

@@ -83,27 +83,31 @@ _PART_COLOURS = {"boosted": OKABE_ITO[5], "unchanged": OKABE_ITO[1]}
 
 
 def figures_table(ap):
-    """Robertson's printed figures next to the same figures computed for ``ap``.
+    """Robertson's figures next to the same figures computed for ``ap``.
+
+    He prints eight (:data:`irmeans_book.robertson.PUBLISHED`); the MAPs after boosting either half he gives only
+    as "an increase of 0.025" (:data:`~irmeans_book.robertson.IMPLIED`: his MAP plus that increase).
 
     Returns
     -------
     DataFrame
         Index: the keys of :data:`irmeans_book.robertson.PUBLISHED`, then of
-        :data:`~irmeans_book.robertson.IMPLIED`. Columns ``what``, ``printed``,
-        ``computed`` (full precision) and ``rounded`` (3 decimals).
+        :data:`~irmeans_book.robertson.IMPLIED`. Columns ``what``, ``Robertson`` (his figure, or his MAP plus his
+        increase), ``printed`` (whether he prints it), ``computed`` (full precision) and ``rounded`` (3 decimals).
 
     Examples
     --------
     >>> t = figures_table(robertson.load_example())
-    >>> bool((t.rounded == t.printed).all()), len(t)
-    (True, 10)
+    >>> bool((t.rounded == t.Robertson).all()), len(t), int(t.printed.sum())
+    (True, 10, 8)
     """
     computed = robertson.boost_figures(ap)
     rows = {**robertson.PUBLISHED, **robertson.IMPLIED}
     return pd.DataFrame(
         {
             "what": [f.meaning for f in rows.values()],
-            "printed": [f.value for f in rows.values()],
+            "Robertson": [f.value for f in rows.values()],
+            "printed": [k in robertson.PUBLISHED for k in rows],
             "computed": [computed[k] for k in rows],
             "rounded": [round(computed[k], 3) for k in rows],
         },

@@ -10,7 +10,7 @@ the same splits), the fixed splits by topic difficulty of
 rows of tables computed here; figure data are rounded to 6 decimals.
 
 Beyond the paper, :func:`replication_tables` runs the same protocol on every one
-of the 46 matrices of :mod:`irmeans.datasets` (14 collections, 7 measures), the
+of the 46 matrices of :mod:`irmeans.datasets` (11 collections, 7 measures), the
 same random halves (one seed per matrix) serving every average: the AM, the
 εGM over a grid of ε, trec_eval's GM (floor form, ε = 1e-5) and the AM of
 standardized scores. From the mean τ come the paper's Figure 9 (the share of
@@ -29,6 +29,8 @@ Examples
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import altair as alt
 import irmeans
@@ -53,6 +55,12 @@ __all__ = [
     "REPLICATION_SPLITS",
     "replication_intervals",
     "win_counts",
+    "DEFAULT_BOOTSTRAP",
+    "DEFAULT_BOOTSTRAP_SPLITS",
+    "DEFAULT_INTERVALS",
+    "write_default_intervals",
+    "default_intervals",
+    "verdict_changes",
     "REPLICATION_EPS_GRID",
     "MEASURE_ORDER",
     "replication_tables",
@@ -74,6 +82,9 @@ __all__ = [
     "difficulty_table",
     "difficulty_chart",
     "table_3c",
+    "PAPER_TABLE_3AB",
+    "paper_table_3",
+    "resampled_taus",
     "sp_split_variants",
     "tau_sweep",
     "sweep_chart",
@@ -101,6 +112,39 @@ PAPER_TABLE_3C = {
     ("SP", "hard-easy"): (0.739, 0.714, 0.680),
     ("SP", "middle-rest"): (0.790, 0.785, 0.785),
 }
+
+#: Ravana & Moffat (2009), Table 3(a) and 3(b): TREC9 and TREC2001, whose runs are not shipped. Kendall's τ by
+#: (collection, scores, split) and average, in the order of :data:`TABLE_AVERAGES`, as printed.
+PAPER_TABLE_3AB = {
+    ("TREC9", "AP", "random"): (0.748, 0.819, 0.798),
+    ("TREC9", "AP", "hard-easy"): (0.694, 0.779, 0.818),
+    ("TREC9", "AP", "middle-rest"): (0.722, 0.826, 0.800),
+    ("TREC9", "SP", "random"): (0.798, 0.805, 0.806),
+    ("TREC9", "SP", "hard-easy"): (0.704, 0.712, 0.802),
+    ("TREC9", "SP", "middle-rest"): (0.820, 0.824, 0.826),
+    ("TREC2001", "AP", "random"): (0.693, 0.729, 0.682),
+    ("TREC2001", "AP", "hard-easy"): (0.584, 0.650, 0.639),
+    ("TREC2001", "AP", "middle-rest"): (0.611, 0.674, 0.567),
+    ("TREC2001", "SP", "random"): (0.741, 0.740, 0.737),
+    ("TREC2001", "SP", "hard-easy"): (0.622, 0.622, 0.657),
+    ("TREC2001", "SP", "middle-rest"): (0.798, 0.798, 0.816),
+}
+
+
+def paper_table_3():
+    """Ravana & Moffat's whole Table 3 as printed: TREC9, TREC2001 and TREC8, one row per cell.
+
+    Examples
+    --------
+    >>> t = paper_table_3()
+    >>> len(t), t.loc[("TREC2001", "AP", "random"), "εGM, ε = 0.01"]
+    (18, np.float64(0.729))
+    """
+    rows = {**PAPER_TABLE_3AB, **{("TREC8", *k): v for k, v in PAPER_TABLE_3C.items()}}
+    index = pd.MultiIndex.from_tuples(list(rows), names=["collection", "scores", "split"])
+    # Sorted, so that selecting a collection and scores by label is fast and warns of nothing.
+    return pd.DataFrame(list(rows.values()), index=index, columns=list(TABLE_AVERAGES)).sort_index()
+
 
 #: The ε of the sweep (Figures 1 to 3) and of its slider: 10^-5 to 10^0 in steps of 10^0.5.
 EPS_GRID = np.round(10.0 ** np.arange(-5.0, 0.01, 0.5), 12)
@@ -398,6 +442,39 @@ def sp_split_variants(scores, ddof_values=(1, 0)):
                 taus = [float(consistency.halves_tau(sp, avg, first, second)[0]) for avg in TABLE_AVERAGES.values()]
                 rows.append([ddof, source, kind, *taus])
     return pd.DataFrame(rows, columns=["ddof", "difficulty from", "split", *TABLE_AVERAGES])
+
+
+def resampled_taus(scores, averages, n_bootstrap, bootstrap_splits, seed=SEED):
+    """What the bootstrap of :func:`irmeans.tau_intervals` does to τ: the mean τ of each average on resamples.
+
+    Each resample draws the topics with replacement, as the bootstrap does, and splits it at random
+    ``bootstrap_splits`` times; a topic drawn twice can then lie in both halves.
+
+    Returns
+    -------
+    means : dict of str to ndarray
+        Each average's mean τ on each resample (``n_bootstrap`` values).
+    shared : float
+        How many topics of a half, on average, have a copy in the other half.
+
+    Examples
+    --------
+    >>> means, shared = resampled_taus(trec8(), ["am"], 5, 5)
+    >>> means["am"].shape, 0 < shared < 25
+    ((5,), True)
+    """
+    s = np.asarray(scores, dtype=float)
+    n = s.shape[1]
+    rng = np.random.default_rng(seed)
+    means = {spec: np.empty(n_bootstrap) for spec in averages}
+    shared = []
+    for b in range(n_bootstrap):
+        columns = rng.integers(0, n, n)
+        first, second = consistency.make_halves(s[:, columns], "random", bootstrap_splits, seed=rng)
+        shared += [np.isin(columns[f], columns[g]).sum() for f, g in zip(first, second)]
+        for spec in averages:
+            means[spec][b] = np.nanmean(consistency.halves_tau(s[:, columns], spec, first, second))
+    return means, float(np.mean(shared))
 
 
 def _histogram(taus, edges):
@@ -841,6 +918,68 @@ def replication_intervals(
                 }
             )
     return pd.DataFrame(rows)
+
+
+#: The bootstrap of ``irmeans consistency`` and :func:`irmeans.tau_intervals` at their defaults: 1,000 resamples of
+#: the topics, 50 splits each. The chapter's own intervals use :data:`INTERVAL_BOOTSTRAP` and
+#: :data:`INTERVAL_BOOTSTRAP_SPLITS`; these are the settings its text compares them with.
+DEFAULT_BOOTSTRAP, DEFAULT_BOOTSTRAP_SPLITS = 1000, 50
+
+#: :func:`replication_intervals` at :data:`DEFAULT_BOOTSTRAP` × :data:`DEFAULT_BOOTSTRAP_SPLITS`, stored: about ten
+#: minutes of work on two cores, too long for every run of the chapter. ``ch09_intervals_at_defaults.md`` beside it
+#: says how it was made; :func:`write_default_intervals` makes it again.
+DEFAULT_INTERVALS = Path(__file__).resolve().parents[1] / "data" / "ch09_intervals_at_defaults.csv"
+
+
+def write_default_intervals(path=DEFAULT_INTERVALS, matrices=None):
+    """Compute :func:`replication_intervals` at the command's default bootstrap and write it to ``path`` (CSV).
+
+    Parameters
+    ----------
+    path : path-like
+        Where to write; :data:`DEFAULT_INTERVALS` by default.
+    matrices : list of str, optional
+        Names such as ``"adhoc8_ap"``; all 46 by default.
+
+    Returns
+    -------
+    DataFrame
+        What was written: the columns of :func:`replication_intervals`, every number rounded to 12 decimals.
+    """
+    table = replication_intervals.__wrapped__(
+        n_bootstrap=DEFAULT_BOOTSTRAP, bootstrap_splits=DEFAULT_BOOTSTRAP_SPLITS, matrices=matrices
+    )
+    numbers = table.select_dtypes("number").columns
+    table[numbers] = table[numbers].round(12)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False)
+    return table
+
+
+def default_intervals():
+    """The stored :data:`DEFAULT_INTERVALS`, as :func:`replication_intervals` returns its table.
+
+    Examples
+    --------
+    >>> t = default_intervals()
+    >>> len(t), sorted(t.verdict.unique()) == ["less consistent", "more consistent", "undecided"]
+    (138, True)
+    """
+    return pd.read_csv(DEFAULT_INTERVALS)
+
+
+def verdict_changes(ours, defaults):
+    """How the verdicts of two runs of :func:`replication_intervals` compare: a table of (ours, defaults) counts.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"matrix": ["m", "m"], "average": ["x", "y"], "verdict": ["undecided", "less consistent"]})
+    >>> b = a.assign(verdict=["undecided", "undecided"])
+    >>> verdict_changes(a, b).loc["less consistent", "undecided"]
+    np.int64(1)
+    """
+    both = ours.merge(defaults, on=["matrix", "average"], suffixes=("", "_default"), validate="one_to_one")
+    return pd.crosstab(both.verdict, both.verdict_default)
 
 
 def win_counts(intervals):

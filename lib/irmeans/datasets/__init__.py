@@ -3,9 +3,10 @@
 Two kinds of data live in ``irmeans/datasets/data/``, each with a provenance
 note there (``README.md``):
 
-- the per-topic scores of real TREC runs on 14 collections, 46 systems ×
-  topics matrices under CC BY-SA 4.0: :func:`catalog` lists them,
-  :func:`load` reads one as a labelled :class:`ScoreMatrix`;
+- the per-topic scores of the real runs of 11 TREC collections, one
+  systems × topics matrix per collection and measure (46 in all), under
+  CC BY-SA 4.0: :func:`catalog` lists them, :func:`load` reads one as a
+  labelled :class:`ScoreMatrix`;
 - :func:`robertson_example`, the reconstructed 50-topic AP example of
   Robertson (2006, §3).
 
@@ -17,8 +18,9 @@ topic as in the shipped files, said by the header's first field) into the same
 >>> trec8 = datasets.load("adhoc8", "ap")
 >>> trec8.scores.shape, trec8.label
 ((129, 50), 'TREC-8 ad hoc (1999), AP')
->>> len(datasets.catalog())
-46
+>>> entries = datasets.catalog()
+>>> len(entries), len({entry.collection for entry in entries})
+(46, 11)
 """
 
 from __future__ import annotations
