@@ -7,9 +7,11 @@ sentence that resolves it goes.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import nbformat
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,6 +136,13 @@ def test_the_trec_data_are_credited_to_each_group_of_authors():
 
     assert "Urbano et al." not in TREC_DATA
     assert "Urbano and Nagler (2018)" in TREC_DATA and "Urbano, Lima and Hanjalic (2019a, 2019b)" in TREC_DATA
+    # The footers: every page of the site, and of the PDFs.
+    footer = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["html"]["extra_footer"]
+    sys.path.insert(0, str(ROOT / "book" / "scripts"))
+    import make_pdf
+
+    for line in (footer, make_pdf.LICENCE_LINE):
+        assert "Urbano et al." not in line and "Nagler" in line and "Hanjalic" in line, line
 
 
 def test_the_api_reference_counts_the_collections_as_the_data_do():
