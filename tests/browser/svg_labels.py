@@ -1,6 +1,7 @@
 """The text boxes of an SVG as Chromium draws it, and the pairs of them that overlap.
 
-Used on the slide figures of ``make figures`` (tests/browser/test_slide_figures.py).
+Used on the slide figures of ``make figures`` (tests/browser/test_slide_figures.py) and on the site's
+figures' axes (tests/browser/test_site_figure_labels.py).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ def text_boxes(page, svg: Path) -> list[dict]:
     return page.evaluate(TEXT_BOXES)
 
 
-def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
-    """The pairs of texts whose boxes overlap.
+def overlapping(boxes: list[dict], slack: float = SLACK) -> list[tuple[str, str]]:
+    """The pairs of texts whose boxes overlap by more than ``slack`` px in both directions (a negative
+    ``slack``: the pairs that come closer than that).
 
     Examples
     --------
@@ -36,12 +38,15 @@ def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
     ...              {"text": "0.001", "x0": 38, "y0": 0, "x1": 70, "y1": 10},
     ...              {"text": "10", "x0": 100, "y0": 0, "x1": 110, "y1": 10}])
     [('0.00001', '0.001')]
+    >>> overlapping([{"text": "0.0", "x0": 0, "y0": 0, "x1": 10, "y1": 10},
+    ...              {"text": "0.1", "x0": 11, "y0": 0, "x1": 21, "y1": 10}], slack=-2)
+    [('0.0', '0.1')]
     """
     found = []
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             dx = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
             dy = min(a["y1"], b["y1"]) - max(a["y0"], b["y0"])
-            if dx > SLACK and dy > SLACK:
+            if dx > slack and dy > slack:
                 found.append((a["text"], b["text"]))
     return found

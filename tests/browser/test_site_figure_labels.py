@@ -8,6 +8,7 @@ chapter is measured as the browser draws it.
 
 from __future__ import annotations
 
+from svg_labels import overlapping
 from test_site_figure_contrast import has_figures
 from visit import reading
 
@@ -33,15 +34,6 @@ AXIS_LABELS = """() => {
 GAP = 2
 
 
-def _too_close(boxes):
-    return [
-        (a["text"], b["text"])
-        for i, a in enumerate(boxes)
-        for b in boxes[i + 1 :]
-        if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > -GAP and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > -GAP
-    ]
-
-
 @reading("axis labels", widths=(390,), modes=("light",), pages=has_figures)
 def _axis_labels(page, where):
     return page.evaluate(AXIS_LABELS)
@@ -52,7 +44,7 @@ def test_no_two_labels_of_an_axis_run_together_on_a_phone(tour):
     for (path, _, _), figures in tour.found("axis labels").items():
         for name, boxes in figures.items():
             axes += 1
-            if close := _too_close(boxes):
+            if close := overlapping(boxes, slack=-GAP):
                 found[f"{path}: {name}"] = close[:4]
     assert axes > 30, axes
     assert not found, found
