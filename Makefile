@@ -152,3 +152,17 @@ serve:
 
 clean:
 	rm -rf _build .pytest_cache .mypy_cache
+
+# ---------------------------------------------------------------------------
+# For readers and lecturers
+# ---------------------------------------------------------------------------
+
+# A chapter of one's own: run a copy of a chapter, anywhere (make chapter NOTEBOOK=course/lecture-3.ipynb),
+# in place, as make notebooks runs the book's: its printed values, figures and live controls follow its data,
+# its prose's numbers are stored as JupyterLab shows them, and the sentences its data no longer bear out are
+# listed (book/scripts/execute_notebooks.py).
+NOTEBOOK ?=
+.PHONY: chapter
+chapter: venv
+	@test -n "$(NOTEBOOK)" || { echo 'make chapter NOTEBOOK=path/to/your-copy.ipynb'; exit 2; }
+	$(BIN)/python book/scripts/execute_notebooks.py $(NOTEBOOK)
