@@ -359,13 +359,22 @@ class Grid:
         return slider_param(name, self.values, value, label)
 
     def float_slider(self, value, description, **options):
-        """The same slider as an ipywidgets ``FloatSlider``, redrawing when let go."""
+        """The same slider as an ipywidgets ``FloatSlider``, redrawing when let go, starting at ``value``: a
+        reader's own value beyond the grid's ends is where it starts too (the slider reaches it, as the site's
+        does, whose grid then has it).
+
+        Examples
+        --------
+        >>> s = Grid(0.01, 0.30, 0.01).float_slider(0.6, "A")
+        >>> s.value, s.min, s.max
+        (0.6, 0.01, 0.6)
+        """
         import ipywidgets as w
 
         return w.FloatSlider(
             value=float(value),
-            min=float(self.start),
-            max=float(self.stop),
+            min=min(float(self.start), float(value)),
+            max=max(float(self.stop), float(value)),
             step=float(self.step),
             description=description,
             continuous_update=False,
@@ -377,11 +386,12 @@ class Grid:
         ``10 ** k`` for the grid's ``k``; ``value`` is that power of 10."""
         import ipywidgets as w
 
+        exponent = float(np.log10(value))
         return w.FloatLogSlider(
             value=float(value),
             base=10,
-            min=float(self.start),
-            max=float(self.stop),
+            min=min(float(self.start), exponent),
+            max=max(float(self.stop), exponent),
             step=float(self.step),
             description=description,
             continuous_update=False,
