@@ -182,3 +182,16 @@ NOTEBOOK ?=
 chapter: reader
 	@test -n "$(NOTEBOOK)" || { echo 'make chapter NOTEBOOK=path/to/your-copy.ipynb'; exit 2; }
 	$(BIN)/python book/scripts/execute_notebooks.py $(NOTEBOOK)
+
+# ---------------------------------------------------------------------------
+# Releasing (README.md, "Releasing")
+# ---------------------------------------------------------------------------
+
+# The library's release files in _build/dist/: the source archive (sdist) and the wheel, built by
+# python -m build from a copy of the source tree (nothing is written into it) and checked with
+# twine check --strict, as PyPI checks them (book/scripts/release.py). About 5 seconds.
+# tests/book/test_release.py does the same and installs the wheel into a fresh environment and runs it.
+DIST := _build/dist
+.PHONY: dist
+dist: venv
+	$(BIN)/python book/scripts/release.py --out $(DIST)

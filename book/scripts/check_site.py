@@ -1,4 +1,5 @@
-"""Check the built site: nothing is loaded from elsewhere, figures have their script, pages stay small.
+"""Check the built site: nothing is loaded from elsewhere, figures have their script, pages stay small, and no
+page links to the repository's address, which is a placeholder until the project has a public home.
 
 Usage: ``python book/scripts/check_site.py _build/html``; exits non-zero on a problem.
 """
@@ -9,7 +10,10 @@ import re
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[2]
 MAX_PAGE_BYTES = 2_000_000
+#: The files of the site a reader's browser reads as text, where a link or an address may stand.
+TEXT_FILES = ("*.html", "*.js", "*.json", "*.txt", "*.ipynb")
 # Anything a browser would fetch by itself: scripts, styles, images, frames, fonts via CSS.
 FETCHED = re.compile(
     r"""<(?:script|img|iframe|source|embed)\b[^>]*\bsrc\s*=\s*["']?((?:https?:)?//[^"'\s>]+)"""
@@ -24,9 +28,28 @@ FIGURE_SCRIPTS = {
 }
 
 
-def problems(site: Path) -> list[str]:
-    """Every problem found in the HTML and CSS files under ``site``."""
+def repository_address(config: Path = ROOT / "_config.yml") -> str:
+    """The repository's address as ``_config.yml`` gives it, without its scheme (``github.com/owner/name``).
+
+    It is a placeholder until the project has a public home: :func:`problems` finds any page that names it.
+    """
+    import yaml
+
+    url = (yaml.safe_load(config.read_text(encoding="utf-8")).get("repository") or {}).get("url", "")
+    return re.sub(r"^[a-z]+://", "", url.strip()).rstrip("/")
+
+
+def problems(site: Path, repository: str | None = None) -> list[str]:
+    """Every problem found in the HTML and CSS files under ``site`` (and, for ``repository``, the address
+    :func:`repository_address` reads by default, in every text file of it)."""
     found = []
+    repository = repository_address() if repository is None else repository
+    if repository:
+        address = re.compile(rf"(?:https?:)?(?://)?(?:www\.)?{re.escape(repository)}(?![\w.-])", re.IGNORECASE)
+        for pattern in TEXT_FILES:
+            for path in sorted(site.rglob(pattern)):
+                if address.search(path.read_text(encoding="utf-8", errors="replace")):
+                    found.append(f"{path.relative_to(site)}: names the repository's placeholder address {repository}")
     for page in sorted(site.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         name = page.relative_to(site)

@@ -38,6 +38,8 @@ DEVELOPERS_ONLY = {
     "hypothesis",
     "nbval",
     "pytrec-eval-terrier",
+    "build",
+    "twine",
     "ranx",
     "ir-measures",
 }
