@@ -183,6 +183,15 @@ chapter: reader
 	@test -n "$(NOTEBOOK)" || { echo 'make chapter NOTEBOOK=path/to/your-copy.ipynb'; exit 2; }
 	$(BIN)/python book/scripts/execute_notebooks.py $(NOTEBOOK)
 
+# The site for a course that grades its exercises, in _build/course/html: no solutions, no self-check answers,
+# no link to the instructor's edition, the chapters it serves without their solutions, and the student's PDF
+# alone (book/scripts/course_site.py: the site's build with irmeans_course set, _config.yml left as it is;
+# about as long as make site and make pdf). COURSE_ARGS=--no-pdf leaves the PDF out.
+COURSE_ARGS ?=
+.PHONY: course
+course: venv system $(ASSETS)
+	$(BIN)/python book/scripts/course_site.py --out _build/course $(COURSE_ARGS)
+
 # ---------------------------------------------------------------------------
 # Releasing (README.md, "Releasing")
 # ---------------------------------------------------------------------------

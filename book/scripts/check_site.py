@@ -1,11 +1,14 @@
 """Check the built site: nothing is loaded from elsewhere, figures have their script, pages stay small, and no
 page links to the repository's address, which is a placeholder until the project has a public home.
 
-Usage: ``python book/scripts/check_site.py _build/html``; exits non-zero on a problem.
+Usage: ``python book/scripts/check_site.py _build/html [--course]``; exits non-zero on a problem. With
+``--course``, the site is a course's (``make course``): it must have no solutions, no self-check answers and no
+instructor's edition (:func:`course_problems`).
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -70,9 +73,51 @@ def problems(site: Path, repository: str | None = None) -> list[str]:
     return found
 
 
+#: What a course's site (irmeans_course) must not have: a solution, a self-check's answer, the instructor's edition.
+SOLUTION_ELEMENT = re.compile(r"""class=["'](?:[^"']*\s)?solution(?:\s[^"']*)?["']""")
+ANSWER_DATA = re.compile(r"\bdata-answer=")
+INSTRUCTORS_PDF = "irmeans-book-instructor.pdf"
+INSTRUCTORS_LINK = re.compile(rf"""href=["'][^"']*{re.escape(INSTRUCTORS_PDF)}""")
+
+
+def course_problems(site: Path) -> list[str]:
+    """What a course's site has that it must not: solutions and self-check answers in its pages, a link to the
+    instructor's edition or the file itself, solutions in the chapters it serves (its pages' ``_sources`` and the
+    chapters of its source archive)."""
+    import tarfile
+
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(site)
+        if SOLUTION_ELEMENT.search(text):
+            found.append(f"{name}: shows a solution")
+        if ANSWER_DATA.search(text):
+            found.append(f"{name}: holds a self-check's answer")
+        if INSTRUCTORS_LINK.search(text):
+            found.append(f"{name}: links the instructor's edition")
+    if (site / INSTRUCTORS_PDF).exists():
+        found.append(f"{INSTRUCTORS_PDF}: the instructor's edition is in the site")
+    for path in sorted((site / "_sources").rglob("*")) if (site / "_sources").is_dir() else []:
+        if path.is_file() and "{solution}" in path.read_text(encoding="utf-8", errors="replace"):
+            found.append(f"{path.relative_to(site)}: a chapter served with its solutions")
+    for archive in sorted(site.glob("downloads/*.tar.gz")):
+        with tarfile.open(archive) as tar:
+            for member in tar.getmembers():
+                parts = Path(member.name).parts
+                if member.isfile() and len(parts) > 1 and parts[1] == "chapters":
+                    if b"{solution}" in tar.extractfile(member).read():
+                        found.append(f"{archive.relative_to(site)}: {member.name} has its solutions")
+    return found
+
+
 def main(argv: list[str]) -> int:
-    site = Path(argv[0] if argv else "_build/html")
-    found = problems(site)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", nargs="?", type=Path, default=Path("_build/html"), help="the built site")
+    parser.add_argument("--course", action="store_true", help="a course's site: no solutions, answers or instructor's")
+    args = parser.parse_args(argv)
+    site = args.site
+    found = problems(site) + (course_problems(site) if args.course else [])
     for line in found:
         print(line, file=sys.stderr)
     print(f"checked {site}: {len(found)} problem(s)")
