@@ -289,12 +289,19 @@ def _svg_height(svg: str) -> float:
 
 
 def metadata(spec: dict) -> dict[str, str]:
-    """What a saved figure says of itself: its description (the alt text), the data's source, the licence.
+    """What a saved figure says of itself: its description (the alt text) and the setting it shows, the data's
+    source, the licence.
 
     >>> metadata({"description": "Two bars.", "usermeta": {"irmeans_source": "Data: TREC."}})["Source"]
     'Data: TREC.'
+    >>> metadata({"description": "Bars.", "params": [{"name": "k", "value": 3, "bind": {"input": "range"}}]})["Title"]
+    'Bars. Shown at k: 3.'
     """
-    out = {"Title": spec.get("description", ""), "Copyright": BOOK_LICENCE}
+    title = spec.get("description", "")
+    setting = setting_lines(spec)
+    if setting:  # the alt text describes the figure as it starts; a slide may show it elsewhere
+        title = f"{title} Shown at {' · '.join(setting)}."
+    out = {"Title": title, "Copyright": BOOK_LICENCE}
     source = (spec.get("usermeta") or {}).get("irmeans_source")
     if source:
         out["Source"] = source
