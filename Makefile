@@ -22,12 +22,13 @@ system:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# Reinstall whenever the requirements or the package metadata change.
-$(STAMP): requirements.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json)
+# Reinstall whenever the requirements or the package metadata change. The developer's set (requirements.txt)
+# holds the reader's (requirements-book.txt, below), which it marks installed too.
+$(STAMP): requirements.txt requirements-book.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
-	touch $(STAMP)
+	touch $(STAMP) $(READER_STAMP)
 
 # The site serves its own JavaScript: MathJax, Vega, Vega-Lite and vega-embed from
 # npm (package-lock.json), put in book/assets/ at build time.
@@ -62,12 +63,13 @@ book: venv system $(ASSETS)
 	$(MAKE) --no-print-directory site
 
 # Read the chapters live: JupyterLab on chapters/, with jupyterlab-myst for their MyST markup
-# (book/scripts/lab.py). The server listens on 127.0.0.1 only and asks nothing of the internet (no news
-# and no pop-up asking for it, no update check; book/lab/ holds its settings). Extra options:
+# (book/scripts/lab.py), in the reader's environment (make reader, below: not the developer's tools).
+# The server listens on 127.0.0.1 only and asks nothing of the internet (no news and no pop-up asking
+# for it, no update check; book/lab/ holds its settings). Extra options:
 # make lab LAB_ARGS="--no-browser --port 8890". Run as root, it adds --allow-root.
 LAB_ARGS ?=
 .PHONY: lab
-lab: venv
+lab: reader
 	$(BIN)/python book/scripts/lab.py $(LAB_ARGS)
 
 # For lecturers: every numbered figure as SVG, slide-sized PNG and PDF in _build/figures/,
@@ -178,3 +180,53 @@ serve:
 
 clean:
 	rm -rf _build .pytest_cache .mypy_cache
+
+# ---------------------------------------------------------------------------
+# For readers and lecturers
+# ---------------------------------------------------------------------------
+
+# The reader's environment, in .venv/: what reading the chapters live needs (requirements-book.txt: the
+# library, the book's package, Altair, ipywidgets, JupyterLab and jupyterlab-myst, vl-convert for slides), not
+# the developer's tools (jupyter-book, playwright, mypy, ruff, pytest, hypothesis). make lab and
+# make chapter need no more; make venv installs the developer's set on top of it.
+READER_STAMP := $(VENV)/.installed-book
+.PHONY: reader
+reader: $(READER_STAMP)
+
+$(READER_STAMP): requirements-book.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-book.txt
+	touch $(READER_STAMP)
+
+# A chapter of one's own: run a copy of a chapter, anywhere (make chapter NOTEBOOK=course/lecture-3.ipynb),
+# in place, as make notebooks runs the book's: its printed values, figures and live controls follow its data,
+# its prose's numbers are stored as JupyterLab shows them, and the sentences its data no longer bear out are
+# listed (book/scripts/execute_notebooks.py).
+NOTEBOOK ?=
+.PHONY: chapter
+chapter: reader
+	@test -n "$(NOTEBOOK)" || { echo 'make chapter NOTEBOOK=path/to/your-copy.ipynb'; exit 2; }
+	$(BIN)/python book/scripts/execute_notebooks.py $(NOTEBOOK)
+
+# The site for a course that grades its exercises, in _build/course/html: no solutions, no self-check answers,
+# no link to the instructor's edition, the chapters it serves without their solutions, and the student's PDF
+# alone (book/scripts/course_site.py: the site's build with irmeans_course set, _config.yml left as it is;
+# about as long as make site and make pdf). COURSE_ARGS=--no-pdf leaves the PDF out.
+COURSE_ARGS ?=
+.PHONY: course
+course: venv system $(ASSETS)
+	$(BIN)/python book/scripts/course_site.py --out _build/course $(COURSE_ARGS)
+
+# ---------------------------------------------------------------------------
+# Releasing (README.md, "Releasing")
+# ---------------------------------------------------------------------------
+
+# The library's release files in _build/dist/: the source archive (sdist) and the wheel, built by
+# python -m build from a copy of the source tree (nothing is written into it) and checked with
+# twine check --strict, as PyPI checks them (book/scripts/release.py). About 5 seconds.
+# tests/book/test_release.py does the same and installs the wheel into a fresh environment and runs it.
+DIST := _build/dist
+.PHONY: dist
+dist: venv
+	$(BIN)/python book/scripts/release.py --out $(DIST)

@@ -25,7 +25,8 @@ It also makes the pages right for a reader with no Jupyter:
   table of text is stacked on a narrow screen, long code may break across printed pages;
 - the site serves the source tree it was built from and the library's wheel
   (:mod:`irmeans_book.downloads`, in ``downloads/``), which the ``{irmeans-downloads}``
-  directive lists with their sizes and SHA-256, and a command that installs the wheel;
+  directive lists with their sizes and SHA-256, and a command that installs the wheel (a
+  course's site, ``irmeans_course``, its chapters without their solutions);
 - the bibliography is labelled author–year, like the citations in the text
   (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``), and the
   citations write the year as the bibliography's label does, with its letter ("Urbano et al.
@@ -41,7 +42,7 @@ import re
 from pathlib import Path
 
 from docutils import nodes
-from irmeans_book import downloads
+from irmeans_book import course, downloads
 from irmeans_book.plots import SITE_DRAW, VEGALITE_MIMETYPE, embed_html
 from irmeans_book.prose import bibliography_order, who_and_year
 from myst_nb.core import render
@@ -312,7 +313,9 @@ def _write_downloads(app):
     app.irmeans_downloads = {}
     root = Path(app.srcdir)
     if app.builder.name == "html" and (root / "pyproject.toml").is_file() and (root / "lib" / "irmeans").is_dir():
-        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir))
+        # A course's site (irmeans_course) serves its chapters without their solutions.
+        rewrite = course.course_copy if getattr(app.config, "irmeans_course", False) else None
+        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir), rewrite)
 
 
 class DownloadsDirective(SphinxDirective):

@@ -126,15 +126,19 @@ def source_files(root: Path) -> list[Path]:
     return files if files is not None else _walked_files(root)
 
 
-def write_source_archive(root: Path, archive: Path) -> Path:
-    """Write :func:`source_files` of ``root`` into ``archive`` (tar.gz), under :data:`SOURCE_FOLDER`/."""
+def write_source_archive(root: Path, archive: Path, rewrite=None) -> Path:
+    """Write :func:`source_files` of ``root`` into ``archive`` (tar.gz), under :data:`SOURCE_FOLDER`/.
+
+    ``rewrite(relative_path, data) -> data``, if given, changes a file's bytes on their way in
+    (:func:`irmeans_book.course.course_copy`: a course's site serves its chapters without solutions).
+    """
     root = Path(root)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for relative in source_files(root):
             path = root / relative
             info = tarfile.TarInfo(f"{SOURCE_FOLDER}/{relative.as_posix()}")
-            data = path.read_bytes()
+            data = path.read_bytes() if rewrite is None else rewrite(relative, path.read_bytes())
             info.size = len(data)
             info.mtime = ARCHIVE_DATE
             info.mode = 0o755 if os.access(path, os.X_OK) else 0o644
@@ -170,11 +174,12 @@ def build_wheel(archive: Path, out: Path) -> Path:
     return made[-1]
 
 
-def write_downloads(root: Path, site: Path) -> dict[str, Download]:
-    """The source archive and the wheel, written into ``site``/:data:`FOLDER`; by kind (``source``, ``wheel``)."""
+def write_downloads(root: Path, site: Path, rewrite=None) -> dict[str, Download]:
+    """The source archive (its files through ``rewrite``: :func:`write_source_archive`) and the wheel, written into
+    ``site``/:data:`FOLDER`; by kind (``source``, ``wheel``)."""
     folder = Path(site) / FOLDER
     for old in folder.glob("*"):
         old.unlink()
-    archive = write_source_archive(root, folder / SOURCE_ARCHIVE)
+    archive = write_source_archive(root, folder / SOURCE_ARCHIVE, rewrite)
     wheel = build_wheel(archive, folder)
     return {"source": Download.of(archive), "wheel": Download.of(wheel)}

@@ -51,6 +51,9 @@ __all__ = [
     "Grid",
     "example",
     "without_controls",
+    "Control",
+    "controls",
+    "at_setting",
     "LiveFigure",
 ]
 
@@ -68,9 +71,11 @@ def to_spec(chart, alt_text):
     ``aria-label``. All rows are embedded: a figure's table is small by design.
     """
     chart = chart.properties(description=alt_text).configure_range(category=OKABE_ITO)
-    # On a phone an axis is narrow: a label that would come within 3 px of its neighbour is left out
-    # ("0.00.1" under a 0-to-1 axis at 390 px), the first and last kept where they fit.
-    chart = chart.configure_axis(labelOverlap="greedy", labelSeparation=3)
+    # On a phone an axis is narrow: while any label would come within 3 px of its neighbour ("0.00.1" under a
+    # 0-to-1 axis at 390 px), every other label is left out, so that those left keep even steps. (Leaving out
+    # only the labels that collide kept 0.00, 0.04, 0.06, 0.08 of Fig. 5.2: the first and last labels sit flush
+    # with the axis's ends, and only they collided.)
+    chart = chart.configure_axis(labelOverlap="parity", labelSeparation=3)
     with alt.data_transformers.enable("default", max_rows=None):
         return fixed_precision(chart.to_dict(validate=True))
 
@@ -171,32 +176,85 @@ class VegaLiteFigure:
         """The attribution of the figure's data (None if it needs none)."""
         return (self.spec.get("usermeta") or {}).get("irmeans_source")
 
-    def save(self, stem, folder=".", formats=("svg", "png", "pdf")):
-        """Save the figure for a slide: ``stem.png`` (1920 px wide, large text), ``stem.svg`` and ``stem.pdf``.
+    def controls(self):
+        """The figure's controls (sliders, selects, checkboxes, text boxes), in order: :func:`controls`."""
+        return controls(self.spec)
 
-        Each file carries the figure's description, the data's attribution
-        (shown under the chart as well) and the book's licence in its metadata
-        (:mod:`irmeans_book.slides`). A figure with controls is saved at their
-        current setting.
+    def at(self, settings=None, **by_name):
+        """The same figure with its controls set: each by its name or its label, each value as the control
+        shows it (:func:`at_setting`).
+
+        Examples
+        --------
+        >>> from irmeans_book.chapters import ch01_introduction as ch01
+        >>> fig = ch01.averages_figure().at(average="geometric mean")
+        >>> [p["value"] for p in fig.spec["params"]]
+        [0.01, 'geometric mean']
+        """
+        return VegaLiteFigure(at_setting(self.spec, {**(settings or {}), **by_name}))
+
+    def save(self, path, folder=".", formats=None, at=None, **settings):
+        """Save the figure for a slide, at its controls' current setting or at the one given.
+
+        ``path`` ending in ``.png``, ``.svg`` or ``.pdf`` writes that file; a
+        name without one (``"my-figure"``) writes all three. The PNG is
+        :data:`irmeans_book.slides.SLIDE_WIDTH` (1,920) pixels wide with
+        large text. Under the chart the slide says the setting it shows, each
+        control by its label ("Average: geometric mean"), and the data's
+        attribution if they need one; each file carries the figure's
+        description, that attribution and the book's licence in its metadata
+        (:mod:`irmeans_book.slides`).
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The file (``"gm.png"``), or its name without a suffix for all three formats.
+        folder : str or pathlib.Path
+            Where ``path`` is, if it is relative (by default the current folder).
+        formats : sequence of str, optional
+            The formats to write (``"svg"``, ``"png"``, ``"pdf"``); by default those ``path`` names.
+        at : dict, optional
+            Controls by their label, as the figure shows it beside them
+            (``{"Average gain on easy topics": 0.5}``), or by name.
+        **settings
+            Controls by name (``average="geometric mean"``, ``gain=0.5``): a
+            select's value by the option it shows, a slider's by its number
+            (one of its steps), a checkbox's as True or False. :meth:`controls`
+            lists them.
 
         Returns
         -------
         list of pathlib.Path
-            The files written, in ``folder``.
+            The files written.
+
+        Raises
+        ------
+        ValueError
+            A control the figure does not have, or a value it cannot show.
 
         Examples
         --------
-        >>> import tempfile, altair as alt, pandas as pd
-        >>> fig = show(alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q"), alt="Two points.")
+        >>> import tempfile
+        >>> from irmeans_book.chapters import ch01_introduction as ch01
         >>> with tempfile.TemporaryDirectory() as d:
-        ...     [p.name for p in fig.save("two-points", d)]
-        ['two-points.svg', 'two-points.png', 'two-points.pdf']
+        ...     [p.name for p in ch01.averages_figure().save("gm.png", d, average="geometric mean")]
+        ['gm.png']
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     [p.name for p in ch01.averages_figure().save("slide", d)]
+        ['slide.svg', 'slide.png', 'slide.pdf']
         """
         from pathlib import Path
 
         from irmeans_book import slides
 
-        return slides.render(slides.slide_spec(self.spec), stem, Path(folder), formats)
+        path = Path(folder) / Path(path)
+        suffix = path.suffix.lower().lstrip(".")
+        if suffix in slides.FORMATS:
+            stem, named = path.stem, (suffix,)
+        else:
+            stem, named = path.name, slides.FORMATS
+        figure = self.at(at, **settings)
+        return slides.render(slides.slide_spec(figure.spec), stem, path.parent, tuple(formats or named))
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         # Only the Vega-Lite mimetype and text: JupyterLab prefers text/html over
@@ -363,13 +421,22 @@ class Grid:
         return slider_param(name, self.values, value, label)
 
     def float_slider(self, value, description, **options):
-        """The same slider as an ipywidgets ``FloatSlider``, redrawing when let go."""
+        """The same slider as an ipywidgets ``FloatSlider``, redrawing when let go, starting at ``value``: a
+        reader's own value beyond the grid's ends is where it starts too (the slider reaches it, as the site's
+        does, whose grid then has it).
+
+        Examples
+        --------
+        >>> s = Grid(0.01, 0.30, 0.01).float_slider(0.6, "A")
+        >>> s.value, s.min, s.max
+        (0.6, 0.01, 0.6)
+        """
         import ipywidgets as w
 
         return w.FloatSlider(
             value=float(value),
-            min=float(self.start),
-            max=float(self.stop),
+            min=min(float(self.start), float(value)),
+            max=max(float(self.stop), float(value)),
             step=float(self.step),
             description=description,
             continuous_update=False,
@@ -381,11 +448,12 @@ class Grid:
         ``10 ** k`` for the grid's ``k``; ``value`` is that power of 10."""
         import ipywidgets as w
 
+        exponent = float(np.log10(value))
         return w.FloatLogSlider(
             value=float(value),
             base=10,
-            min=float(self.start),
-            max=float(self.stop),
+            min=min(float(self.start), exponent),
+            max=max(float(self.stop), exponent),
             step=float(self.step),
             description=description,
             continuous_update=False,
@@ -423,6 +491,152 @@ def csv_data(frame):
     text = frame.to_csv(index=False, lineterminator="\n")
     text = re.sub(r"(?<=\d)\.0(?=[,\n])", "", text)  # 1.0 -> 1: the page needs no trailing zero
     return alt.InlineData(values=text, format=alt.DataFormat(type="csv", parse={c: "number" for c in frame.columns}))
+
+
+# ---------------------------------------------------------------------------
+# A figure's controls, read and set by name or label (for a slide at any setting)
+# ---------------------------------------------------------------------------
+
+
+def _plain(text) -> str:
+    """A control's label or a value's, as a reader types it: no space around it, no colon after it, any case."""
+    return re.sub(r"\s+", " ", str(text)).strip().rstrip(":").strip().casefold()
+
+
+def _number(text) -> str:
+    """A number as a control shows it: ``0.05``, ``-5``, ``1e-05``."""
+    value = float(text)
+    return f"{value:g}" if value != int(value) or abs(value) >= 1e16 else str(int(value))
+
+
+@dataclasses.dataclass(frozen=True)
+class Control:
+    """One control of a figure: a parameter of its spec bound to an input.
+
+    Examples
+    --------
+    >>> c = Control.of({"name": "eps", "value": 0.01, "bind": {"input": "select", "options": [0.001, 0.01],
+    ...                 "labels": ["1e-03", "1e-02"], "name": "ε "}})
+    >>> c.label, c.value_of("1e-03"), c.shown(0.01)
+    ('ε', 0.001, '1e-02')
+    """
+
+    name: str
+    label: str
+    input: str
+    value: object
+    options: tuple = ()
+    labels: tuple = ()
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+
+    @classmethod
+    def of(cls, param: dict) -> Control:
+        bind = param["bind"]
+        options = tuple(bind.get("options", ()))
+        return cls(
+            name=param["name"],
+            label=str(bind.get("name") or param["name"]).strip(),
+            input=bind.get("input", ""),
+            value=param.get("value"),
+            options=options,
+            labels=tuple(bind.get("labels", ())) or tuple(str(o) for o in options),
+            min=bind.get("min"),
+            max=bind.get("max"),
+            step=bind.get("step"),
+        )
+
+    def shown(self, value) -> str:
+        """``value`` as the control shows it: a select's label, a slider's number, a checkbox's yes or no."""
+        if self.options:
+            for option, label in zip(self.options, self.labels):
+                if option == value:
+                    return str(label)
+        if self.input == "checkbox":
+            return "yes" if value else "no"
+        if self.input == "range" and isinstance(value, int | float):
+            return _number(value)
+        return str(value)
+
+    def value_of(self, wanted):
+        """The parameter's value that shows ``wanted``; ValueError, naming what it can show, if none does."""
+        if self.options:
+            for option, label in zip(self.options, self.labels):
+                if option == wanted and type(option) is not bool or _plain(label) == _plain(wanted):
+                    return option
+            raise ValueError(
+                f"{self.label!r} ({self.name}) offers {', '.join(repr(str(label)) for label in self.labels)}, "
+                f"not {wanted!r}"
+            )
+        if self.input == "checkbox":
+            if isinstance(wanted, bool | np.bool_):
+                return bool(wanted)
+            raise ValueError(f"{self.label!r} ({self.name}) is a checkbox: True or False, not {wanted!r}")
+        if self.input == "range":
+            try:
+                number = float(wanted)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.label!r} ({self.name}) is a slider: a number, not {wanted!r}") from None
+            steps = (number - self.min) / self.step if self.step else 0.0
+            on_a_step = abs(steps - round(steps)) < 1e-6
+            if isinstance(self.value, int | float) and abs(number - self.value) < 1e-9:
+                return self.value  # where it starts, on its steps or not (a reader's own value)
+            if not (self.min - 1e-9 <= number <= self.max + 1e-9 and on_a_step):
+                raise ValueError(
+                    f"{self.label!r} ({self.name}) runs from {_number(self.min)} to {_number(self.max)} "
+                    f"in steps of {_number(self.step)}: {wanted!r} is not one of them"
+                )
+            return float(np.round(self.min + round(steps) * self.step, 10))
+        if isinstance(wanted, list | tuple | np.ndarray):
+            return ", ".join(_number(v) for v in wanted)
+        return str(wanted)
+
+
+def controls(spec) -> list[Control]:
+    """The controls of a figure's spec, in order: its parameters bound to an input.
+
+    Examples
+    --------
+    >>> [c.label for c in controls({"params": [{"name": "k", "value": 2, "bind": {"input": "range", "name": "k "}},
+    ...                                       {"name": "brush", "select": "interval"}]})]
+    ['k']
+    """
+    return [Control.of(p) for p in spec.get("params", []) if isinstance(p.get("bind"), dict) and "input" in p["bind"]]
+
+
+def at_setting(spec, settings):
+    """A copy of ``spec`` with its controls set: ``settings`` maps each control's name or label to its value.
+
+    A value is given as the control shows it: a select's option by its label
+    (``"geometric mean"``, ``"S2"``), a slider's number (one of its steps, or
+    where it starts), a checkbox's True or False.
+
+    Examples
+    --------
+    >>> spec = {"params": [{"name": "eps", "value": 0.01, "bind": {"input": "select", "options": [0.001, 0.01],
+    ...                     "labels": ["1e-03", "1e-02"], "name": "ε "}}], "mark": "point"}
+    >>> at_setting(spec, {"ε": "1e-03"})["params"][0]["value"]
+    0.001
+    >>> at_setting(spec, {"k": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: the figure has no control 'k'; its controls: eps ('ε')
+    """
+    found = controls(spec)
+    by_key = {c.name: c for c in found}
+    by_key.update({_plain(c.label): c for c in found if _plain(c.label) not in by_key})
+    values = {}
+    for key, wanted in settings.items():
+        control = by_key.get(key) or by_key.get(_plain(key))
+        if control is None:
+            listed = ", ".join(f"{c.name} ({c.label!r})" for c in found) or "none"
+            raise ValueError(f"the figure has no control {key!r}; its controls: {listed}")
+        values[control.name] = control.value_of(wanted)
+    out = dict(spec)
+    params = spec.get("params", [])
+    out["params"] = [{**p, "value": values[p["name"]]} if p.get("name") in values else p for p in params]
+    return out
 
 
 # ---------------------------------------------------------------------------

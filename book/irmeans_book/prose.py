@@ -30,8 +30,11 @@ return a :class:`Reference`, whose MIME bundle holds both forms:
 The numbers, titles and authors come from the book being read: the chapters
 are the notebooks in the folder the kernel runs in (the notebook's own, in
 every front end), and the bibliography is :data:`BIBLIOGRAPHY` in the folder
-above, as in the repository. An expression must match :data:`EVAL_PATTERN`,
-which the site's build enforces too.
+above, as in the repository. A copy of a chapter elsewhere (a lecturer's, in a
+course's folder) finds there what it can, and the rest in the book it was
+copied from (:data:`BOOK_ROOT`): its figures are numbered as its own folder
+numbers them, a reference to another chapter or a citation is the book's. An
+expression must match :data:`EVAL_PATTERN`, which the site's build enforces too.
 
 Examples
 --------
@@ -59,6 +62,7 @@ from pathlib import Path
 
 __all__ = [
     "BIBLIOGRAPHY",
+    "BOOK_ROOT",
     "EVAL_PATTERN",
     "FIGURE_FORMAT",
     "MYST_MIMETYPE",
@@ -81,6 +85,9 @@ MYST_MIMETYPE = "text/x.irmeans-myst"
 FIGURE_FORMAT = "Fig. {}"
 #: The bibliography, in the folder above the chapters (``bibtex_bibfiles`` of ``_config.yml``).
 BIBLIOGRAPHY = "references.bib"
+#: The book this package belongs to (its ``chapters/`` and :data:`BIBLIOGRAPHY`): what a copy of a chapter
+#: outside it falls back on.
+BOOK_ROOT = Path(__file__).resolve().parents[2]
 
 #: What an ``{eval}`` of the prose may be: a name, an f-string formatting one name
 #: (``f"{x:.3f}"``), or a reference (``numref("fig-ch4-eps")``, ``cite_p("a", "b")``).
@@ -126,6 +133,16 @@ def _folder(chapters: Path | None) -> Path:
     return Path.cwd() if chapters is None else Path(chapters)
 
 
+def _folders(chapters: Path | None) -> list[Path]:
+    """Where to look for chapters, in order: ``chapters`` (by default the kernel's folder), then, unless a folder
+    was named, the book's own ``chapters/`` (for a copy of a chapter outside it)."""
+    folder = _folder(chapters)
+    book = BOOK_ROOT / "chapters"
+    if chapters is None and book.is_dir() and book.resolve() != folder.resolve():
+        return [folder, book]
+    return [folder]
+
+
 def _source(path: Path) -> list[dict]:
     """A notebook's cells, read again only when the file changes."""
     stat = path.stat()
@@ -161,12 +178,11 @@ def numbered_figures(chapters: Path | None = None) -> list[dict]:
 
 def chapter_title(name: str, chapters: Path | None = None) -> str:
     """The title of document ``name`` as a reference in the text gives it: its first heading."""
-    folder = _folder(chapters)
-    for path in (folder / f"{name}.ipynb", folder / f"{name}.md"):
-        if path.is_file():
-            break
-    else:
-        raise ValueError(f"no document {name!r} in {folder}")
+    found = [path for folder in _folders(chapters) for path in (folder / f"{name}.ipynb", folder / f"{name}.md")]
+    found = [path for path in found if path.is_file()]
+    if not found:
+        raise ValueError(f"no document {name!r} in {_folder(chapters)}")
+    path = found[0]
     if path.suffix == ".ipynb":
         text = "\n".join("".join(c["source"]) for c in _source(path) if c["cell_type"] == "markdown")
     else:
@@ -179,9 +195,11 @@ def chapter_title(name: str, chapters: Path | None = None) -> str:
 
 def numref(label: str, chapters: Path | None = None) -> Reference:
     """``{numref}`label```: "Fig. 4.1" for the first figure of chapter 4."""
-    for figure in numbered_figures(chapters):
-        if figure["label"] == label:
-            return Reference(FIGURE_FORMAT.format(f"{figure['chapter']}.{figure['number']}"), f"{{numref}}`{label}`")
+    for folder in _folders(chapters):
+        for figure in numbered_figures(folder):
+            if figure["label"] == label:
+                number = f"{figure['chapter']}.{figure['number']}"
+                return Reference(FIGURE_FORMAT.format(number), f"{{numref}}`{label}`")
     raise ValueError(f"no figure labelled {label!r} in the chapters of {_folder(chapters)}")
 
 
@@ -214,8 +232,20 @@ def who_and_year(entry) -> tuple[str, str]:
     return who, entry.fields.get("year", "n.d.")
 
 
-def _bibliography(chapters: Path | None):
-    path = _folder(chapters).parent / BIBLIOGRAPHY
+def _bibliography_file(chapters: Path | None, keys: tuple[str, ...]) -> Path:
+    """The bibliography that has ``keys``: the one above the chapters' folder, or else (for a copy of a chapter
+    outside the book) the book's own."""
+    candidates = [folder.parent / BIBLIOGRAPHY for folder in _folders(chapters)]
+    existing = [path for path in candidates if path.is_file()]
+    for path in existing:
+        if set(keys) <= set(_bibliography(path)):
+            return path
+    if not existing:
+        raise FileNotFoundError(f"no {BIBLIOGRAPHY} in {candidates[0].parent}")
+    return existing[0]
+
+
+def _bibliography(path: Path):
     stat = path.stat()
     return _read_bibliography(str(path), stat.st_mtime_ns, stat.st_size)
 
@@ -264,19 +294,19 @@ def labelled_years(entries) -> dict[str, str]:
 def _cited(keys: tuple[str, ...], chapters: Path | None) -> list[tuple[str, str]]:
     if not keys:
         raise ValueError("cite at least one key")
-    entries = _bibliography(chapters)
+    path = _bibliography_file(chapters, keys)
+    entries = _bibliography(path)
     missing = [key for key in keys if key not in entries]
     if missing:
         raise ValueError(f"not in {BIBLIOGRAPHY}: {', '.join(missing)}")
-    years = _labelled_years(chapters)
+    years = _labelled_years(path)
     return [
         (who_and_year(entries[key])[0], years[key])
         for key in sorted(keys, key=lambda key: bibliography_order(entries[key]))
     ]
 
 
-def _labelled_years(chapters: Path | None) -> dict[str, str]:
-    path = _folder(chapters).parent / BIBLIOGRAPHY
+def _labelled_years(path: Path) -> dict[str, str]:
     stat = path.stat()
     return _read_labelled_years(str(path), stat.st_mtime_ns, stat.st_size)
 

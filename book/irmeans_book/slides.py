@@ -6,21 +6,29 @@ The one call is a figure's own :meth:`irmeans_book.plots.VegaLiteFigure.save`::
 
     ch01.averages_figure([0.60, 0.55, 0.50, 0.45, 0.01], [0.35, 0.30, 0.30, 0.25, 0.20]).save("my-figure")
 
-which writes ``my-figure.png``, ``my-figure.svg`` and ``my-figure.pdf``. For a slide
-(:func:`slide_spec`) text is set larger than on the site (:data:`SLIDE_CONFIG`), the
-PNG is :data:`SLIDE_WIDTH` pixels wide, and the chart stands alone: no read-out line
-of the controls' values (with no controls, it would be a leftover), and no panel
-title naming another work's figure ("Figure 9: ..."). A figure made from data with
-an attribution (the TREC runs, :data:`irmeans_book.plots.TREC_DATA`) shows it under
-the chart, and every file carries it, with the book's licence, in its metadata
-(:func:`render`). Vega-Lite is rendered by vl-convert, offline. ``make figures``
-(``book/scripts/make_figures.py``) saves every numbered figure of the book this way.
+which writes ``my-figure.png``, ``my-figure.svg`` and ``my-figure.pdf``; a figure with
+controls is saved at any of their settings, each control by its name or label and
+each value as the control shows it: ``fig.save("gm.png", average="geometric mean")``
+writes that PNG alone. For a slide (:func:`slide_spec`) text is set larger than on
+the site (:data:`SLIDE_CONFIG`), every PNG is :data:`SLIDE_WIDTH` pixels wide
+(:func:`render`), and the chart stands alone: no read-out line of the controls' values
+(with no controls, it would be a leftover), and no panel title naming another work's
+figure ("Figure 9: ..."). Under the chart a line says the setting the figure shows,
+each control by its label (:func:`setting_lines`: "Transformation: log", where the
+page has a select), and a figure made from data with an attribution (the TREC runs,
+:data:`irmeans_book.plots.TREC_DATA`) shows that too; every file carries it, with the
+book's licence, in its metadata (:func:`render`). Vega-Lite is rendered by vl-convert,
+offline. ``make figures`` (``book/scripts/make_figures.py``) saves every numbered
+figure of the book this way.
 
 Examples
 --------
 >>> s = slide_spec({"mark": "point", "usermeta": {"irmeans_source": "Data: X."}})
 >>> s["title"]["text"], s["title"]["orient"]
 ('Data: X.', 'bottom')
+>>> s = slide_spec({"mark": "point", "params": [{"name": "k", "value": 2, "bind": {"input": "range", "name": "k "}}]})
+>>> s["title"]["text"]
+['k: 2']
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ __all__ = [
     "FORMATS",
     "BOOK_LICENCE",
     "is_readout",
+    "setting_lines",
     "slide_spec",
     "render",
 ]
@@ -48,13 +57,14 @@ BOOK_LICENCE = (
     "CC BY-SA 4.0, https://creativecommons.org/licenses/by-sa/4.0/"
 )
 LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
-#: The PNG's width in pixels: a full-HD slide.
+#: Every PNG's width in pixels: a full-HD slide. A figure is drawn at most :data:`MAX_SCALE` times its size
+#: (a narrower one is centred on a white band as wide), so that no figure's text is larger than a room needs.
 SLIDE_WIDTH = 1920
+MAX_SCALE = 4.0
 #: Larger text than the site's, for a room: merged into each figure's Vega-Lite config.
 SLIDE_CONFIG = {
-    # At slide size a chart's ticks are as many as on the page but their labels larger: labels that
-    # would collide are left out (greedily, the first and last kept), with room between those kept.
-    "axis": {"labelFontSize": 15, "titleFontSize": 16, "labelOverlap": "greedy", "labelSeparation": 6},
+    # At slide size a chart's ticks are as many as on the page but their labels larger: while any labels
+    "axis": {"labelFontSize": 15, "titleFontSize": 16, "labelOverlap": "parity", "labelSeparation": 6},
     # labelLimit 0: at this size the default 160 px cuts long legend labels with "…".
     "legend": {"labelFontSize": 15, "titleFontSize": 16, "labelLimit": 0},
     "header": {"labelFontSize": 16, "titleFontSize": 16},
@@ -76,6 +86,10 @@ FIXED_WIDTH = 760
 FIGURE_REFERENCE = re.compile(r"^\s*(?:Figure|Fig\.)\s*\d+[a-z]?\s*[:.\u2013\u2014-]\s*")
 #: A read-out: a view of one line of text (the figures' read-outs are 16 to 20 px high).
 READOUT_HEIGHT = 30
+#: The setting line's longest line, in characters (a slide at 15 px: about two thirds of a full-HD width).
+SETTING_LINE = 110
+#: Checkboxes in a row, from this many on, are named on the slide by those ticked ("Ticked: Rank 1 relevant, ...").
+CHECKBOX_RUN = 3
 
 
 def _fixed_widths(node):
@@ -186,9 +200,53 @@ def _landscape(spec: dict) -> dict:
     return spec
 
 
+def setting_lines(spec: dict) -> list[str]:
+    """The setting a figure shows, as the lines under its slide: each control by its label, with its value
+    as the control shows it, joined by " · " into lines of at most :data:`SETTING_LINE` characters.
+
+    Examples
+    --------
+    >>> setting_lines({"params": [
+    ...     {"name": "scale", "value": "log", "bind": {"input": "select", "options": ["identity", "log"],
+    ...      "name": "Transformation "}},
+    ...     {"name": "k", "value": -2.0, "bind": {"input": "range", "min": -4, "max": 1, "step": 0.25, "name": "k "}}]})
+    ['Transformation: log · k: -2']
+    >>> setting_lines({"mark": "point"})
+    []
+    """
+    from irmeans_book.plots import controls
+
+    parts: list[str] = []
+    boxes: list = []  # a run of checkboxes: three or more are named by those ticked
+
+    def flush():
+        if len(boxes) >= CHECKBOX_RUN:
+            ticked = [c.label for c in boxes if c.value]
+            parts.append("Ticked: " + (", ".join(ticked) if ticked else "none"))
+        else:
+            parts.extend(f"{c.label}: {c.shown(c.value)}" for c in boxes)
+        boxes.clear()
+
+    for control in controls(spec):
+        if control.input == "checkbox":
+            boxes.append(control)
+            continue
+        flush()
+        parts.append(f"{control.label}: {control.shown(control.value)}")
+    flush()
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 3 + len(part) <= SETTING_LINE:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def slide_spec(spec: dict) -> dict:
     """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background,
-    no read-out views and no figure references in its titles.
+    no read-out views and no figure references in its titles; under the chart, the setting it shows
+    (:func:`setting_lines`) and its data's attribution.
 
     Examples
     --------
@@ -207,8 +265,16 @@ def slide_spec(spec: dict) -> dict:
         config.setdefault(group, {}).update(values)
     out["background"] = "white"
     source = (out.get("usermeta") or {}).get("irmeans_source")
-    if source and "title" not in out:  # the data's attribution, visible on the slide
-        out["title"] = {"text": source, "orient": "bottom", "anchor": "start", "fontSize": 13, "fontWeight": "normal"}
+    setting = setting_lines(spec)
+    if (setting or source) and "title" not in out:  # what the chart shows, and the data's attribution
+        title = {"orient": "bottom", "anchor": "start", "fontWeight": "normal", "offset": 12}
+        if setting:
+            title.update(text=setting, fontSize=SLIDE_CONFIG["text"]["fontSize"])
+            if source:
+                title.update(subtitle=source, subtitleFontSize=13, subtitlePadding=6)
+        else:
+            title.update(text=source, fontSize=13)
+        out["title"] = title
     return out
 
 
@@ -223,12 +289,19 @@ def _svg_height(svg: str) -> float:
 
 
 def metadata(spec: dict) -> dict[str, str]:
-    """What a saved figure says of itself: its description (the alt text), the data's source, the licence.
+    """What a saved figure says of itself: its description (the alt text) and the setting it shows, the data's
+    source, the licence.
 
     >>> metadata({"description": "Two bars.", "usermeta": {"irmeans_source": "Data: TREC."}})["Source"]
     'Data: TREC.'
+    >>> metadata({"description": "Bars.", "params": [{"name": "k", "value": 3, "bind": {"input": "range"}}]})["Title"]
+    'Bars. Shown at k: 3.'
     """
-    out = {"Title": spec.get("description", ""), "Copyright": BOOK_LICENCE}
+    title = spec.get("description", "")
+    setting = setting_lines(spec)
+    if setting:  # the alt text describes the figure as it starts; a slide may show it elsewhere
+        title = f"{title} Shown at {' · '.join(setting)}."
+    out = {"Title": title, "Copyright": BOOK_LICENCE}
     source = (spec.get("usermeta") or {}).get("irmeans_source")
     if source:
         out["Source"] = source
@@ -282,8 +355,32 @@ def _pdf_with(pdf: bytes, meta: dict[str, str]) -> bytes:
     return body + b"startxref\n%d\n%%%%EOF\n" % xref
 
 
+def _slide_wide(spec: dict, width: float) -> tuple[dict, float]:
+    """``spec`` padded with white either side if it is narrower than :data:`SLIDE_WIDTH` / :data:`MAX_SCALE`,
+    and the scale that draws it :data:`SLIDE_WIDTH` pixels wide (a figure ``width`` wide, unpadded).
+
+    Examples
+    --------
+    >>> _slide_wide({"mark": "point"}, 960)
+    ({'mark': 'point'}, 2.0)
+    >>> padded, scale = _slide_wide({"mark": "point"}, 420)
+    >>> padded["padding"], scale
+    ({'left': 35.0, 'right': 35.0, 'top': 5, 'bottom': 5}, 4.0)
+    """
+    narrowest = SLIDE_WIDTH / MAX_SCALE
+    if width >= narrowest:
+        return spec, SLIDE_WIDTH / width
+    side = (narrowest - width) / 2 + 5  # Vega's padding is 5 px a side to begin with
+    return {**spec, "padding": {"left": side, "right": side, "top": 5, "bottom": 5}}, MAX_SCALE
+
+
 def render(spec: dict, stem: str, out: Path, formats=FORMATS) -> list[Path]:
-    """Write ``spec`` as ``out/stem.{svg,png,pdf}``, each with :func:`metadata`; return the files written."""
+    """Write ``spec`` as ``out/stem.{svg,png,pdf}``, each with :func:`metadata`; return the files written.
+
+    The PNG is :data:`SLIDE_WIDTH` pixels wide: drawn at the scale that makes it so, at most :data:`MAX_SCALE`
+    times the figure's size (Fig. 2.1, 421 px, would otherwise have text half as large again as any other
+    slide's); a narrower figure is centred on white.
+    """
     import vl_convert as vlc
 
     out = Path(out)
@@ -298,9 +395,11 @@ def render(spec: dict, stem: str, out: Path, formats=FORMATS) -> list[Path]:
         written.append(out / f"{stem}.svg")
         written[-1].write_text(_svg_with(svg, meta), encoding="utf-8")
     if "png" in formats:
-        scale = min(4.0, max(1.0, SLIDE_WIDTH / _svg_width(svg)))
+        wide, scale = _slide_wide(spec, _svg_width(svg))
+        # The PNG's width is the SVG's times the scale, rounded down: a quarter pixel over, never under.
+        scale *= (SLIDE_WIDTH + 0.25) / SLIDE_WIDTH
         written.append(out / f"{stem}.png")
-        written[-1].write_bytes(_png_with(vlc.vegalite_to_png(spec, scale=scale), meta))
+        written[-1].write_bytes(_png_with(vlc.vegalite_to_png(wide, scale=scale), meta))
     if "pdf" in formats:
         written.append(out / f"{stem}.pdf")
         written[-1].write_bytes(_pdf_with(vlc.vegalite_to_pdf(spec), meta))

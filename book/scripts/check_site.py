@@ -1,15 +1,22 @@
-"""Check the built site: nothing is loaded from elsewhere, figures have their script, pages stay small.
+"""Check the built site: nothing is loaded from elsewhere, figures have their script, pages stay small, and no
+page links to the repository's address, which is a placeholder until the project has a public home.
 
-Usage: ``python book/scripts/check_site.py _build/html``; exits non-zero on a problem.
+Usage: ``python book/scripts/check_site.py _build/html [--course]``; exits non-zero on a problem. With
+``--course``, the site is a course's (``make course``): it must have no solutions, no self-check answers and no
+instructor's edition (:func:`course_problems`).
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[2]
 MAX_PAGE_BYTES = 2_000_000
+#: The files of the site a reader's browser reads as text, where a link or an address may stand.
+TEXT_FILES = ("*.html", "*.js", "*.json", "*.txt", "*.ipynb")
 # Anything a browser would fetch by itself: scripts, styles, images, frames, fonts via CSS.
 FETCHED = re.compile(
     r"""<(?:script|img|iframe|source|embed)\b[^>]*\bsrc\s*=\s*["']?((?:https?:)?//[^"'\s>]+)"""
@@ -24,9 +31,28 @@ FIGURE_SCRIPTS = {
 }
 
 
-def problems(site: Path) -> list[str]:
-    """Every problem found in the HTML and CSS files under ``site``."""
+def repository_address(config: Path = ROOT / "_config.yml") -> str:
+    """The repository's address as ``_config.yml`` gives it, without its scheme (``github.com/owner/name``).
+
+    It is a placeholder until the project has a public home: :func:`problems` finds any page that names it.
+    """
+    import yaml
+
+    url = (yaml.safe_load(config.read_text(encoding="utf-8")).get("repository") or {}).get("url", "")
+    return re.sub(r"^[a-z]+://", "", url.strip()).rstrip("/")
+
+
+def problems(site: Path, repository: str | None = None) -> list[str]:
+    """Every problem found in the HTML and CSS files under ``site`` (and, for ``repository``, the address
+    :func:`repository_address` reads by default, in every text file of it)."""
     found = []
+    repository = repository_address() if repository is None else repository
+    if repository:
+        address = re.compile(rf"(?:https?:)?(?://)?(?:www\.)?{re.escape(repository)}(?![\w.-])", re.IGNORECASE)
+        for pattern in TEXT_FILES:
+            for path in sorted(site.rglob(pattern)):
+                if address.search(path.read_text(encoding="utf-8", errors="replace")):
+                    found.append(f"{path.relative_to(site)}: names the repository's placeholder address {repository}")
     for page in sorted(site.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         name = page.relative_to(site)
@@ -47,9 +73,51 @@ def problems(site: Path) -> list[str]:
     return found
 
 
+#: What a course's site (irmeans_course) must not have: a solution, a self-check's answer, the instructor's edition.
+SOLUTION_ELEMENT = re.compile(r"""class=["'](?:[^"']*\s)?solution(?:\s[^"']*)?["']""")
+ANSWER_DATA = re.compile(r"\bdata-answer=")
+INSTRUCTORS_PDF = "irmeans-book-instructor.pdf"
+INSTRUCTORS_LINK = re.compile(rf"""href=["'][^"']*{re.escape(INSTRUCTORS_PDF)}""")
+
+
+def course_problems(site: Path) -> list[str]:
+    """What a course's site has that it must not: solutions and self-check answers in its pages, a link to the
+    instructor's edition or the file itself, solutions in the chapters it serves (its pages' ``_sources`` and the
+    chapters of its source archive)."""
+    import tarfile
+
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(site)
+        if SOLUTION_ELEMENT.search(text):
+            found.append(f"{name}: shows a solution")
+        if ANSWER_DATA.search(text):
+            found.append(f"{name}: holds a self-check's answer")
+        if INSTRUCTORS_LINK.search(text):
+            found.append(f"{name}: links the instructor's edition")
+    if (site / INSTRUCTORS_PDF).exists():
+        found.append(f"{INSTRUCTORS_PDF}: the instructor's edition is in the site")
+    for path in sorted((site / "_sources").rglob("*")) if (site / "_sources").is_dir() else []:
+        if path.is_file() and "{solution}" in path.read_text(encoding="utf-8", errors="replace"):
+            found.append(f"{path.relative_to(site)}: a chapter served with its solutions")
+    for archive in sorted(site.glob("downloads/*.tar.gz")):
+        with tarfile.open(archive) as tar:
+            for member in tar.getmembers():
+                parts = Path(member.name).parts
+                if member.isfile() and len(parts) > 1 and parts[1] == "chapters":
+                    if b"{solution}" in tar.extractfile(member).read():
+                        found.append(f"{archive.relative_to(site)}: {member.name} has its solutions")
+    return found
+
+
 def main(argv: list[str]) -> int:
-    site = Path(argv[0] if argv else "_build/html")
-    found = problems(site)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", nargs="?", type=Path, default=Path("_build/html"), help="the built site")
+    parser.add_argument("--course", action="store_true", help="a course's site: no solutions, answers or instructor's")
+    args = parser.parse_args(argv)
+    site = args.site
+    found = problems(site) + (course_problems(site) if args.course else [])
     for line in found:
         print(line, file=sys.stderr)
     print(f"checked {site}: {len(found)} problem(s)")

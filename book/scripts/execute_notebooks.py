@@ -3,13 +3,20 @@
 ``make test`` runs nbval in strict mode, which compares these stored outputs
 with a fresh run: refresh them with ``make notebooks`` after changing code.
 
+Any notebook, anywhere, is run the same way: a lecturer's copy of a chapter,
+in a course's own folder, with its data changed (``make chapter
+NOTEBOOK=course/lecture-3.ipynb``). Its prose's numbers are then its own, its
+checks of the text's claims note the sentences its data no longer bear out
+(listed when it has run), and its references and citations are read from its
+folder or else from the book it was copied from (:mod:`irmeans_book.prose`).
+
 The prose's ``{eval}`` roles (:mod:`irmeans_book.prose`) are evaluated too, each
 markdown cell's after every cell above it has run, and their results stored in
 the cell's ``user_expressions`` metadata, as jupyterlab-myst stores them when the
 cell is run: a chapter opened in JupyterLab shows its numbers, references and
 citations before anything is run. An expression that fails stops the run.
 
-Usage: ``python book/scripts/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter).
+Usage: ``python book/scripts/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter of the book).
 
 The kernels use local sockets (``irmeans_kernel.LocalKernelManager``), as in the book's build,
 so ipykernel has no unencrypted TCP connection to warn about.
@@ -23,6 +30,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+from irmeans_book.claims import note
 from irmeans_book.prose import EVAL_PATTERN, eval_expressions
 from nbclient import NotebookClient
 from nbclient.util import ensure_async
@@ -77,8 +85,8 @@ class ProseClient(NotebookClient):
         return stored
 
 
-def execute(path: Path, timeout: int = 300) -> None:
-    """Run ``path`` top to bottom in its own folder and write it back with its outputs."""
+def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
+    """Run ``path`` top to bottom in its own folder and write it back with its outputs; return it."""
     nb = nbformat.read(path, as_version=4)
     # record_timing=False: no timestamps in the file, so a re-run with equal outputs changes nothing.
     client = ProseClient(
@@ -100,6 +108,29 @@ def execute(path: Path, timeout: int = 300) -> None:
         elif cell.cell_type == "code":
             cell.outputs = joined_streams(cell.outputs)
     nbformat.write(nb, path)
+    return nb
+
+
+#: What a check of the text shows when a reader's data no longer bear a sentence out (irmeans_book.claims.note).
+_BEFORE, _AFTER = note("SENTENCE")["text/plain"].split("SENTENCE")
+NOTE = re.compile(re.escape(_BEFORE) + "(.*)" + re.escape(_AFTER), re.S)
+
+
+def no_longer_holding(nb: nbformat.NotebookNode) -> list[str]:
+    """The sentences of the text that the notebook's data no longer bear out, as its checks noted them, in order.
+
+    >>> from nbformat.v4 import new_code_cell, new_notebook, new_output
+    >>> cell = new_code_cell(outputs=[new_output("display_data", data=note("A is higher."))])
+    >>> no_longer_holding(new_notebook(cells=[cell]))
+    ['A is higher.']
+    """
+    found = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            match = NOTE.fullmatch(output.get("data", {}).get("text/plain", ""))
+            if match:
+                found.append(match.group(1))
+    return found
 
 
 def joined_streams(outputs: list) -> list:
@@ -129,13 +160,20 @@ def joined_streams(outputs: list) -> list:
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="the notebooks to run (default: every chapter)")
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="the notebooks to run, anywhere (default: every chapter of the book)"
+    )
     paths = parser.parse_args(argv).notebooks or sorted(CHAPTERS.glob("*.ipynb"))
     for path in paths:
         if not path.is_file():
             parser.error(f"{path}: no such notebook")
+    for path in paths:
         print(f"executing {path.name}", flush=True)
-        execute(path)
+        sentences = no_longer_holding(execute(path))
+        if sentences:
+            print(f"  {len(sentences)} sentence(s) of the text no longer hold with its data (see the notes):")
+            for sentence in sentences:
+                print(f"  - {sentence}")
 
 
 if __name__ == "__main__":

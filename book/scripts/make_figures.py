@@ -13,8 +13,11 @@ book numbers them: ``fig-04-1-eps.svg`` is Figure 4.1, labelled
 and the PNG is slide-sized, :data:`SLIDE_WIDTH` pixels wide. A slide shows
 the chart alone: no read-out line of the controls' values (with no controls,
 it would be a leftover), and no panel title naming another work's figure
-("Figure 9: ..."), which would clash with the book's own number. Vega-Lite is
-rendered by vl-convert, offline.
+("Figure 9: ..."), which would clash with the book's own number; a line under
+it names the setting of its controls. Vega-Lite is rendered by vl-convert,
+offline. A figure at another setting is one call:
+``ch05.boost_figure().save("boost.png", which="all 50")``
+(:meth:`irmeans_book.plots.VegaLiteFigure.save`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The whole book as two PDFs, the student's and the instructor's: a single-page build of the site, printed by Chromium.
 
-Usage: ``python book/scripts/make_pdf.py [--site _build/html]`` (``make pdf``; ``make site`` runs it too).
+Usage: ``python book/scripts/make_pdf.py [--site _build/html] [--course]`` (``make pdf``; ``make site`` runs
+it too; ``--course``, for a course's site, prints the student's edition alone: ``make course``).
 
 1. Jupyter Book builds the book as a single HTML page into ``_build/pdf/``,
    with the site's configuration except that the chapters are not executed
@@ -83,12 +84,9 @@ FOOTER = (
 )
 
 
-def pdf_config(out: Path) -> Path:
-    """The site's ``_config.yml`` for the single-page build, written into ``out``.
-
-    The same configuration, with its relative paths made absolute (the file
-    lives in ``out``) and with the chapters' stored outputs used as they are.
-    """
+def site_config(course: bool = False) -> dict:
+    """The site's ``_config.yml`` for a build whose configuration file lives elsewhere: its relative paths made
+    absolute, the chapters' stored outputs used as they are, and, for a course's site, ``irmeans_course`` set."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     absolute = lambda p: str((ROOT / p).resolve())  # noqa: E731
     config.setdefault("execute", {})["execute_notebooks"] = "off"
@@ -97,23 +95,34 @@ def pdf_config(out: Path) -> Path:
         config["html"]["favicon"] = absolute(config["html"]["favicon"])
     sphinx = config.setdefault("sphinx", {})
     sphinx["local_extensions"] = {name: absolute(p) for name, p in (sphinx.get("local_extensions") or {}).items()}
-    sphinx["local_extensions"]["make_pdf"] = str(Path(__file__).resolve().parent)  # setup() below
     settings = sphinx.setdefault("config", {})
     settings["html_static_path"] = [absolute(p) for p in settings.get("html_static_path", [])]
+    if course:
+        settings["irmeans_course"] = True
+    return config
+
+
+def pdf_config(out: Path, course: bool = False) -> Path:
+    """The site's ``_config.yml`` for the single-page build (:func:`site_config`), written into ``out``."""
+    config = site_config(course)
+    sphinx = config["sphinx"]
+    settings = sphinx["config"]
     # The figures' Vega-Lite output before its text on the single page too (the site's renderer says so for "html").
     overrides = list(settings.get("nb_mime_priority_overrides", []))
     settings["nb_mime_priority_overrides"] = overrides + [["singlehtml", VEGALITE_MIMETYPE, 5]]
+    sphinx["local_extensions"]["make_pdf"] = str(Path(__file__).resolve().parent)  # setup() below
     out.mkdir(parents=True, exist_ok=True)
     path = out / "_config.yml"
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
 
 
-def build_single_page(out: Path) -> tuple[Path, str]:
-    """Build the book as one HTML page under ``out``; return the build's folder and the page in it."""
+def build_single_page(out: Path, course: bool = False) -> tuple[Path, str]:
+    """Build the book as one HTML page under ``out`` (a course's, :func:`site_config`); return the build's folder
+    and the page in it."""
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     command = [str(jupyter_book), "build", "-W", "-n", "--keep-going", "--builder", "singlehtml"]
-    command += ["--path-output", str(out), "--config", str(pdf_config(out)), str(ROOT)]
+    command += ["--path-output", str(out), "--config", str(pdf_config(out, course)), str(ROOT)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
@@ -235,8 +244,9 @@ def retitle_outline(pdf: Path, titles: list[str]) -> None:
         writer.write(out)
 
 
-def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000) -> dict[str, Path]:
-    """Print ``page`` of ``folder`` (served from it) as each edition into ``out``, once its figures are drawn."""
+def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, editions=EDITIONS) -> dict[str, Path]:
+    """Print ``page`` of ``folder`` (served from it) as each of ``editions`` into ``out``, once its figures are
+    drawn."""
     from playwright.sync_api import sync_playwright
 
     if not chromium.EXECUTABLE.is_file():
@@ -246,7 +256,7 @@ def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000) ->
     with chromium.serve(folder) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(chromium.EXECUTABLE), args=chromium.ARGS)
         try:
-            for edition, name in EDITIONS.items():
+            for edition, name in editions.items():
                 context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
                 tab = context.new_page()
                 tab.on(
@@ -317,11 +327,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT, help="folder of the single-page build and the PDF")
     parser.add_argument("--site", type=Path, default=SITE, help="the built site to copy the PDF into")
+    parser.add_argument(
+        "--course", action="store_true", help="a course's book: the student's edition alone, printed from its site"
+    )
     args = parser.parse_args(argv)
 
     shutil.rmtree(args.out / "_build", ignore_errors=True)
-    folder, page = build_single_page(args.out)
-    for edition, pdf in print_pdfs(folder, page, args.out).items():
+    folder, page = build_single_page(args.out, args.course)
+    editions = {"student": EDITIONS["student"]} if args.course else EDITIONS
+    for edition, pdf in print_pdfs(folder, page, args.out, editions=editions).items():
         size = pdf.stat().st_size
         if args.site.is_dir():
             shutil.copyfile(pdf, args.site / pdf.name)

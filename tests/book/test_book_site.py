@@ -41,6 +41,33 @@ def test_site_check_finds_outside_scripts_and_missing_vega(tmp_path):
     assert any(p.startswith("fig.html") and "irmeans-figures.js" in p for p in found)
 
 
+def test_site_check_finds_a_page_naming_the_repositorys_placeholder_address(tmp_path):
+    """The repository's address in _config.yml is a placeholder until there is a public home: a page linking to it
+    (the theme's repository, issues or edit button, a launch button, a page's own text) fails the build."""
+    address = check_site.repository_address()
+    assert address == "github.com/irmeans/irmeans"
+    (tmp_path / "ok.html").write_text('<a href="https://github.com/irmeans-other/x">elsewhere</a>')
+    (tmp_path / "button.html").write_text(f'<a class="btn" href="https://{address}/issues/new">issues</a>')
+    (tmp_path / "edit.html").write_text(f'<a href="https://{address.upper()}/edit/main/chapters/index.md">')
+    (tmp_path / "searchindex.js").write_text(f'Search.setIndex({{"x": "{address}"}})')
+    found = check_site.problems(tmp_path)
+    assert sorted(p.split(":")[0] for p in found) == ["button.html", "edit.html", "searchindex.js"], found
+
+
+def test_no_button_of_the_theme_links_to_the_repository():
+    """What would link every page to the repository's address is off: the repository, issues and edit buttons,
+    and the launch buttons (Binder, Colab, JupyterHub, Thebe)."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    html = config["html"]
+    assert not (html["use_repository_button"] or html["use_issues_button"] or html["use_edit_page_button"])
+    launch = config["launch_buttons"]
+    assert not (launch["binderhub_url"] or launch["colab_url"] or launch["jupyterhub_url"] or launch["thebe"])
+    footer = html.get("extra_footer", "") + html.get("extra_navbar", "")
+    assert check_site.repository_address() not in footer
+
+
 def test_setup_registers_the_renderer_first_for_html():
     from myst_nb.core.render import get_mime_priority, load_mime_renders
 

@@ -3,7 +3,8 @@
 For each of the ten chapters, the test rewrites the data cells as a reader
 would (other numbers in the same lines), runs the whole chapter in a copy of the
 chapters' folder, and checks that it completes, that its figures (their data,
-where their controls start, their alt text) and its "your scores" box show the
+where their controls start, their alt text), its live controls (where they
+start: where its figure's controls do) and its "your scores" box show the
 new data, and that the claims of the text the new data no longer bear out are
 named, each by a sentence the chapter really has (in its text or a figure's
 caption). On the book's own data the same checks are strict (tests/book's nbval
@@ -29,9 +30,11 @@ NOTE = re.compile(r"no longer holds: “(.*)”$")
 
 #: Per chapter: the data lines as the book has them and as a reader changes them, the claims that must then be named,
 #: the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must start
-#: at the new data (their parameters' values), and those whose alt text must describe them.
+#: at the new data (their parameters' values), and those whose alt text must describe them; the figure the chapter's
+#: live controls redraw (they must start where it does).
 CHANGES = {
     "01-introduction": {
+        "live": "fig-ch1-averages",
         "lines": {
             "scores_a = np.array([0.60, 0.55, 0.50, 0.45, 0.01])": "scores_a = np.array([0.50, 0.40, 0.30, 0.20, 0.60])",
             "scores_b = np.array([0.35, 0.30, 0.30, 0.25, 0.20])": "scores_b = np.array([0.30, 0.30, 0.30, 0.30, 0.30])",
@@ -41,6 +44,7 @@ CHANGES = {
         "box": "0.5, 0.4, 0.3, 0.2, 0.6",
     },
     "02-ranked-lists": {
+        "live": "fig-ch2-ranking",
         "lines": {
             "ranking = np.array([1, 0, 1, 0, 0, 1, 0, 0, 0, 0])": "ranking = np.array([0, 1, 1, 0, 0, 0, 0, 1, 0, 0])",
             "R = 5": "R = 4",
@@ -55,6 +59,7 @@ CHANGES = {
         "params": {"fig-ch2-ranking": {"rank1": False, "rank2": True, "rank3": True, "rank8": True, "R": 4}},
     },
     "03-scales": {
+        "live": "fig-ch3-transform",
         "lines": {
             "scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])": "scores_a = np.array([0.55, 0.50, 0.25, 0.22, 0.20, 0.45])",
             "changes = [(0.05, 0.1), (0.25, 0.5)]": "changes = [(0.05, 0.1), (0.25, 0.75)]",
@@ -68,6 +73,7 @@ CHANGES = {
         "figures": {"fig-ch3-transform": [0.55, 0.45], "fig-ch3-doubling": [0.75, 0.5, round(float(np.log(3)), 9)]},
     },
     "04-averaging": {
+        "live": "fig-ch4-means",
         "lines": {
             '"S1": (0.1, 0.1, 0.3, 0.8, 0.1),': '"S1": (0.1, 0.1, 0.3, 0.2, 0.1),',
             '"S2": (0.0, 0.4, 0.2, 0.4, 0.3),': '"S2": (0.1, 0.4, 0.2, 0.4, 0.3),',
@@ -81,6 +87,7 @@ CHANGES = {
         "box": "0.1, 0.1, 0.3, 0.2, 0.1",
     },
     "05-boost": {
+        "live": "fig-ch5-boost",
         "lines": {
             "ap = robertson.load_example()  # the 50 AP values of the reconstruction, as stored": (
                 "ap = np.linspace(0.02, 0.8, 41)  # a reader's own 41 topics"
@@ -97,6 +104,7 @@ CHANGES = {
         "params": {"fig-ch5-boost": {"which": "lowest 20", "amount": 0.05}},
     },
     "06-zeros-and-epsilon": {
+        "live": "fig-ch6-epsilon",
         "lines": {
             "R, N = 10, 500_000": "R, N = 10, 5_000",
             "s2 = np.array([0.0, 0.4, 0.2, 0.4, 0.3])": "s2 = np.array([0.05, 0.4, 0.2, 0.4, 0.6])",
@@ -110,6 +118,7 @@ CHANGES = {
         "box": "0.05, 0.4, 0.2, 0.4, 0.6",
     },
     "07-map-gmap-mrr": {
+        "live": "fig-ch7-verdicts",
         "lines": {
             "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
             '"X": np.array([1] * 9 + [500])': '"X": np.array([1] * 9 + [3])',
@@ -119,6 +128,7 @@ CHANGES = {
         "box": None,
     },
     "08-logit": {
+        "live": "fig-ch8-averages",
         "lines": {
             "x = np.array([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])": "x = np.array([0.002, 0.2, 0.3, 0.5, 0.7, 0.97])",
             "Y = np.array([0.995, 1.0, 0.999, 1.0, 0.998, 0.997, 0.62, 0.55, 0.47, 0.40])": (
@@ -152,6 +162,17 @@ CHANGES = {
         "figures": {},
     },
 }
+
+
+#: Appended to the chapter: where each of its live controls' figures starts (the widgets' values as drawn), read
+#: from the kernel's Out, which holds the controls a cell displayed.
+LIVE_CELL = """import json as _json
+from irmeans_book.plots import LiveFigure as _LiveFigure
+_live = [o for o in Out.values() if isinstance(o, _LiveFigure)]
+print("LIVE " + _json.dumps([{p["name"]: p.get("value") for p in o.figure.spec.get("params", [])} for o in _live]))"""
+#: Parameters of a chapter's figure that its live controls do not set: chapter 4's controls have a slider for each
+#: score of one system, not the figure's select of a system.
+NOT_LIVE = {"04-averaging": {"system"}}
 
 
 def _squash(text: str) -> str:
@@ -202,6 +223,7 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
                     cell.source = cell.source.replace(old, new)
                     replaced += 1
     assert replaced == len(change["lines"]), f"{name}: the data cell no longer has its lines as written here"
+    nb.cells.append(nbformat.v4.new_code_cell(LIVE_CELL))
 
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
 
@@ -237,6 +259,18 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
         assert label in specs, f"{name}: {label} was not drawn"
         start = {p["name"]: p.get("value") for p in specs[label].get("params", [])}
         assert {k: start.get(k) for k in values} == values, f"{name}: {label}'s controls do not start at the new data"
+    live = json.loads(nb.cells[-1].outputs[0].text.removeprefix("LIVE "))
+    if "live" in change:
+        assert live, f"{name}: no live controls were displayed"
+        start = {p["name"]: p.get("value") for p in specs[change["live"]].get("params", [])}
+        for drawn in live:
+            shared = (set(start) & set(drawn)) - NOT_LIVE.get(name, set())
+            assert shared, f"{name}: the live controls draw none of {change['live']}'s controls"
+            assert {k: drawn[k] for k in shared} == {k: start[k] for k in shared}, (
+                f"{name}: the live controls do not start where {change['live']} does"
+            )
+    else:
+        assert not live, f"{name}: live controls, but no figure named for them here"
     if "box" not in change:  # the chapter has no "your scores" box
         return
     boxes = [s for s in specs.values() if any(p.get("name") == "scores_a" for p in s.get("params", []))]

@@ -76,6 +76,44 @@ def test_the_chapters_folder_is_where_the_kernel_runs(tmp_path, monkeypatch):
     assert prose.numref("fig-ch4-means").text == "Fig. 4.1"
 
 
+def test_a_copy_of_a_chapter_outside_the_book_finds_the_rest_in_the_book(tmp_path, monkeypatch):
+    """A lecturer's copy, in a folder of a course's own with nothing else of the book's (no references.bib above
+    it): its references and citations are the book's. Run by `make chapter`, it once stopped at its first citation
+    (FileNotFoundError: references.bib)."""
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(CHAPTERS / "07-map-gmap-mrr.ipynb", course / "lecture-3.ipynb")
+    monkeypatch.chdir(course)
+    assert prose.numref("fig-ch7-verdicts").text == "Fig. 7.1"
+    assert prose.doc("04-averaging").text == "Averaging across topics"
+    assert prose.cite_p("voorhees2005robust").text == "[Voorhees, 2005]"
+    assert prose.cite_t("urbano2019statistical").text == "Urbano et al. [2019b]"  # the book's bibliography's letters
+    with pytest.raises(ValueError, match="fig-ch7-nothing"):
+        prose.numref("fig-ch7-nothing")
+    # A named folder is the only place looked in (the site's build names none; the tests above name the book's).
+    with pytest.raises(ValueError, match="fig-ch7-verdicts"):
+        prose.numref("fig-ch7-verdicts", course)
+
+
+def test_a_copy_keeps_its_own_numbers_and_a_bibliography_of_its_own_where_it_has_the_work(tmp_path, monkeypatch):
+    course = tmp_path / "course"
+    course.mkdir()
+    # Its own chapter 7 with Fig. 7.2 moved first: its text's figure references follow it, not the book.
+    nb = json.loads((CHAPTERS / "07-map-gmap-mrr.ipynb").read_text(encoding="utf-8"))
+    figures = [i for i, c in enumerate(nb["cells"]) if c.get("metadata", {}).get("mystnb", {}).get("figure")]
+    nb["cells"].insert(0, nb["cells"].pop(figures[1]))
+    (course / "07-my-lecture.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    # A bibliography above it with a work of its own, and not the book's works.
+    (tmp_path / prose.BIBLIOGRAPHY).write_text(
+        "@misc{mine2026, author = {Lecturer, Ada}, title = {My notes}, year = {2026}}\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(course)
+    assert prose.numref("fig-ch7-rank-shares").text == "Fig. 7.1"
+    assert prose.numref("fig-ch4-eps").text == "Fig. 4.1"  # another chapter: the book's
+    assert prose.cite_t("mine2026").text == "Lecturer [2026]"
+    assert prose.cite_t("robertson2006gmap").text == "Robertson [2006]"  # not in its bibliography: the book's
+
+
 @pytest.mark.parametrize(
     "expression",
     ["ch4_S1_GM", 'f"{ch4_S1_GM:.3f}"', 'f"{ch9_pairs:,}"', 'numref("fig-ch4-eps")', 'cite_p("a", "b_c")'],

@@ -63,6 +63,8 @@ CHANGES = ((0.05, 0.1), (0.25, 0.5))
 
 #: The transformations of the chapter, in the order of the figure's select.
 TRANSFORMS = ("identity", "log", "logit", "rank")
+#: The title of the figure's left panel, naming the select's transformation: "Each topic, on the log scale".
+_ON_SCALE = "scale == 'identity' ? 'Each topic, as scored' : 'Each topic, on the ' + scale + ' scale'"
 
 #: The mean of transformed scores mapped back to the score scale: its name and the library's function.
 BACK_TRANSFORMED = {
@@ -208,7 +210,8 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
                 alt.Tooltip("value:Q", format=".3f", title="transformed"),
             ],
         )
-        .properties(width=260, height=230, title="Each topic, on the chosen scale")
+        # The panel names the transformation the select has chosen, on a slide as on the site.
+        .properties(width=260, height=230, title=alt.Title(text=alt.ExprRef(_ON_SCALE)))
     )
     chosen = alt.Chart(summary).transform_filter(pick)
     # Bars start at the scale's floor, not at 0: a mean of logs is negative, and a bar hanging down

@@ -360,24 +360,29 @@ def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
     )
 
 
-def feedback_controls(ap, seed=SEED, eps=EPS):
+def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
     """Two sliders (gain on easy topics, loss on hard ones) that redraw chapter 7's figure.
+
+    They start where Figure 7.1 does: at ``gain`` and ``loss`` (by default :data:`GAIN` and :data:`LOSS`).
 
     Examples
     --------
-    >>> live = feedback_controls([0.1, 0.5, 0.6, 0.02])
-    >>> live.widgets["gain"].value = 0.5
+    >>> live = feedback_controls([0.1, 0.5, 0.6, 0.02], gain=0.5, loss=0.1)
+    >>> [p["value"] for p in live.figure.spec["params"]]
+    [0.5, 0.1]
+    >>> live.widgets["loss"].value = 0.0
     >>> live.figure.spec["description"].splitlines()[-1]
     'verdict: MAP and GMAP: better'
     """
 
     def draw(gain, loss):
-        gain, loss = float(np.round(gain, 2)), float(np.round(loss, 2))
-        chart = verdicts_chart(ap, GAINS, LOSSES, initial=(gain, loss), seed=seed, eps=eps)
+        # The slider's own steps are 0.05; the reader's setting, where it starts, may be off them.
+        gain, loss = float(np.round(gain, 10)), float(np.round(loss, 10))
+        chart = verdicts_chart(ap, _with(GAINS, gain), _with(LOSSES, loss), initial=(gain, loss), seed=seed, eps=eps)
         return show(chart, alt=describe_verdicts(ap, gain, loss, seed, eps), controls=False)
 
     return LiveFigure(
-        {"gain": GAIN_GRID.float_slider(GAIN, "Gain, easy"), "loss": LOSS_GRID.float_slider(LOSS, "Loss, hard")},
+        {"gain": GAIN_GRID.float_slider(gain, "Gain, easy"), "loss": LOSS_GRID.float_slider(loss, "Loss, hard")},
         draw,
     )
 

@@ -322,7 +322,7 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
     dots = on_scale.mark_point(filled=True, size=70).encode(
         x=alt.X("topic:O", title=None, axis=alt.Axis(labelAngle=0)),
         xOffset="system:N",
-        y=alt.Y("value:Q", title="Per-topic score on the chosen scale", scale=alt.Scale(zero=False)),
+        y=alt.Y("value:Q", title="Per-topic score on this scale", scale=alt.Scale(zero=False)),
         color=colour,
         shape=alt.Shape("system:N", title="System", scale=alt.Scale(domain=palette.domain)),  # merged with the colour's
         tooltip=["system:N", "topic:O", alt.Tooltip("value:Q", format=".4f")],
@@ -338,7 +338,9 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
             tooltip=["system:N", "average:N", alt.Tooltip("on_scale:Q", title="mean on this scale", format=".4f")],
         )
     )
-    title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + ', means dashed'"}}
+    # The panel names the scale the select has chosen ("Topic by topic on logit(score, ε)"), on a slide as on the site.
+    named = "(scale == 'score' ? ', as scored' : ' on ' + scale)"
+    title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + {named} + ', means dashed'"}}
     left = (
         (dots + mean_rules)
         .resolve_scale(color="independent", shape="independent")
