@@ -76,7 +76,7 @@ COLUMN_PX = int((PAPER["width_mm"] - MARGINS_MM["left"] - MARGINS_MM["right"]) *
 FIGURES_REFITTED = "async () => { if (window.irmeansRefit) await window.irmeansRefit(); }"
 #: Every page's footer: the licences (as the site's footer states them) and the page number, at 9 pt
 #: (Chromium's header and footer templates are drawn at 3/4 of their CSS size: 12px is 9 pt).
-LICENCE_LINE = "Text and figures CC BY-SA 4.0 \u00b7 code MIT \u00b7 TREC data: Urbano & Nagler; Urbano, Lima & Hanjalic, CC BY-SA 4.0"
+LICENCE_LINE = "Text, figures and TREC data (Urbano & Nagler; Urbano, Lima & Hanjalic): CC BY-SA 4.0 \u00b7 code: MIT"
 FOOTER = (
     '<div style="width:100%; font-size:12px; color:#555; display:flex; justify-content:space-between; margin:0 14mm;">'
     f"<span>{LICENCE_LINE}</span>"
