@@ -132,9 +132,10 @@ lint: venv
 	$(BIN)/mypy
 
 # The library stands alone: a virtual environment of its own with just the package and its extras
-# (`pip install ".[plot,pandas]"`) and the test tools, made once and kept; the package itself is
-# installed again from this tree on every run. It imports irmeans from there, runs the library and
-# evaluator tests against it (their only run in `make test`), and `irmeans eval` on a small pair.
+# (`pip install ".[plot,pandas]"`) and the test tools, made once and kept. On every run the release files
+# are built from this tree and checked as PyPI checks them (make dist), and the wheel is installed there:
+# it imports irmeans from there, runs the library and evaluator tests against it (their only run in
+# `make test`), and `irmeans eval` on a small pair.
 STANDALONE := _build/standalone
 STANDALONE_VENV := $(STANDALONE)/venv
 STANDALONE_STAMP := $(STANDALONE_VENV)/.installed
@@ -147,9 +148,8 @@ $(STANDALONE_STAMP): constraints.txt pyproject.toml
 	rm -rf build
 	touch $@
 
-standalone: $(STANDALONE_STAMP)
-	$(STANDALONE_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .
-	rm -rf build
+standalone: $(STANDALONE_STAMP) dist
+	$(STANDALONE_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall $(DIST)/irmeans-*.whl
 	cd $(STANDALONE) && venv/bin/python -c "import irmeans, sys; assert 'site-packages' in irmeans.__file__, irmeans.__file__; \
 		assert not {'pandas', 'altair', 'irmeans_book'} & set(sys.modules), 'irmeans imported a non-dependency'"
 	$(STANDALONE_VENV)/bin/python -m pytest tests/lib tests/trec -q -p no:cacheprovider --junitxml=$(REPORTS)/library.xml
@@ -224,8 +224,8 @@ course: venv system $(ASSETS)
 
 # The library's release files in _build/dist/: the source archive (sdist) and the wheel, built by
 # python -m build from a copy of the source tree (nothing is written into it) and checked with
-# twine check --strict, as PyPI checks them (book/scripts/release.py). About 5 seconds.
-# tests/book/test_release.py does the same and installs the wheel into a fresh environment and runs it.
+# twine check --strict, as PyPI checks them (book/scripts/release.py). About 5 seconds. make standalone
+# installs this wheel and runs the library's tests on it; tests/book/test_release.py checks the files.
 DIST := _build/dist
 .PHONY: dist
 dist: venv

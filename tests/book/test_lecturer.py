@@ -50,7 +50,7 @@ def lecture(tmp_path_factory):
         subprocess.run(["bash", "-c", line], cwd=root, check=True)
     path = root / "course" / "lecture-7.ipynb"
     nb = nbformat.read(path, as_version=4)
-    [save] = _blocks("python")
+    [save] = _blocks("ipython")  # a cell of the chapter (the README's python blocks are the library's: tests/lib)
     nb.cells += [nbformat.v4.new_code_cell(save.strip()), nbformat.v4.new_code_cell(LIVE_CELL)]
     nbformat.write(nb, path)
     # `make chapter`, as written, with the reader's environment taken as set up (it is the project's .venv here).

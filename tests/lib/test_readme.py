@@ -1,4 +1,5 @@
-"""The README's Python examples run as written (each block after the ones before it)."""
+"""The README's Python examples of the library run as written (each block after the ones before it); a cell of a
+chapter is fenced ``ipython`` and run by the book's tests."""
 
 import re
 from pathlib import Path
