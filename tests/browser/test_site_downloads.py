@@ -32,7 +32,14 @@ LINK = re.compile(
 )
 #: The files a reader needs from the archive, besides the library and the chapters.
 NEEDED = ["LICENSE", "LICENSE-CC-BY-SA-4.0", "CITATION.cff", "README.md", "Makefile", "pyproject.toml"]
-NEEDED += ["requirements.txt", "constraints.txt", "book/pyproject.toml", "examples/qrels.txt", "references.bib"]
+NEEDED += [
+    "requirements.txt",
+    "requirements-book.txt",
+    "constraints.txt",
+    "book/pyproject.toml",
+    "examples/qrels.txt",
+    "references.bib",
+]
 
 
 def links(site: Path, page: str) -> dict[str, str]:

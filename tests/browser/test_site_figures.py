@@ -7,7 +7,7 @@ import json
 import pytest
 from figure_checks import CHECKS, Figure, check_for
 from test_site_figure_contrast import has_figures
-from visit import reading
+from visit import open_page, reading
 
 
 def _picture_and_signal(figure: Figure, name: str):
@@ -111,3 +111,33 @@ def test_every_registered_check_found_its_figure(exercised):
     _, checks = exercised
     used = {name for name, _, _ in checks.values()}
     assert used == set(CHECKS), f"checks that found no figure on the site: {set(CHECKS) - used}"
+
+
+def _titles(page, figure_id: str) -> list[str]:
+    return page.locator(f"#{figure_id} svg .role-title-text text").all_inner_texts()
+
+
+@pytest.mark.parametrize(
+    ("path", "control", "choice", "before", "after"),
+    [
+        ("chapters/03-scales.html", "scale", "log", "Each topic, as scored", "Each topic, on the log scale"),
+        (
+            "chapters/08-logit.html",
+            "scale",
+            "score",
+            "Topic by topic on logit(score, ε), means dashed",
+            "Topic by topic, as scored, means dashed",
+        ),
+    ],
+)
+def test_a_panel_title_names_the_scale_chosen(browser, base_url, path, control, choice, before, after):
+    """Figs. 3.2 and 8.2 were titled "on the chosen scale", on the page and on a slide, whatever was chosen."""
+    page, log = open_page(browser, base_url, path, viewport={"width": 1366, "height": 900})
+    figure_id = next(
+        f for f in page.evaluate("() => window.irmeansTest.figureIds()") if control in Figure(page, f).params()
+    )
+    assert before in _titles(page, figure_id), _titles(page, figure_id)
+    Figure(page, figure_id).set(control, choice)
+    assert after in _titles(page, figure_id), _titles(page, figure_id)
+    assert not log.errors, log.errors
+    page.context.close()
