@@ -287,9 +287,9 @@ def test_a_slide_says_the_setting_it_shows():
     shown = texts(ch03.transform_figure().at(Transformation="log"))
     assert "Each topic, on the log scale" in shown and any(t.endswith("Transformation: log") for t in shown)
     shown = texts(ch08.logit_figure())
-    assert "Topic by topic on logit(score, ε), means dashed" in shown
+    assert "Topic by topic on logit(score, ε),means dashed" in shown  # two lines (tspans), joined
     assert "Data set: nDCG: easy and middling topics · Scale: logit(score, ε) · ε: 0.001" in shown
     shown = texts(ch08.logit_figure().at(scale="log(score + ε)", eps="0.01"))
-    assert "Topic by topic on log(score + ε), means dashed" in shown
+    assert "Topic by topic on log(score + ε),means dashed" in shown
     assert any("Scale: log(score + ε) · ε: 0.01" in t for t in shown)
     assert not [t for t in shown + texts(ch03.transform_figure()) if "chosen" in t]

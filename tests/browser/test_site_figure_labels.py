@@ -87,8 +87,8 @@ def test_the_labels_an_axis_keeps_are_evenly_spaced(tour):
     found, axes = {}, 0
     for (path, width, _), figures in tour.found("axis labels").items():
         for name, boxes in figures.items():
-            values = _numbers(boxes)
-            if values is None or len(values) < 3:
+            values = _numbers(boxes) if len(boxes) >= 3 else None
+            if values is None:
                 continue
             axes += 1
             if uneven(values):

@@ -338,9 +338,10 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
             tooltip=["system:N", "average:N", alt.Tooltip("on_scale:Q", title="mean on this scale", format=".4f")],
         )
     )
-    # The panel names the scale the select has chosen ("Topic by topic on logit(score, ε)"), on a slide as on the site.
+    # The panel names the scale the select has chosen ("Topic by topic on logit(score, ε)"), on a slide as on the site;
+    # in two lines, so that the panel is no wider than its chart (a wider one shrinks the figure on a phone).
     named = "(scale == 'score' ? ', as scored' : ' on ' + scale)"
-    title = {"text": {"expr": f"{unit} + ' by ' + lower({unit}) + {named} + ', means dashed'"}}
+    title = {"text": {"expr": f"[{unit} + ' by ' + lower({unit}) + {named} + ',', 'means dashed']"}}
     left = (
         (dots + mean_rules)
         .resolve_scale(color="independent", shape="independent")
