@@ -165,7 +165,7 @@ import irmeans.trec.join as eval_join  # noqa: E402
 import irmeans.trec.strings as trec_strings  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st
-from irmeans.trec.files import Qrels, Run  # noqa: E402
+from irmeans.trec.files import InMemory, Qrels, Run  # noqa: E402
 from irmeans.trec.strings import Strings, order_descending  # noqa: E402
 
 
@@ -206,7 +206,7 @@ def test_ranking_breaks_ties_by_docno_descending(prefix, suffix):
     # every document judged with its own grade, so the grades spell the ranking
     grade = {d: i for i, d in enumerate(sorted(set(run[1])))}
     qrels = (run[0], run[1], [grade[d] for d in run[1]])
-    r = eval_join.build_ranked(Qrels.from_arrays(*qrels), Run.from_arrays(*run))
+    r = eval_join.build_ranked(Qrels.from_arrays(*qrels), InMemory(Run.from_arrays(*run)))
     got = list(zip([t.decode() for t in r.topics[r.seg]], r.rel.tolist()))
     assert got == [(t, grade[d]) for t, d in plain_ranking(run)]
 

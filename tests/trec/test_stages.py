@@ -19,7 +19,8 @@ LIBRARY = pathlib.Path(irmeans.__file__).parent
 
 #: The evaluator's modules, stage by stage (a module may import its own stage's and earlier ones').
 STAGES = [
-    ("read", ["source", "tokens", "arrow", "strings", "duplicates", "files"]),
+    ("shared", ["strings", "arrow_buffers"]),
+    ("read", ["source", "tokens", "arrow", "duplicates", "files"]),
     ("rank and join", ["ranked", "ranking", "join"]),
     ("measure", ["segments", "gains", "context", "kernels", "table", "measure"]),
     ("average", ["summary"]),

@@ -1,10 +1,11 @@
 """Vectorised, trec_eval-compatible evaluation of a run against qrels: :func:`evaluate`.
 
-:func:`evaluate` runs the evaluator's stages one after the other: read the qrels and the run
-(:mod:`.files`), rank the run and join it with the qrels (:mod:`.join`), compute the chosen
-measures for every topic (:mod:`.measure`, with the table of :mod:`.table`), and form the
-``all`` lines (:mod:`.summary`).  The :class:`Evaluation` it returns holds every line
-``irmeans eval`` prints; printing them is the command line's (:mod:`irmeans.cli.eval_command`).
+:func:`evaluate` runs the evaluator's stages one after the other: read the qrels, and the run
+a block of whole topics at a time (:mod:`.files`), rank each block and join it with the
+qrels (:mod:`.join`), compute the chosen measures for every topic (:mod:`.measure`, with the
+table of :mod:`.table`), and form the ``all`` lines (:mod:`.summary`).  The :class:`Evaluation`
+it returns holds every line ``irmeans eval`` prints; printing them is the command line's
+(:mod:`irmeans.cli.eval_command`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .._validation import whole_number
 from ..averages import Average
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX
-from .files import Qrels, Run, read_qrels
+from .files import InMemory, Qrels, Run, RunBlocks, RunReader, read_qrels
 from .join import build_ranked
 from .measure import measure
 from .summary import summarize
@@ -97,17 +98,17 @@ def _as_qrels(qrels: QrelsInput) -> Qrels:
     return read_qrels(_path(qrels, "qrels", _expected("Qrels", "rels", "relevance")))
 
 
-def _as_run(run: RunInput) -> Run | str:
-    """A :class:`Run`, or a file to read as it is joined (see :func:`~.join.build_ranked`)."""
+def _as_run(run: RunInput) -> RunBlocks:
+    """The run's blocks of whole topics: one for a run in memory, a file's as it is read (:class:`.RunReader`)."""
     if isinstance(run, Run):
-        return run
+        return InMemory(run)
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
-        return Run.from_arrays(*run)
+        return InMemory(Run.from_arrays(*run))
     if isinstance(run, Mapping):
-        return Run.from_arrays(*_flatten(run, "run"), source="<dict>")
+        return InMemory(Run.from_arrays(*_flatten(run, "run"), source="<dict>"))
     if _is_frame(run):
-        return Run.from_arrays(*_columns(run, "run", "score"), source="<DataFrame>")
-    return _path(run, "run", _expected("Run", "scores[, runid]", "score"))
+        return InMemory(Run.from_arrays(*_columns(run, "run", "score"), source="<DataFrame>"))
+    return RunReader(_path(run, "run", _expected("Run", "scores[, runid]", "score")))
 
 
 def _expected(kind: str, values: str, column: str) -> str:

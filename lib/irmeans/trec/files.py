@@ -3,9 +3,11 @@
 A file is read chunk by chunk (:mod:`.source`), each chunk split into fields by the exact
 tokeniser (:mod:`.tokens`) or, for a big file, by pyarrow's (:mod:`.arrow`) where it takes
 the chunk; the rows of the chunks are then put together.  Any error names the file and the
-line.  :meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build the same from sequences
-in memory.  :class:`RunBlocks` gives a run a block of whole topics at a time, for the join
-to rank each block as it is read, so that a big run is never held whole.
+line, and a file's errors are reported in one order however it is read (:class:`Errors`).
+:meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build the same from sequences in
+memory.  :class:`RunReader` gives a run a block of whole topics at a time, each checked for
+documents retrieved twice, for the join to rank each block as it is read, so that a big run
+is never held whole.
 
 ``-`` reads standard input, and gzip-compressed files are read transparently.
 """
@@ -13,8 +15,9 @@ to rank each block as it is read, so that a big run is never held whole.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,12 +26,24 @@ from .._validation import float_array, integer_array, labels
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
-from .duplicates import raise_duplicate
-from .source import Chunk, chunks, file_size
+from .duplicates import duplicate_error, find_duplicate, raise_duplicate
+from .source import STDIN, Chunk, chunks, file_size
 from .strings import PAD, Strings, gather
 from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
 
-__all__ = ["Qrels", "Run", "RunBlocks", "read_qrels", "read_run", "pieces", "ARROW_BYTES", "STREAM_BYTES"]
+__all__ = [
+    "Qrels",
+    "Run",
+    "RunBlocks",
+    "RunReader",
+    "InMemory",
+    "Errors",
+    "read_qrels",
+    "read_run",
+    "pieces",
+    "ARROW_BYTES",
+    "STREAM_BYTES",
+]
 
 #: From this many bytes on, a file's chunks go to pyarrow's tokeniser (its import costs more
 #: than it saves on a smaller file, and its libraries add about 30 MiB).
@@ -36,8 +51,8 @@ ARROW_BYTES = 1 << 25
 #: A run file of this many bytes or more is ranked a block of whole topics at a time as it is
 #: read (when its topics each come in one stretch of lines); a smaller one is read whole.
 STREAM_BYTES = 1 << 22
-# The chunks in which a run file's topics are checked before it is streamed.
-PRESCAN_BYTES = 1 << 18
+
+_T = TypeVar("_T")
 
 
 class _Rows:
@@ -141,10 +156,9 @@ class Run(_Rows):
         The tag of the last line (what trec_eval reports as ``runid``).
     source : str
     lines : numpy.ndarray of int64 or None
-    checked : bool
-        False for a run whose duplicates are still to be checked (one read by
-        ``read_run(path, check=False)``: :func:`~irmeans.trec.join.build_ranked`
-        checks them while joining, at no extra cost).
+
+    A run is checked for documents retrieved twice when it is made, by :meth:`from_arrays`,
+    :func:`read_run` or :class:`RunReader` (block by block).
 
     Examples
     --------
@@ -160,7 +174,6 @@ class Run(_Rows):
     runid: str = "run"
     source: str = "<arrays>"
     lines: np.ndarray | ConsecutiveLines | None = None
-    checked: bool = True
 
     @classmethod
     def from_arrays(
@@ -211,17 +224,45 @@ def _code_topics(topics: Iterable[str | bytes]) -> tuple[list[bytes], np.ndarray
     return list(table), codes
 
 
-def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False) -> Generator[Piece, int | None, None]:
+class Errors:
+    """The one place that decides which of a file's errors is reported, however the file is read.
+
+    A wrong number of fields comes first (the first in the file), then a score or grade that
+    is not read (the first), then a document judged or retrieved twice (the first found, the
+    pair whose later line comes first): as if the file were checked in one go, field counts,
+    then values, then duplicates.  A count error is raised where it is found; a bad value or
+    a duplicate is kept, nothing more is handed on, and the rest of the file is still read
+    for what outranks it before :meth:`raise_found` reports it.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.value: BadNumber | None = None
+        self.duplicate: IrmeansError | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.value is not None or self.duplicate is not None
+
+    def raise_found(self) -> None:
+        if self.value is not None:
+            raise line_error(self.source, self.value.line, self.value.message) from None
+        if self.duplicate is not None:
+            raise self.duplicate
+
+
+def pieces(
+    source: str, layout: Layout, topics: TopicTable, errors: Errors, *, whole: bool = False, stretches: bool = False
+) -> Iterator[Piece]:
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
     A file of at least :data:`ARROW_BYTES` is tokenised by pyarrow where it takes a chunk, the
     exact tokeniser doing the rest.  With ``whole``, a file smaller than :data:`STREAM_BYTES`
     is read as one chunk (its rows then point into one buffer: nothing to copy together).
-    Wrong field counts are reported first wherever they are, then bad values, as if the file
-    were checked in one go: after a bad value no more pieces are given, but the rest of the
-    file is still read for field counts before the error.  Sending the generator a byte
-    offset of the piece just given (see :attr:`~.tokens.Piece.offsets`) reads the lines from
-    there again, at the head of the next piece.
+    With ``stretches``, a chunk ends where the topic changes (:func:`~.source.chunks`), its
+    piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  Errors are reported in
+    the order :class:`Errors` keeps: no piece is given after one is found, and the generator
+    raises it when the file has been read to its end.
     """
     size = file_size(source) or 0
     fast = None
@@ -233,39 +274,26 @@ def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False)
         chunk_bytes *= 2  # pyarrow's reader: bigger chunks
     elif whole and 0 < size < STREAM_BYTES:
         chunk_bytes = max(chunk_bytes, size + 1)
-    pending: BadNumber | None = None
-    reading = chunks(source, chunk_bytes)
-    again: int | None = None
     try:
-        while True:
-            try:
-                chunk = reading.send(again)  # the consumer's offset, sent on: this chunk's lines from there again
-            except StopIteration:
-                break
-            again = None
-            if fast is not None and pending is None:
-                piece = fast(chunk)
-                if piece is not None:
-                    again = yield piece
-                    continue
-            if pending is not None:
+        for chunk in chunks(source, chunk_bytes, stretches=stretches):
+            if errors.value is not None:
                 _check_counts(chunk, layout, source)
                 continue
-            try:
-                got = parse(chunk, layout, topics, source)
-            except BadNumber as exc:
-                pending = exc
-                continue
-            if got is not None:
-                again = yield got
+            got = fast(chunk) if fast is not None else None
+            if got is None:
+                try:
+                    got = parse(chunk, layout, topics, source)
+                except BadNumber as exc:
+                    errors.value = exc
+                    continue
+            if got is not None and not errors.found:
+                yield got
     finally:
-        reading.close()
         if fast is not None:
-            from .arrow import release_memory
+            from .arrow_buffers import release_memory
 
             release_memory()
-    if pending is not None:
-        raise line_error(source, pending.line, pending.message) from None
+    errors.raise_found()
 
 
 def _check_counts(chunk: Chunk, layout: Layout, source: str) -> None:
@@ -336,11 +364,11 @@ class _Gathered:
         )
 
 
-def _collect(source: str, layout: Layout) -> tuple[TopicTable, Piece | None]:
+def _collect(source: str, layout: Layout, errors: Errors) -> tuple[TopicTable, Piece | None]:
     """Every row of ``source``, each piece added as it is read."""
     topics = TopicTable()
     rows = _Open(file_size(source) or 2 * source_module.CHUNK_BYTES)
-    for piece in pieces(source, layout, topics):
+    for piece in pieces(source, layout, topics, errors, whole=True):
         rows.add(piece)
     return topics, rows.piece() if rows else None
 
@@ -378,7 +406,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ([b'd1', b'd2'], [1, 0], [2, 3])
     """
     source = os.fspath(path)
-    topics, rows = _collect(source, QRELS)
+    topics, rows = _collect(source, QRELS, Errors(source))
     if rows is None:
         raise FileFormatError("no judgments in the file", path=source)
     qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, _lines(rows))
@@ -386,7 +414,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     return qrels
 
 
-def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
+def read_run(path: str | os.PathLike[str]) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``).
 
     The rank column is ignored, as trec_eval does; the ranking is rebuilt
@@ -396,10 +424,6 @@ def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     ----------
     path : str or os.PathLike
         A file (gzip-compressed or not), or ``"-"`` for standard input.
-    check : bool
-        Check that no document is retrieved twice for a topic.  With False
-        the check is left to :func:`~irmeans.trec.evaluate.evaluate`, which
-        makes it while joining the run with the qrels, block by block.
 
     Returns
     -------
@@ -423,80 +447,133 @@ def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     ([b'd1', b'd2'], [2.5, 1.5], 'bm25')
     """
     source = os.fspath(path)
-    topics, rows = _collect(source, RUN)
+    topics, rows = _collect(source, RUN, Errors(source))
     if rows is None:
         raise FileFormatError("the run is empty", path=source)
     assert rows.tag is not None  # every line of a run has its tag
-    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, _lines(rows), checked=check)
-    if check:
-        raise_duplicate(run, "retrieved")
+    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, _lines(rows))
+    raise_duplicate(run, "retrieved")
     return run
 
 
-class RunBlocks:
-    """A run file's rows, a block of whole topics at a time (a :class:`Run` each), in file order.
+class RunBlocks(Protocol):
+    """What the join takes: a run's blocks of whole topics, handed one by one to a function.
 
-    A big file (:data:`STREAM_BYTES` or more) whose topics each come in one stretch of lines
-    (checked before reading, by :func:`_in_one_stretch`) is given block by block as it is read:
-    a block is the whole topics of a chunk (pointing into it: no copy), the lines of its last
-    topic, which may go on, read again at the head of the next chunk; a topic longer than a
-    chunk is a block of its own (its rows copied together).  Any other file (a small one,
-    standard input, one whose topics come back after others) is one block.  After the last
-    block, :attr:`topic_ids` holds every topic of the file and :attr:`runid` its tag; a file
-    without a line raises.  Blocks' duplicates are not checked here (the join checks them).
+    :meth:`map` calls ``f`` on each block (a :class:`Run` of whole topics, in file order,
+    checked for documents retrieved twice) and returns what it gave; then ``topic_ids`` holds
+    every topic of the run, ``runid`` its tag and ``source`` its name.
+    """
+
+    @property
+    def topic_ids(self) -> list[bytes]: ...
+    @property
+    def runid(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    def map(self, f: Callable[[Run], _T]) -> list[_T]: ...
+
+
+class InMemory:
+    """A :class:`Run` in memory as :class:`RunBlocks`: one block."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.topic_ids, self.runid, self.source = run.topic_ids, run.runid, run.source
+
+    def map(self, f: Callable[[Run], _T]) -> list[_T]:
+        return [f(self.run)]
+
+
+class _TopicComesBack(Exception):
+    """A topic's lines come back after another topic's: the file is not read a topic at a time."""
+
+
+class RunReader:
+    """A run file as :class:`RunBlocks`: its rows a block of whole topics at a time, as it is read.
+
+    A file of :data:`STREAM_BYTES` or more is read in chunks that end where the topic changes
+    (:func:`~.source.chunks`), and each chunk's rows are a block (pointing into it: no copy);
+    the rows of a topic longer than a chunk are put together into a block of their own.  A
+    smaller file, or standard input, is one block.  Each block is checked here for documents
+    retrieved twice, and errors are reported in the order of :class:`Errors`.  If a topic's
+    lines come back after another topic's (the reader learns it only when they do), what was
+    made of the blocks so far is dropped and the file is read again, whole, as one block:
+    the price of such a file is a second reading, never a wrong ranking.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.source = os.fspath(path)
-        self.topics = TopicTable()
-        self.runid: str | None = None
+        self.topic_ids: list[bytes] = []
+        self.runid = ""
         size = file_size(self.source)
-        self.streamed = size is not None and size >= STREAM_BYTES and _in_one_stretch(self.source)
+        self.streamed = self.source != STDIN and size is not None and size >= STREAM_BYTES
 
-    @property
-    def topic_ids(self) -> list[bytes]:
-        return self.topics.ids()
-
-    def __iter__(self) -> Iterator[Run]:
-        size = file_size(self.source) or 2 * source_module.CHUNK_BYTES
-        carry = _Open(size)  # the rows of a topic that goes on past a whole piece (or of the whole file)
-        reading = pieces(self.source, RUN, self.topics, whole=not self.streamed)
-        again: int | None = None
-        while True:
+    def map(self, f: Callable[[Run], _T]) -> list[_T]:
+        """``f`` of each block, in file order (see the class's text)."""
+        if self.streamed:
             try:
-                piece = reading.send(again)
-            except StopIteration:
-                break
-            again = None
-            self.runid = piece.tag
-            if not self.streamed:
-                carry.add(piece)
-                continue
+                return [f(block) for block in self._blocks()]
+            except _TopicComesBack:
+                pass
+        run = read_run(self.source)
+        self.topic_ids, self.runid = run.topic_ids, run.runid
+        return [f(run)]
+
+    def _blocks(self) -> Iterator[Run]:
+        topics = TopicTable()
+        errors = Errors(self.source)
+        size = file_size(self.source) or 2 * source_module.CHUNK_BYTES
+        carry = _Open(size)  # the rows of a topic that goes on past a piece
+        known = 0  # topics of the pieces before this one (a topic's code is its place in the table)
+        for piece in pieces(self.source, RUN, topics, errors, stretches=True):
+            assert piece.tag is not None  # every line of a run has its tag
+            self.runid, self.topic_ids = piece.tag, topics.ids()
+            before, known = known, len(self.topic_ids)
             codes = piece.codes
-            if carry:  # the open topic's rows at the head of this piece: that topic is a block of its own
+            head = 0
+            if carry:  # the open topic's rows at the head of this piece
                 open_topic = carry.topic()
-                head = int(np.argmax(codes != open_topic)) if (codes != open_topic).any() else len(codes)
+                other = codes != open_topic
+                head = int(np.argmax(other)) if other.any() else len(codes)
                 carry.add(piece.slice(0, head))
-                if head == len(codes):
+                if head == len(codes) and piece.goes_on:
                     continue  # the open topic goes on
-                yield self._run(carry.piece())
+                block = self._checked(carry.piece(), errors)
                 carry = _Open(size)
+                if block is None:
+                    continue
+                yield block
                 piece, codes = piece.slice(head, len(codes)), codes[head:]
-            # the piece's whole topics as they are (no copy); its last topic may go on in the next piece
-            tail = len(codes) - int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else 0
-            if tail:
-                yield self._run(piece.slice(0, tail))
-            if tail and piece.offsets is not None:
-                again = int(piece.offsets[tail])  # its lines read again at the head of the next piece
-            else:
+            if not len(codes):
+                continue
+            if (codes < before).any():
+                raise _TopicComesBack
+            tail = len(codes)
+            if piece.goes_on:  # the last topic may go on in the next piece
+                tail -= int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else len(codes)
                 carry.add(piece.slice(tail, len(codes)))
+            if tail:
+                block = self._checked(piece.slice(0, tail), errors)
+                if block is not None:
+                    yield block
         if carry:
-            yield self._run(carry.piece())
-        if self.runid is None:
+            block = self._checked(carry.piece(), errors)
+            if block is not None:
+                yield block
+        if not self.runid:
             raise FileFormatError("the run is empty", path=self.source)
 
-    def _run(self, rows: Piece) -> Run:
-        return Run(self.topic_ids, rows.codes, rows.docnos, rows.values, "", self.source, _lines(rows), checked=False)
+    def _checked(self, rows: Piece, errors: Errors) -> Run | None:
+        """The rows as a block, or None once an error is found (kept in ``errors`` for after the rest of the file)."""
+        if errors.found:
+            return None
+        run = Run(self.topic_ids, rows.codes, rows.docnos, rows.values, self.runid, self.source, _lines(rows))
+        run.docno_strings.hashes()  # made once, for the duplicate check and the lookup
+        pair = find_duplicate(run.topic_codes, run.docno_strings)
+        if pair is not None:
+            errors.duplicate = duplicate_error(run, pair, "retrieved")
+            return None
+        return run
 
 
 class _Open:
@@ -533,40 +610,3 @@ class _Open:
             return self.one
         assert self.rows is not None  # only asked for when something was added
         return self.rows.piece()
-
-
-_ONES = np.uint64(0x0101010101010101)
-_HIGH = np.uint64(0x8080808080808080)
-
-
-def _in_one_stretch(source: str) -> bool:
-    """Whether each topic of a run file comes in one stretch of lines (read from the first field of each line).
-
-    Only the first eight bytes of each line are looked at: a topic id of up to seven bytes
-    and its separator.  A line that starts blank or with ``#``, or a longer topic id, answers
-    no: the file is then read whole.
-    """
-    seen: set[bytes] = set()
-    last = -1
-    for chunk in chunks(source, PRESCAN_BYTES):
-        b = chunk.buf
-        begin = np.flatnonzero(b[: chunk.n - 1] == 10)
-        begin += 1
-        begin = np.concatenate((np.zeros(1, np.int64), begin))
-        w = np.ndarray(shape=(len(b) - 7,), dtype="<u8", buffer=b, strides=(1,))[begin]
-        first = w & np.uint64(0xFF)
-        if (first <= 32).any() or (first == 35).any():  # a blank line, a leading blank, a comment
-            return False
-        # the bytes <= 32 of each word marked (exact for the first such byte), and the bytes before it kept
-        marks = (w - _ONES * np.uint64(33)) & ~w & _HIGH
-        if not marks.all():  # a topic id of eight bytes or more
-            return False
-        low = marks & (~marks + np.uint64(1))
-        w &= (low >> np.uint64(7)) - np.uint64(1)
-        change = np.flatnonzero(np.concatenate(([w[0] != last], w[1:] != w[:-1])))
-        ids = w[change].tolist()
-        if seen.intersection(ids) or len(set(ids)) != len(ids):
-            return False
-        seen.update(ids)
-        last = int(w[-1])
-    return True
