@@ -199,6 +199,7 @@ def chunks(name: str, size: int | None = None, *, stretches: bool = False) -> It
             cap = max(1, min(cap, size + 1))
         store = bytearray(cap + SLACK)
         have, line, eof, checked = 0, 1, False, 0
+        search = _SEARCH_BYTES  # bytes searched for the last stretch's start, at first: a bit more than the last one's
         while True:
             view = memoryview(store)
             try:
@@ -221,7 +222,9 @@ def chunks(name: str, size: int | None = None, *, stretches: bool = False) -> It
             else:
                 cut = store.rfind(b"\n", 0, have) + 1
                 if cut and stretches:
-                    start = stretch_start(np.frombuffer(store, np.uint8), cut)
+                    start = stretch_start(np.frombuffer(store, np.uint8), cut, search)
+                    if start:
+                        search = max(_SEARCH_BYTES, (cut - start) * 5 // 4)
                     if start is None or (start == 0 and cap >= MAX_STRETCH_BYTES):
                         goes_on = True  # cut at the newline, the stretch going on
                     elif start == 0:
@@ -250,35 +253,39 @@ def chunks(name: str, size: int | None = None, *, stretches: bool = False) -> It
             have = checked = len(left)
 
 
-# The last lines of a chunk searched for a change of first field, at first (doubled until one is found).
+# The last bytes of a chunk searched for a change of first field, at first (four times as many until one is found).
 _SEARCH_BYTES = 1 << 14
 _ONES = np.uint64(0x0101010101010101)
 _HIGH_BITS = np.uint64(0x8080808080808080)
 
 
-def stretch_start(buf: np.ndarray, end: int) -> int | None:
+def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int | None:
     """Where the last stretch of lines of ``buf[:end]`` (whole lines) with the last line's first field starts.
 
     0 if every line has it; None if the stretch, or the line before it, does not start with
     its first field (a blank line, a comment, a leading blank), or if the first field is
     longer than 39 bytes: those are left to the reader of the lines.  ``buf`` holds
-    :data:`SLACK` readable bytes after ``end``.
+    :data:`SLACK` readable bytes after ``end``.  The last ``search`` bytes are looked at
+    first, four times as many next, and so on.
 
     >>> b = np.frombuffer(b"1 a\n2 b\n2 c\n" + bytes(SLACK), np.uint8)
     >>> stretch_start(b, 12), stretch_start(b, 4)
     (4, 0)
     """
-    last = int(np.flatnonzero(buf[: end - 1] == 10)[-1]) + 1 if (buf[: end - 1] == 10).any() else 0
-    field = _first_field(buf, np.array([last]))
-    if field is None:
-        return None
-    width, want = field[0], field[1][0]
-    window = _SEARCH_BYTES
+    window, want, width = search, None, 0
     while True:
         lo = max(0, end - 1 - window)
         starts = np.flatnonzero(buf[lo : end - 1] == 10) + (lo + 1)
         if lo == 0:
             starts = np.concatenate((np.zeros(1, np.int64), starts))
+        if not len(starts):  # a line longer than the window
+            window *= 4
+            continue
+        if want is None:
+            field = _first_field(buf, starts[-1:])
+            if field is None:
+                return None
+            width, want = field[0], field[1][0]
         got = _first_field(buf, starts, width)
         if got is None:
             return None
