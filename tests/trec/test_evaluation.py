@@ -165,7 +165,8 @@ import irmeans.trec.join as eval_join  # noqa: E402
 import irmeans.trec.strings as trec_strings  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st
-from irmeans.trec.files import InMemory, Qrels, Run  # noqa: E402
+from irmeans.trec.files import Qrels, Run  # noqa: E402
+from irmeans.trec.run_blocks import InMemory  # noqa: E402
 from irmeans.trec.strings import Strings, order_descending  # noqa: E402
 
 

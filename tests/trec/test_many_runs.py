@@ -119,6 +119,7 @@ EVAL_MODULES = {
     "irmeans.trec.measure",
     "irmeans.trec.ranked",
     "irmeans.trec.ranking",
+    "irmeans.trec.run_blocks",
     "irmeans.trec.segments",
     "irmeans.trec.source",
     "irmeans.trec.strings",

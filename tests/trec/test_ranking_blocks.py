@@ -1,7 +1,7 @@
 """Ranking a run block by block as it is read: every layout around the boundaries of the pieces.
 
 A run file is read in pieces that end where the topic changes, and ranked and joined a block
-of whole topics at a time (``files.RunReader``): a topic may be longer than a piece and end
+of whole topics at a time (``run_blocks.RunReader``): a topic may be longer than a piece and end
 several pieces later, a piece may hold one topic or many, and a file whose topics come back
 after others is read again, whole, when a topic does.  A big block is ordered by pyarrow's
 sort (``ranking.ARROW_ROWS``).
@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from irmeans.trec import files, join, ranking, source
+from irmeans.trec import files, join, ranking, run_blocks, source
 from irmeans.trec.evaluate import evaluate
-from irmeans.trec.files import InMemory, Qrels, Run, RunReader
+from irmeans.trec.files import Qrels, Run
 from irmeans.trec.ranked import NONPOOL, UNJUDGED
+from irmeans.trec.run_blocks import InMemory, RunReader
 
 
 def expected_ranking(topics, docnos, scores, evaluated):
@@ -139,7 +140,9 @@ def test_a_file_in_stretches_is_read_once_in_blocks_of_whole_topics_and_one_that
     small_chunks(64)
     calls = []
     real = files.pieces
-    monkeypatch.setattr(files, "pieces", lambda *a, **k: calls.append(k.get("stretches", False)) or real(*a, **k))
+    counted = lambda *a, **k: calls.append(k.get("stretches", False)) or real(*a, **k)  # noqa: E731
+    monkeypatch.setattr(files, "pieces", counted)
+    monkeypatch.setattr(run_blocks, "pieces", counted)
     topics = ["1"] * 40 + ["2"] * 40 + (["1"] * 5 if back else ["3"] * 5)
     docnos = [f"d{i}" for i in range(85)]
     scores = [float(i % 7) for i in range(85)]

@@ -9,9 +9,9 @@ ones' (:func:`.evaluate.evaluate` runs them in turn):
   for a run ending where the topic changes; :mod:`.tokens` splits a chunk into fields with
   numpy (numbers read as C reads them, with :mod:`irmeans.number_syntax`), :mod:`.arrow`
   with pyarrow's CSV reader for a big file; :mod:`.duplicates` finds a document judged or
-  retrieved twice; :mod:`.files` makes :class:`~.files.Qrels` and :class:`~.files.Run`,
-  reports a file's errors in one order, and gives a run file a block of whole topics at a
-  time, checked (:class:`~.files.RunReader`);
+  retrieved twice; :mod:`.files` makes :class:`~.files.Qrels` and :class:`~.files.Run` and
+  reports a file's errors in one order; :mod:`.run_blocks` gives a run file a block of
+  whole topics at a time, each checked (:class:`~.run_blocks.RunReader`);
 - rank and join: :mod:`.ranking` orders each topic as trec_eval does, :mod:`.join` looks up
   the grades, block by block, into a :class:`~.ranked.Ranked` (:mod:`.ranked`);
 - measure: :mod:`.table` is trec_eval's table of measures and reads ``-m``; :mod:`.measure`

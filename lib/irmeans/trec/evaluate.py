@@ -21,9 +21,10 @@ from .._validation import whole_number
 from ..averages import Average
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX
-from .files import InMemory, Qrels, Run, RunBlocks, RunReader, read_qrels
+from .files import Qrels, Run, read_qrels
 from .join import build_ranked
 from .measure import measure
+from .run_blocks import InMemory, RunBlocks, RunReader
 from .summary import summarize
 from .table import EXTRA_EPS, Kind, Selection, parse_measures
 

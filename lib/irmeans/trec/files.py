@@ -5,9 +5,7 @@ tokeniser (:mod:`.tokens`) or, for a big file, by pyarrow's (:mod:`.arrow`) wher
 the chunk; the rows of the chunks are then put together.  Any error names the file and the
 line, and a file's errors are reported in one order however it is read (:class:`Errors`).
 :meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build the same from sequences in
-memory.  :class:`RunReader` gives a run a block of whole topics at a time, each checked for
-documents retrieved twice, for the join to rank each block as it is read, so that a big run
-is never held whole.
+memory.  :mod:`.run_blocks` reads a run a block of whole topics at a time with these pieces.
 
 ``-`` reads standard input, and gzip-compressed files are read transparently.
 """
@@ -15,9 +13,8 @@ is never held whole.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,33 +23,18 @@ from .._validation import float_array, integer_array, labels
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
-from .duplicates import duplicate_error, find_duplicate, raise_duplicate
-from .source import STDIN, Chunk, chunks, file_size
+from .duplicates import raise_duplicate
+from .source import Chunk, chunks, file_size
 from .strings import PAD, Strings, gather
 from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
 
-__all__ = [
-    "Qrels",
-    "Run",
-    "RunBlocks",
-    "RunReader",
-    "InMemory",
-    "Errors",
-    "read_qrels",
-    "read_run",
-    "pieces",
-    "ARROW_BYTES",
-    "STREAM_BYTES",
-]
+__all__ = ["Qrels", "Run", "Errors", "Rows", "read_qrels", "read_run", "pieces", "lines_of", "ARROW_BYTES"]
 
 #: From this many bytes on, a file's chunks go to pyarrow's tokeniser (its import costs more
 #: than it saves on a smaller file, and its libraries add about 30 MiB).
 ARROW_BYTES = 1 << 25
-#: A run file of this many bytes or more is ranked a block of whole topics at a time as it is
-#: read (when its topics each come in one stretch of lines); a smaller one is read whole.
-STREAM_BYTES = 1 << 22
-
-_T = TypeVar("_T")
+#: A file smaller than this is read as one chunk when it is read whole.
+WHOLE_BYTES = 1 << 22
 
 
 class _Rows:
@@ -257,8 +239,9 @@ def pieces(
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
     A file of at least :data:`ARROW_BYTES` is tokenised by pyarrow where it takes a chunk, the
-    exact tokeniser doing the rest.  With ``whole``, a file smaller than :data:`STREAM_BYTES`
-    is read as one chunk (its rows then point into one buffer: nothing to copy together).
+    exact tokeniser doing the rest.  With ``whole``, a file of fewer than
+    :data:`~.run_blocks.STREAM_BYTES` is read as one chunk (its rows then point into one
+    buffer: nothing to copy together).
     With ``stretches``, a chunk ends where the topic changes (:func:`~.source.chunks`), its
     piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  Errors are reported in
     the order :class:`Errors` keeps: no piece is given after one is found, and the generator
@@ -272,7 +255,7 @@ def pieces(
 
         fast = fast_reader(layout, topics)
         chunk_bytes *= 2  # pyarrow's reader: bigger chunks
-    elif whole and 0 < size < STREAM_BYTES:
+    elif whole and 0 < size < WHOLE_BYTES:
         chunk_bytes = max(chunk_bytes, size + 1)
     try:
         for chunk in chunks(source, chunk_bytes, stretches=stretches):
@@ -367,13 +350,13 @@ class _Gathered:
 def _collect(source: str, layout: Layout, errors: Errors) -> tuple[TopicTable, Piece | None]:
     """Every row of ``source``, each piece added as it is read."""
     topics = TopicTable()
-    rows = _Open(file_size(source) or 2 * source_module.CHUNK_BYTES)
+    rows = Rows(file_size(source) or 2 * source_module.CHUNK_BYTES)
     for piece in pieces(source, layout, topics, errors, whole=True):
         rows.add(piece)
     return topics, rows.piece() if rows else None
 
 
-def _lines(piece: Piece) -> ConsecutiveLines | np.ndarray:
+def lines_of(piece: Piece) -> ConsecutiveLines | np.ndarray:
     return ConsecutiveLines(piece.lines[1], piece.lines[0]) if isinstance(piece.lines, tuple) else piece.lines
 
 
@@ -409,7 +392,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     topics, rows = _collect(source, QRELS, Errors(source))
     if rows is None:
         raise FileFormatError("no judgments in the file", path=source)
-    qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, _lines(rows))
+    qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, lines_of(rows))
     raise_duplicate(qrels, "judged")
     return qrels
 
@@ -451,134 +434,15 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     if rows is None:
         raise FileFormatError("the run is empty", path=source)
     assert rows.tag is not None  # every line of a run has its tag
-    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, _lines(rows))
+    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, lines_of(rows))
     raise_duplicate(run, "retrieved")
     return run
 
 
-class RunBlocks(Protocol):
-    """What the join takes: a run's blocks of whole topics, handed one by one to a function.
-
-    :meth:`map` calls ``f`` on each block (a :class:`Run` of whole topics, in file order,
-    checked for documents retrieved twice) and returns what it gave; then ``topic_ids`` holds
-    every topic of the run, ``runid`` its tag and ``source`` its name.
-    """
-
-    @property
-    def topic_ids(self) -> list[bytes]: ...
-    @property
-    def runid(self) -> str: ...
-    @property
-    def source(self) -> str: ...
-    def map(self, f: Callable[[Run], _T]) -> list[_T]: ...
-
-
-class InMemory:
-    """A :class:`Run` in memory as :class:`RunBlocks`: one block."""
-
-    def __init__(self, run: Run) -> None:
-        self.run = run
-        self.topic_ids, self.runid, self.source = run.topic_ids, run.runid, run.source
-
-    def map(self, f: Callable[[Run], _T]) -> list[_T]:
-        return [f(self.run)]
-
-
-class _TopicComesBack(Exception):
-    """A topic's lines come back after another topic's: the file is not read a topic at a time."""
-
-
-class RunReader:
-    """A run file as :class:`RunBlocks`: its rows a block of whole topics at a time, as it is read.
-
-    A file of :data:`STREAM_BYTES` or more is read in chunks that end where the topic changes
-    (:func:`~.source.chunks`), and each chunk's rows are a block (pointing into it: no copy);
-    the rows of a topic longer than a chunk are put together into a block of their own.  A
-    smaller file, or standard input, is one block.  Each block is checked here for documents
-    retrieved twice, and errors are reported in the order of :class:`Errors`.  If a topic's
-    lines come back after another topic's (the reader learns it only when they do), what was
-    made of the blocks so far is dropped and the file is read again, whole, as one block:
-    the price of such a file is a second reading, never a wrong ranking.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.source = os.fspath(path)
-        self.topic_ids: list[bytes] = []
-        self.runid = ""
-        size = file_size(self.source)
-        self.streamed = self.source != STDIN and size is not None and size >= STREAM_BYTES
-
-    def map(self, f: Callable[[Run], _T]) -> list[_T]:
-        """``f`` of each block, in file order (see the class's text)."""
-        if self.streamed:
-            try:
-                return [f(block) for block in self._blocks()]
-            except _TopicComesBack:
-                pass
-        run = read_run(self.source)
-        self.topic_ids, self.runid = run.topic_ids, run.runid
-        return [f(run)]
-
-    def _blocks(self) -> Iterator[Run]:
-        topics = TopicTable()
-        errors = Errors(self.source)
-        size = file_size(self.source) or 2 * source_module.CHUNK_BYTES
-        carry = _Open(size)  # the rows of a topic that goes on past a piece
-        known = 0  # topics of the pieces before this one (a topic's code is its place in the table)
-        for piece in pieces(self.source, RUN, topics, errors, stretches=True):
-            assert piece.tag is not None  # every line of a run has its tag
-            self.runid, self.topic_ids = piece.tag, topics.ids()
-            before, known = known, len(self.topic_ids)
-            codes = piece.codes
-            head = 0
-            if carry:  # the open topic's rows at the head of this piece
-                open_topic = carry.topic()
-                other = codes != open_topic
-                head = int(np.argmax(other)) if other.any() else len(codes)
-                carry.add(piece.slice(0, head))
-                if head == len(codes) and piece.goes_on:
-                    continue  # the open topic goes on
-                block = self._checked(carry.piece(), errors)
-                carry = _Open(size)
-                if block is None:
-                    continue
-                yield block
-                piece, codes = piece.slice(head, len(codes)), codes[head:]
-            if not len(codes):
-                continue
-            if (codes < before).any():
-                raise _TopicComesBack
-            tail = len(codes)
-            if piece.goes_on:  # the last topic may go on in the next piece
-                tail -= int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else len(codes)
-                carry.add(piece.slice(tail, len(codes)))
-            if tail:
-                block = self._checked(piece.slice(0, tail), errors)
-                if block is not None:
-                    yield block
-        if carry:
-            block = self._checked(carry.piece(), errors)
-            if block is not None:
-                yield block
-        if not self.runid:
-            raise FileFormatError("the run is empty", path=self.source)
-
-    def _checked(self, rows: Piece, errors: Errors) -> Run | None:
-        """The rows as a block, or None once an error is found (kept in ``errors`` for after the rest of the file)."""
-        if errors.found:
-            return None
-        run = Run(self.topic_ids, rows.codes, rows.docnos, rows.values, self.runid, self.source, _lines(rows))
-        run.docno_strings.hashes()  # made once, for the duplicate check and the lookup
-        pair = find_duplicate(run.topic_codes, run.docno_strings)
-        if pair is not None:
-            errors.duplicate = duplicate_error(run, pair, "retrieved")
-            return None
-        return run
-
-
-class _Open:
+class Rows:
     """Rows that come in several pieces (a topic longer than a piece, a file read whole): one piece, or several
-    put together as they come (:class:`_Gathered`), each let go once added."""
+    put together as they come (:class:`_Gathered`), each let go once added (``size``: the file's, for the
+    room reserved)."""
 
     def __init__(self, size: int) -> None:
         self.size = size

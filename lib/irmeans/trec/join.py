@@ -8,7 +8,7 @@ whole topics at a time (:func:`rank_block`): within a topic, documents by score 
 ties by docno descending (:mod:`.ranking`); each gets its grade from the qrels,
 :data:`~.ranked.NONPOOL` if it is not in them and :data:`~.ranked.UNJUDGED` if it is judged
 with a negative grade.  The join takes a run as blocks of whole topics, checked by their
-reader (:class:`~.files.RunBlocks`: a file's :class:`~.files.RunReader` gives them as it
+reader (:class:`~.run_blocks.RunBlocks`: a file's :class:`~.run_blocks.RunReader` gives them as it
 reads), so only the grades of ranked documents are kept, not the run's docnos and scores.
 :func:`build_ranked` puts the ranked blocks together into a :class:`~.ranked.Ranked`.
 """
@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import IrmeansError, TopicsLeftOutWarning, shown_path
-from .files import Qrels, Run, RunBlocks
+from .files import Qrels, Run
 from .ranked import NONPOOL, UNJUDGED, Ranked, TopicJudgments
 from .ranking import rank
+from .run_blocks import RunBlocks
 from .strings import Strings, equal_at
 
 __all__ = ["Judgments", "QrelsIndex", "Block", "judgments", "rank_block", "build_ranked"]

@@ -268,7 +268,7 @@ def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int
     :data:`SLACK` readable bytes after ``end``.  The last ``search`` bytes are looked at
     first, four times as many next, and so on.
 
-    >>> b = np.frombuffer(b"1 a\n2 b\n2 c\n" + bytes(SLACK), np.uint8)
+    >>> b = np.frombuffer(b"1 a\\n2 b\\n2 c\\n" + bytes(SLACK), np.uint8)
     >>> stretch_start(b, 12), stretch_start(b, 4)
     (4, 0)
     """
