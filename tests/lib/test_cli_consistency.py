@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from irmeans import datasets
 from irmeans.cli import main
-from irmeans.intervals import tau_intervals
+from irmeans.consistency.intervals import tau_intervals
 
 
 def run(capsys, *args):

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 from irmeans import AM, GM, Logit, Median, ScoreMatrix, compare, datasets
-from irmeans import comparison as comparison_module
+from irmeans.comparison import compare as comparison_module
+from irmeans.comparison.robustness import FAMILY, applicable, sign_survives
+from irmeans.comparison.significance import count_at_least, holm, randomization_test
 from irmeans.errors import IrmeansError
-from irmeans.robustness import FAMILY, applicable, sign_survives
-from irmeans.significance import count_at_least, holm, randomization_test
 from scipy import stats
 
 

@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 from irmeans import ScoreMatrix, compare
-from irmeans.comparison_result import COLUMNS, MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from irmeans.comparison.result import COLUMNS, MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from irmeans.comparison.tables import Table, latex_escape, render
 from irmeans.errors import IrmeansError
-from irmeans.tables import Table, latex_escape, render
 
 
 @pytest.fixture(scope="module")

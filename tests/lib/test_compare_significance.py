@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from irmeans.errors import IrmeansError
-from irmeans.significance import (
+from irmeans.comparison.significance import (
     count_at_least,
     flip_count,
     holm,
@@ -17,6 +16,7 @@ from irmeans.significance import (
     sign_flips,
     sign_test,
 )
+from irmeans.errors import IrmeansError
 from scipy import stats
 
 

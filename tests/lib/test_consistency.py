@@ -1,8 +1,8 @@
 """Kendall's τ-b, random topic halves, the split-half experiment, standardized scores."""
 
-import irmeans.consistency as consistency
-import irmeans.halves as halves
-import irmeans.kendall as kendall
+import irmeans.consistency.experiment as consistency
+import irmeans.consistency.halves as halves
+import irmeans.consistency.kendall as kendall
 import numpy as np
 import pytest
 from hypothesis import given

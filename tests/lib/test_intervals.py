@@ -1,4 +1,4 @@
-"""Intervals for a split-half experiment's mean τ, over splits and over topics (irmeans.intervals)."""
+"""Intervals for a split-half experiment's mean τ, over splits and over topics (irmeans.consistency.intervals)."""
 
 import math
 
@@ -6,9 +6,9 @@ import irmeans
 import numpy as np
 import pytest
 from irmeans import consistency, datasets
-from irmeans.consistency import _HalvesTau
+from irmeans.consistency.experiment import _HalvesTau
+from irmeans.consistency.intervals import Interval, _bias_corrected, parse_spec, spec_label, tau_intervals
 from irmeans.errors import IrmeansError
-from irmeans.intervals import Interval, _bias_corrected, parse_spec, spec_label, tau_intervals
 from scipy import stats
 
 

@@ -11,7 +11,7 @@ import warnings
 from contextlib import redirect_stdout
 
 import irmeans
-import irmeans.consistency as consistency
+import irmeans.consistency.experiment as consistency
 import numpy as np
 import pytest
 from hypothesis import given

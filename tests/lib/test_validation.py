@@ -3,7 +3,8 @@
 import irmeans
 import numpy as np
 import pytest
-from irmeans import consistency, means, measures, significance
+from irmeans import consistency, means, measures
+from irmeans.comparison import significance
 from irmeans.datasets import robertson_example
 from irmeans.errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
 

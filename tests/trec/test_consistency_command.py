@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from irmeans import _progress, consistency, datasets, evaluate
 from irmeans.cli import main
+from irmeans.consistency import experiment
 
 
 def write_csv(path, names, topics, scores):
@@ -168,7 +169,7 @@ def test_a_long_run_shows_progress_on_stderr_and_the_same_stdout(trec8_csv, caps
     quick = capsys.readouterr()
     assert quick.err == ""  # done within the delay: nothing on stderr
     monkeypatch.setattr(_progress.time, "monotonic", FastClock())  # every step now seems to take 0.5 s
-    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 129 * 50 * 100)  # 100 splits a step: 60 steps
+    monkeypatch.setattr(experiment, "_CHUNK_VALUES", 129 * 50 * 100)  # 100 splits a step: 60 steps
     assert main(args) == 0
     slow = capsys.readouterr()
     assert slow.out == quick.out

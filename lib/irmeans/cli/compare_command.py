@@ -41,8 +41,8 @@ import os
 from typing import TYPE_CHECKING
 
 from .._progress import Progress
-from ..comparison import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare, work
-from ..comparison_result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from ..comparison.compare import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare, work
+from ..comparison.result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
 from ..errors import IrmeansError
 from . import matrix_input
 from .arguments import digits, positive_integer, seed, subcommand
@@ -111,7 +111,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
 
 def _check_plot(path: str) -> None:
     """Refuse a plot that cannot be drawn before the work starts."""
-    from ..difference_plot import PLOT_FORMATS
+    from ..comparison.plot import PLOT_FORMATS
 
     if os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
         raise IrmeansError(f"--plot {path}: the file's extension must be {' or '.join(PLOT_FORMATS)}")

@@ -54,15 +54,15 @@ import numpy as np
 
 from .._progress import Progress
 from ..averages import GM, Average
+from ..consistency.halves import SPLIT_KINDS
+from ..consistency.topics import DIFFICULTY, DIFFICULTY_FROM
 from ..errors import IrmeansError
-from ..halves import SPLIT_KINDS
-from ..topics import DIFFICULTY, DIFFICULTY_FROM
 from . import matrix_input
 from .arguments import count, digits, seed, splits, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
-    from ..intervals import Interval
+    from ..consistency.intervals import Interval
 
 __all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES"]
 
@@ -181,7 +181,7 @@ def _interval(value: Interval | None, fmt: str) -> list[str]:
 def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
     # here, not at the top: `irmeans eval` never needs them
-    from ..intervals import parse_spec, spec_label, tau_intervals
+    from ..consistency.intervals import parse_spec, spec_label, tau_intervals
 
     specs = opts.average or DEFAULT_AVERAGES
     parsed = {spec_label(s): parse_spec(s) for s in specs}  # each average once, in the order given

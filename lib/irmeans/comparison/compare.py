@@ -19,8 +19,8 @@ for every pair of systems (or each system against a baseline) and every average:
 
 then Holm's correction over all the comparisons each test made, a verdict for each pair
 (which system each average prefers, and whether the averages disagree), and Robertson's
-check: does the sign survive the family of :mod:`irmeans.robustness`? The result is a
-:class:`~irmeans.comparison_result.Comparison`, which prints as a table and writes Markdown,
+check: does the sign survive the family of :mod:`irmeans.comparison.robustness`? The result is a
+:class:`~irmeans.comparison.result.Comparison`, which prints as a table and writes Markdown,
 LaTeX, CSV, JSON and a plot.
 
 The default averages are the AM, the εGM with ε = 0.01 added (chapter 10's advice for a
@@ -38,13 +38,13 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import TOLERANCE
-from ._validation import finite_number, whole_number
-from .averages import Average, parse_average
-from .comparison_result import Comparison, Tests
-from .errors import IrmeansError
+from .._numeric import TOLERANCE
+from .._validation import finite_number, whole_number
+from ..averages import Average, parse_average
+from ..errors import IrmeansError
+from ..score_matrix import ScoreMatrix
+from .result import Comparison, Tests
 from .robustness import sign_survives
-from .score_matrix import ScoreMatrix
 from .significance import (
     count_at_least,
     flip_count,
@@ -301,7 +301,7 @@ def _randomization(
 
 
 def _count_by_average(avg: Average, x: np.ndarray, y: np.ndarray, flips: np.ndarray) -> np.ndarray:
-    """:func:`~irmeans.significance.count_at_least` for an average without a transform: the average's own difference
+    """:func:`~.significance.count_at_least` for an average without a transform: the average's own difference
     on the scores swapped where a sign vector says −1; x, y (pairs, topics), flips (b, topics)."""
     observed = np.abs(np.asarray(avg(x, axis=1)) - np.asarray(avg(y, axis=1)))
     swap = flips[None, :, :] < 0

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._numeric import TOLERANCE
-from .averages import Average
-from .difference_plot import save_spec, topic_differences_spec
-from .errors import IrmeansError
-from .score_matrix import ScoreMatrix
+from .._numeric import TOLERANCE
+from ..averages import Average
+from ..errors import IrmeansError
+from ..score_matrix import ScoreMatrix
+from .plot import save_spec, topic_differences_spec
 from .significance import SignTest
 from .tables import FORMATS, Table, csv_text, render
 
@@ -148,7 +148,7 @@ class Comparison:
     reversed_by : tuple of tuple of str
         For each pair, the transformations whose sign differs from the arithmetic mean's.
     family : tuple of str
-        The transformations tried (:data:`irmeans.robustness.FAMILY`, those that take the scores).
+        The transformations tried (:data:`irmeans.comparison.robustness.FAMILY`, those that take the scores).
     permutations : int
         Sign vectors of the randomization test (2**topics when ``exact``).
     exact : bool

@@ -15,7 +15,7 @@ logit on [0, 1], the powers on scores >= 0). :func:`sign_survives` runs the chec
 pairs of systems at once.
 
 >>> import numpy as np
->>> from irmeans.robustness import sign_survives
+>>> from irmeans.comparison.robustness import sign_survives
 >>> a, b = np.array([[0.0, 0.9, 0.9, 0.9]]), np.array([[0.4, 0.4, 0.4, 0.4]])
 >>> survives, reversed_by, used = sign_survives(a, b)
 >>> bool(survives[0]), reversed_by[0][:2]
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._numeric import TOLERANCE
-from .averages import GM, Logit
+from .._numeric import TOLERANCE
+from ..averages import GM, Logit
 
 __all__ = ["Transform", "FAMILY", "sign_survives", "applicable"]
 

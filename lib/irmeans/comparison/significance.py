@@ -12,9 +12,9 @@ correction of many p-values at once. Each takes many pairs of systems at once
 Two averages compared over the same split-half splits get no test here: the
 splits share their topics and systems, so their τ values are not independent
 samples and a p-value across them means nothing.
-:func:`irmeans.intervals.tau_intervals` gives intervals instead.
+:func:`irmeans.consistency.intervals.tau_intervals` gives intervals instead.
 
->>> from irmeans.significance import paired_t_test
+>>> from irmeans.comparison.significance import paired_t_test
 >>> t, p = paired_t_test([0.2, 0.4, 0.5], [0.1, 0.3, 0.5])
 >>> round(float(t), 3), round(float(p), 3)
 (2.0, 0.184)
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import TOLERANCE
-from ._validation import float_array, whole_number
-from .errors import IrmeansError
+from .._numeric import TOLERANCE
+from .._validation import float_array, whole_number
+from ..errors import IrmeansError
 
 __all__ = [
     "paired_t_test",

@@ -1,4 +1,4 @@
-"""How consistently an average of per-topic scores orders a set of systems.
+"""The split-half experiment: how consistently an average of per-topic scores orders a set of systems.
 
 Ravana & Moffat (2009) split the topics of a collection into two random
 halves, order the systems on each half by some average of their per-topic
@@ -6,10 +6,8 @@ scores, and compare the two orders with Kendall's τ. The more consistent the
 average, the closer the τ values of many such splits sit to 1.
 
 :func:`split_half` runs the experiment for any average and :func:`halves_tau`
-evaluates given halves. The pieces it is made of have their own modules and
-are re-exported here: :func:`~irmeans.kendall.kendall_tau`, the halves
-(:mod:`irmeans.halves`) and the per-topic views of the scores
-(:mod:`irmeans.topics`: difficulty and standardized scores).
+evaluates given halves, with Kendall's τ of :mod:`.kendall` and the halves of
+:mod:`.halves`.
 """
 
 from __future__ import annotations
@@ -19,26 +17,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import equal_steps
-from ._validation import check_memory, random_generator, score_matrix, split_count, whole_number
-from .averages import Average, Logit, Median, parse_average
-from .errors import IrmeansError
-from .halves import SPLIT_KINDS, _random_halves, difficulty_halves, draw_halves, make_halves
-from .kendall import _dense_ranks, _rank_type, _scatter_ranks, _tau_from_ranks, kendall_tau
-from .topics import DIFFICULTY, standardize, topic_difficulty
+from .._numeric import equal_steps
+from .._validation import check_memory, random_generator, score_matrix, split_count, whole_number
+from ..averages import Average, Logit, Median, parse_average
+from ..errors import IrmeansError
+from .halves import _random_halves
+from .kendall import _dense_ranks, _rank_type, _scatter_ranks, _tau_from_ranks
 
-__all__ = [
-    "kendall_tau",
-    "draw_halves",
-    "halves_tau",
-    "split_half",
-    "DIFFICULTY",
-    "SPLIT_KINDS",
-    "topic_difficulty",
-    "difficulty_halves",
-    "make_halves",
-    "standardize",
-]
+__all__ = ["halves_tau", "split_half"]
 
 # Splits are evaluated (by default) in chunks of about this many scores, splits ×
 # systems × topics: memory stays bounded whatever the number of splits or
@@ -110,7 +96,7 @@ def halves_tau(
         Topic indices of each split's two halves (as from :func:`draw_halves`
         or :func:`difficulty_halves`). A topic may be in a half more than once
         (the halves of a resample of the topics, as the bootstrap of
-        :func:`irmeans.intervals.tau_intervals` makes): it counts as often.
+        :func:`irmeans.consistency.intervals.tau_intervals` makes): it counts as often.
     chunk_size : int, optional
         Splits handled per step; bounds memory, not the result. By default
         about four million scores' worth (splits × systems × topics).

@@ -41,10 +41,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_memory, finite_number, random_generator, score_matrix, split_count, whole_number
-from .averages import Average, parse_average
-from .consistency import _HalvesTau, _split_half_taus
-from .errors import IrmeansError
+from .._validation import check_memory, finite_number, random_generator, score_matrix, split_count, whole_number
+from ..averages import Average, parse_average
+from ..errors import IrmeansError
+from .experiment import _HalvesTau, _split_half_taus
 from .halves import SPLIT_KINDS, _random_halves, difficulty_halves
 from .topics import DIFFICULTY, DIFFICULTY_FROM, standardize, topic_difficulty
 

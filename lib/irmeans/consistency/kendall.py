@@ -1,7 +1,7 @@
 """Kendall's τ-b between score vectors, one pair or a whole stack of them at once.
 
 :func:`kendall_tau` is the public function; the rank helpers below it are
-shared with :mod:`irmeans.consistency`, which ranks the systems on every half
+shared with :mod:`irmeans.consistency.experiment`, which ranks the systems on every half
 of a split-half experiment and compares the two orders with them.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import steps
-from ._validation import float_array
-from .errors import IrmeansError
+from .._numeric import steps
+from .._validation import float_array
+from ..errors import IrmeansError
 
 __all__ = ["kendall_tau"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import flat
-from ._validation import score_matrix, whole_number
-from .errors import IrmeansError
+from .._numeric import flat
+from .._validation import score_matrix, whole_number
+from ..errors import IrmeansError
 
 __all__ = ["DIFFICULTY", "DIFFICULTY_FROM", "topic_difficulty", "standardize"]
 
@@ -15,7 +15,7 @@ __all__ = ["DIFFICULTY", "DIFFICULTY_FROM", "topic_difficulty", "standardize"]
 DIFFICULTY = ("eq2", "eq1", "max")
 
 #: Whose scores decide topic difficulty in a split-half experiment with averages of raw and of
-#: standardized scores (:func:`irmeans.intervals.tau_intervals`): each average's own scores
+#: standardized scores (:func:`irmeans.consistency.intervals.tau_intervals`): each average's own scores
 #: (standardized for a ``std-`` average), the raw scores, or the standardized scores.
 DIFFICULTY_FROM = ("own", "raw", "standardized")
 
