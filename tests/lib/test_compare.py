@@ -157,7 +157,7 @@ def test_robertson_s_family_leaves_out_what_does_not_take_the_scores():
     labels = [t.label for t in applicable(np.array([0.0, 0.5, 1.0]))]
     assert labels == [t.label for t in FAMILY]
     above_one = [t.label for t in applicable(np.array([0.0, 2.0]))]
-    assert "logit (ε = 0.01)" not in above_one and "x^2" in above_one
+    assert "log-odds with ε = 0.01" not in above_one and "x^2" in above_one
     negative = [t.label for t in applicable(np.array([-0.05, 0.5]))]
     assert negative == ["x", "log(x + 0.1)", "log(x + 1)"]
 

@@ -113,7 +113,7 @@ def test_latex_escapes_names_and_balances_its_environments(result):
     assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 2
     assert tex.count(r"\begin{tabular}") == 2 and r"\toprule" in tex
     assert r"bm25\_base & rm3\&prf" in tex and r"dfr\%x" in tex
-    assert r"logit ($\varepsilon$ = 0.01)" in tex and "ε" not in tex
+    assert r"log-odds with $\varepsilon$ = 0.01" in tex and "ε" not in tex
     body = [line for line in tex.splitlines() if line.endswith(r"\\") and "&" in line]
     assert all(line.count(" & ") == body[0].count(" & ") for line in body[:10])
 

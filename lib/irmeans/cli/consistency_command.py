@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._progress import Progress
-from ..averages import GM, Average
+from ..averages import Average
 from ..consistency.halves import SPLIT_KINDS
 from ..consistency.topics import DIFFICULTY, DIFFICULTY_FROM
 from ..errors import IrmeansError
@@ -157,7 +157,7 @@ def _described(label: str, avg: Average, std: bool) -> str:
 
 def _zeros_reason(avg: Average, std: bool, scores: np.ndarray, topics: Sequence[str]) -> str | None:
     """Why a geometric mean with ε = 0 leaves splits without a τ, if that is why."""
-    if std or not isinstance(avg, GM) or avg.form != "add" or avg.eps != 0:
+    if std or not avg.zero_gives_zero:
         return None
     all_zero = np.flatnonzero((scores == 0).all(axis=0))
     if all_zero.size:

@@ -40,7 +40,7 @@ from numpy.typing import ArrayLike
 
 from .._numeric import TOLERANCE
 from .._validation import finite_number, whole_number
-from ..averages import Average, parse_average
+from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .result import Comparison, Tests
@@ -105,12 +105,6 @@ def _check_scores(matrix: ScoreMatrix, averages: Sequence[Average]) -> None:
                 f"{matrix.label or 'scores'}: system {matrix.systems[i]!r}, topic {matrix.topics[j]!r}: score "
                 f"{float(matrix.scores[i, j])!r}; {avg.label} needs {avg.requirement} (choose other averages with -a)"
             )
-
-
-def _scale(avg: Average, scores: np.ndarray) -> np.ndarray | None:
-    """g(scores) for the tests on the average's own scale, or None if it has none (the median) or it is not finite."""
-    g = avg.transform(scores)
-    return g if g is not None and np.isfinite(g).all() else None
 
 
 def _chunks(total: int, size: int) -> Iterator[slice]:
@@ -200,10 +194,7 @@ def compare(
         raise IrmeansError(f"compare needs at least 2 systems, got {n_systems}")
     if n_topics < 2:
         raise IrmeansError(f"compare needs at least 2 topics, got {n_topics}")
-    specs = DEFAULT_AVERAGES if averages is None else averages
-    if isinstance(specs, (str, Average)):
-        specs = [specs]
-    parsed = list(dict.fromkeys(parse_average(a) for a in specs))  # each average once, in the order given
+    parsed = parse_averages(DEFAULT_AVERAGES if averages is None else averages)
     if not parsed:
         raise IrmeansError("no averages to compare under")
     if test not in TESTS:
@@ -227,7 +218,7 @@ def compare(
 
     s = matrix.scores
     means = np.stack([np.asarray(avg(s, axis=1), dtype=np.float64) for avg in parsed])
-    scales = [_scale(avg, s) for avg in parsed]
+    scales = [avg.on_scale(s) for avg in parsed]  # None for the median, or a GM with ε = 0 on zeros
     t, p_t = np.full((len(parsed), first.size), np.nan), np.full((len(parsed), first.size), np.nan)
     for k, g in enumerate(scales):
         if g is not None:

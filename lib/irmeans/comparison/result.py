@@ -374,7 +374,7 @@ class Comparison:
             else f"{self.permutations:,} random sign vectors (seed {self.seed})"
         )
         scales = ", ".join(
-            f"{a.spec} on {_scale_name(a)}" if not np.isnan(self.tests.p_t[k]).all() else f"none for {a.spec}"
+            f"{a.spec} on {a.scale}" if not np.isnan(self.tests.p_t[k]).all() else f"none for {a.spec}"
             for k, a in enumerate(self.averages)
         )
         return [
@@ -476,8 +476,9 @@ class Comparison:
                 "compare with a baseline, or fewer systems"
             )
         s = self.matrix.scores
-        scaled = [_on_scale(a, s) for a in self.averages]
-        columns = [f"{a.label}: {_scale_name(a)}" for a in self.averages]
+        # each average's own scale, or the scores themselves where it has none that is finite on them
+        scaled = [g if (g := a.on_scale(s)) is not None else s for a in self.averages]
+        columns = [f"{a.label}: {a.scale if a.on_scale(s) is not None else 'x'}" for a in self.averages]
         by_pair = [g[self.first] - g[self.second] for g in scaled]
         names = [f"{a} - {b}" for a, b in self.pairs]
         return topic_differences_spec(names, columns, self.matrix.topics, np.stack(by_pair, axis=1), self.notes()[0])
@@ -485,26 +486,6 @@ class Comparison:
     def save_plot(self, path: str | os.PathLike[str]) -> None:
         """Draw :meth:`plot_spec` into ``path``, SVG or PNG by its extension (needs ``irmeans[plot]``)."""
         save_spec(self.plot_spec(), path)
-
-
-def _scale_name(avg: Average) -> str:
-    """The scale g(x) the average's t-test runs on, in words."""
-    eps = getattr(avg, "eps", 0.0)
-    kind = avg.spec.partition(":")[0]
-    names = {
-        "am": "x",
-        "gm": f"log(x + {eps:g})",
-        "gm-floor": f"log(max(x, {eps:g}))",
-        "gm-zeros": f"log(x, 0 as {eps:g})",
-        "hm": f"-1/(x + {eps:g})",
-        "logit": f"log-odds with ε = {eps:g}",
-    }
-    return names.get(kind, "x")
-
-
-def _on_scale(avg: Average, scores: np.ndarray) -> np.ndarray:
-    g = avg.transform(scores)
-    return scores if g is None or not np.isfinite(g).all() else g
 
 
 def _cell(v: Any) -> Any:

@@ -66,10 +66,8 @@ def parse_spec(spec: str | Average) -> tuple[Average, bool]:
     >>> avg.spec, std
     ('gm:0.01', True)
     """
-    if isinstance(spec, Average):
-        return spec, False
     if not isinstance(spec, str):
-        raise IrmeansError(f"an average is a spec such as 'gm:0.01' or 'std-am', or an Average; got {spec!r}")
+        return parse_average(spec), False  # an Average as it is, anything else refused
     text = spec.strip().lower()
     standardized = text.startswith("std-")
     return parse_average(text[4:] if standardized else text), standardized

@@ -3,7 +3,7 @@
 Each chosen family carries its average (:attr:`~.table.Chosen.average`): the mean, added
 topic by topic as trec_eval adds, a sum, trec_eval's floored geometric mean, or, for the
 extra lines, another of :mod:`irmeans.averages`.  trec_eval's own lines are formed with C's
-arithmetic (a NaN among the topics' values gives a NaN, :func:`unchecked`);
+arithmetic (a NaN among the topics' values gives a NaN, :meth:`~irmeans.averages.Average.unchecked`);
 an extra line is the library's average itself, which refuses what it cannot take: the line
 is then left out, with a note saying why.  So is an ``-a`` line (``map/gm:0.01``: a measure
 printed per topic, averaged with an average asked for).
@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..averages import Average
 from ..errors import IrmeansError
-from .table import Selection, Sum
+from .table import Selection
 
-__all__ = ["summarize", "unchecked"]
+__all__ = ["summarize"]
 
 
 def summarize(
@@ -54,7 +53,7 @@ def summarize(
             if fam.name == "num_rel" and judged_positive is not None:
                 out[line] = judged_positive
             elif not fam.extra:
-                out[line] = unchecked(average, values)
+                out[line] = average.unchecked(values)
             else:
                 try:
                     out[line] = float(average(values))
@@ -66,20 +65,3 @@ def summarize(
         except IrmeansError as exc:  # a count averaged in log-odds, a NaN of -M 0, a zero with ε = 0
             notes[name] = str(exc).splitlines()[0] if str(exc) else "undefined"
     return out, notes
-
-
-def unchecked(average: Average, values: np.ndarray) -> float | int:
-    """``average``'s formula on the 1-d ``values`` as they are, without its refusals: C's arithmetic.
-
-    trec_eval forms its ``all`` lines in C, where a NaN or an infinity among the per-topic
-    values is carried into the result rather than refused; so does this (a :class:`~irmeans.trec.table.Sum` of
-    integers stays an integer).
-
-    >>> from irmeans.averages import AM
-    >>> unchecked(AM(), np.array([0.5, float("nan")]))
-    nan
-    """
-    if isinstance(average, Sum) and values.dtype.kind in "iub":
-        return int(values.sum())
-    with np.errstate(all="ignore"):
-        return float(average._value(np.asarray(values, dtype=np.float64), None))

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_average
+from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_averages
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
@@ -79,6 +79,10 @@ class Sum(Average):
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
         total = np.cumsum(a, axis=axis)
         return total[-1] if axis is None else np.take(total, -1, axis=axis)
+
+    def unchecked(self, values: np.ndarray) -> float | int:
+        """Integers added exactly (an int), anything else as trec_eval adds it (a float)."""
+        return int(values.sum()) if values.dtype.kind in "iub" else super().unchecked(values)
 
     @property
     def spec(self) -> str:
@@ -560,6 +564,4 @@ def parse_measures(
             out.append(replace(chosen, average=average))
     if not out:
         raise IrmeansError("no measure selected")
-    if isinstance(averages, (str, Average)):
-        averages = [averages]
-    return Selection(tuple(out), tuple(dict.fromkeys(parse_average(a) for a in averages)))
+    return Selection(tuple(out), tuple(parse_averages(averages)))
