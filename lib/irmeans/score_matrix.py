@@ -218,6 +218,7 @@ def evaluate_runs(
     """
     from .trec.evaluate import evaluate
     from .trec.files import read_qrels
+    from .trec.table import parse_measures
 
     if isinstance(runs, Mapping):
         given_names: list[str] | None = [str(k) for k in runs]
@@ -228,6 +229,11 @@ def evaluate_runs(
         raise IrmeansError(f"runs must be a sequence or a mapping of runs, got {runs!r:.80}")
     if not isinstance(measure, str):
         raise IrmeansError(f"measure must be one trec_eval measure such as 'map' or 'P.10', got {measure!r:.80}")
+    chosen = parse_measures([measure])
+    if len(chosen.numbers) != 1:  # the measure's own lines: known before any run is read
+        found = ", ".join(chosen.numbers) or "none"
+        raise IrmeansError(f"measure {measure!r} gives {len(chosen.numbers)} values a topic ({found}): pick one")
+    (line,) = chosen.numbers
     if not sources:
         raise IrmeansError("no runs to evaluate")
     stdin = [s for s in sources if isinstance(s, str) and s == "-"]
@@ -237,15 +243,11 @@ def evaluate_runs(
     if isinstance(qrels, (str, os.PathLike)):
         qrels_name = os.path.splitext(os.path.basename(os.fspath(qrels)))[0] if os.fspath(qrels) != "-" else ""
         qrels = read_qrels(qrels)  # once for every run
-    rows, runids, topics, line = [], [], None, ""
+    rows: list[np.ndarray] = []
+    runids, topics = [], None
     for i, source in enumerate(sources):
-        ev = evaluate(qrels, source, complete=True, measures=[measure], relevance_level=relevance_level, depth=depth)
-        # The lines trec_eval -q prints a number for on every topic (not num_q, gm_map or relstring).
-        lines = [name for name in ev.printed if ev.kinds[name] != "string"]
-        if len(lines) != 1:
-            found = ", ".join(lines) or "none"
-            raise IrmeansError(f"measure {measure!r} gives {len(lines)} values a topic ({found}): pick one")
-        line, values = lines[0], ev.per_topic[lines[0]]
+        ev = evaluate(qrels, source, complete=True, measures=chosen, relevance_level=relevance_level, depth=depth)
+        values = ev.per_topic[line]
         if topics is None:
             topics = list(ev.topics)
         if ev.missing:

@@ -114,18 +114,18 @@ def test_bad_csv_is_one_line_naming_file_and_line(tmp_path, capsys, text, messag
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    "args, message, status",
     [
-        (["-a", "mean"], "unknown average 'mean'"),
-        ([], "nothing to read"),
+        (["-a", "mean"], "unknown average 'mean'", 2),  # a bad option: a usage error, as in eval and compare
+        ([], "nothing to read", 1),
     ],
 )
-def test_usage_problems_are_one_line(tmp_path, capsys, args, message):
+def test_usage_problems_are_one_line(tmp_path, capsys, args, message, status):
     if "-a" in args:
         p = tmp_path / "ok.csv"
         p.write_text("system,t1,t2\nA,0.5,0.1\nB,0.1,0.2\n")
         args = [*args, "--scores", str(p)]
-    assert main(["consistency", *args]) == 1
+    assert main(["consistency", *args]) == status
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
 

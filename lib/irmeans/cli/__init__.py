@@ -2,8 +2,9 @@
 
 ``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency`` :mod:`.consistency_command`,
 ``irmeans compare`` :mod:`.compare_command`, ``irmeans datasets`` :mod:`.datasets_command`
-(each imported only when it is used); their shared argument types are in :mod:`.arguments`
-and the output stream in :mod:`.output`. Usage
+(each imported only when it is used); their shared argument types are in :mod:`.arguments`,
+the options ``consistency`` and ``compare`` share in :mod:`.options`, and the output stream in
+:mod:`.output`. Usage
 errors exit 2, the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
 failed or short write of the results (the help included) print one line and exit 1, an
 output closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130, and

@@ -57,8 +57,8 @@ from ..averages import Average
 from ..consistency.halves import SPLIT_KINDS
 from ..consistency.topics import DIFFICULTY, DIFFICULTY_FROM
 from ..errors import IrmeansError
-from . import matrix_input
-from .arguments import count, digits, seed, splits, subcommand
+from . import options
+from .arguments import count, splits, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
@@ -80,14 +80,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "consistency", "split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)", DESCRIPTION
     )
-    matrix_input.add_arguments(p)
-    p.add_argument(
-        "-a",
-        "--average",
-        action="append",
-        metavar="SPEC",
-        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + "); gm, hm, logit alone take ε = 0.01",
-    )
+    options.add_source(p)
+    options.add_averages(p, options.standardized_average, DEFAULT_AVERAGES, "; std- before one: of standardized scores")
     p.add_argument(
         "--split",
         choices=SPLIT_KINDS,
@@ -106,8 +100,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         default="own",
         help="whose scores decide difficulty: each average's own (standardized for std-; default), raw, standardized",
     )
-    p.add_argument("-n", "--splits", type=splits, default=10_000, help="random splits (default 10000)")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the random splits and resamples (default 0)")
+    options.add_draws(p, "--splits", splits, 10_000, "random splits")
+    options.add_seed(p, "the random splits and resamples")
     p.add_argument(
         "--bootstrap",
         type=count,
@@ -122,7 +116,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         metavar="N",
         help="random splits of each resample (default 50)",
     )
-    p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
+    options.add_digits(p)
     p.set_defaults(handler=run_consistency)
     return p
 
@@ -186,7 +180,7 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     specs = opts.average or DEFAULT_AVERAGES
     parsed = {spec_label(s): parse_spec(s) for s in specs}  # each average once, in the order given
 
-    given = matrix_input.read_matrix(opts, "irmeans consistency")
+    given = options.read_matrix(opts, "irmeans consistency")
     scores, systems, topics = np.array(given.matrix.scores), given.matrix.systems, given.matrix.topics
     source, where = given.matrix.label, given.where
     n_systems, n_topics = scores.shape

@@ -28,7 +28,6 @@ from .._numeric import TOLERANCE
 from ..averages import Average
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
-from .plot import save_spec, topic_differences_spec
 from .significance import SignTest
 from .tables import FORMATS, Table, csv_text, render
 
@@ -475,6 +474,8 @@ class Comparison:
                 f"{self.first.size:,} pairs are too many to plot (at most {MAX_PLOT_PAIRS}, a row each): "
                 "compare with a baseline, or fewer systems"
             )
+        from .plot import topic_differences_spec  # here: only a plot needs it
+
         s = self.matrix.scores
         # each average's own scale, or the scores themselves where it has none that is finite on them
         scaled = [g if (g := a.on_scale(s)) is not None else s for a in self.averages]
@@ -485,6 +486,8 @@ class Comparison:
 
     def save_plot(self, path: str | os.PathLike[str]) -> None:
         """Draw :meth:`plot_spec` into ``path``, SVG or PNG by its extension (needs ``irmeans[plot]``)."""
+        from .plot import save_spec
+
         save_spec(self.plot_spec(), path)
 
 

@@ -478,11 +478,15 @@ class Selection:
         return [line for c in self.chosen if c.family.per_topic for line in c.lines]
 
     @property
+    def numbers(self) -> list[str]:
+        """The lines that give a number for each topic, in order (``-q``'s, but ``relstring``)."""
+        kinds = self.kinds
+        return [line for line in self.printed if kinds[line] != "string"]
+
+    @property
     def averaged(self) -> list[tuple[str, str, Average]]:
         """(line name, the per-topic line it averages, the average) of each ``-a`` line, in printing order."""
-        kinds = self.kinds
-        numbers = [line for line in self.printed if kinds[line] != "string"]
-        return [(f"{line}/{a.spec}", line, a) for line in numbers for a in self.averages]
+        return [(f"{line}/{a.spec}", line, a) for line in self.numbers for a in self.averages]
 
 
 def parse_measures(
