@@ -409,3 +409,19 @@ def test_runs_are_read_as_compare_reads_them_and_a_missing_topic_is_said(tmp_pat
     out, err = capsys.readouterr()
     assert "irmeans consistency: warning:" in err and "410" in err and "scored 0" in err
     assert out.startswith(f"# P_10 of 3 runs against {qrels}")
+
+
+@pytest.mark.parametrize("n, resamples, each", [(40, 40, 1), (5000, 1000, 5)])
+def test_the_intervals_over_topics_cost_what_n_asks_for(monkeypatch, capsys, n, resamples, each):
+    # the bootstrap draws about as many splits as the experiment: -n 40 is not 50,040 splits
+    done = []
+    real = experiment._HalvesTau.__call__
+    monkeypatch.setattr(
+        experiment._HalvesTau,
+        "__call__",
+        lambda self, f, s, out, p=None: done.append(len(out)) or real(self, f, s, out, p),
+    )
+    assert main(["consistency", "--dataset", "adhoc8:ap", "-a", "am", "-n", str(n)]) == 0
+    out = capsys.readouterr().out
+    assert f"from {resamples:,} bootstrap resamples of the 50 topics ({each} split{'s' * (each > 1)} each)" in out
+    assert sum(done) == n + resamples * each <= 2 * n

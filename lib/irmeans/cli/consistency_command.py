@@ -30,7 +30,8 @@ take 0.01, the ε the book advises, and every line names the ε used) the
 command prints the mean Kendall's τ over the splits, with two 95 % intervals
 of that mean: over splits (how far other random splits of these topics would
 move it) and over topics (how far another sample of topics would: the
-bootstrap, resampling the topics and rerunning the splits); then the same for
+bootstrap, resampling the topics and rerunning the splits; by default about as
+many splits in all as -n asks for, so that -n sets the cost of both); then the same for
 each average's difference from the AM on the same splits. The splits share
 their topics, so no test across splits is printed: its p-value would mean
 nothing. A split on which one half gives every system the same average has no
@@ -105,16 +106,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p.add_argument(
         "--bootstrap",
         type=count,
-        default=1000,
         metavar="B",
-        help="resamples of the topics for the intervals over topics (default 1000; 0: none)",
+        help="resamples of the topics for the intervals over topics (default: as many as --splits, at most 1000; "
+        "0: none)",
     )
     p.add_argument(
         "--bootstrap-splits",
         type=splits,
-        default=50,
         metavar="N",
-        help="random splits of each resample (default 50)",
+        help="random splits of each resample (default: --splits over the resamples, 1 to 50, so that the "
+        "resamples draw about as many splits as the experiment)",
     )
     options.add_digits(p)
     p.set_defaults(handler=run_consistency)
@@ -175,7 +176,7 @@ def _interval(value: Interval | None, fmt: str) -> list[str]:
 def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
     # here, not at the top: `irmeans eval` never needs them
-    from ..consistency.intervals import parse_spec, spec_label, tau_intervals
+    from ..consistency.intervals import bootstrap_size, parse_spec, spec_label, tau_intervals
 
     specs = opts.average or DEFAULT_AVERAGES
     parsed = {spec_label(s): parse_spec(s) for s in specs}  # each average once, in the order given
@@ -190,10 +191,10 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
 
     random = opts.split == "random"
     n_splits = opts.splits if random else 1
-    per_resample = opts.bootstrap_splits if random else 1
+    resamples, per_resample = bootstrap_size(n_splits, opts.bootstrap, opts.bootstrap_splits, random=random)
     n_averages = len(set(parsed) | {BASELINE})
     what = f" ({n_averages} averages)" if n_averages > 1 else ""
-    total = (n_splits + opts.bootstrap * per_resample) * n_averages
+    total = (n_splits + resamples * per_resample) * n_averages
     with Progress(total, "irmeans consistency", "splits", what=what, per=n_averages) as progress:
         report = tau_intervals(
             scores,
@@ -204,8 +205,8 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
             split=opts.split,
             difficulty=opts.difficulty,
             difficulty_from=opts.difficulty_from,
-            n_bootstrap=opts.bootstrap,
-            bootstrap_splits=opts.bootstrap_splits,
+            n_bootstrap=resamples,
+            bootstrap_splits=per_resample,
             progress=progress.update,
         )
     taus = report.taus
@@ -239,7 +240,7 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     level = f"{report.level:.0%}".replace("%", " %")
     topics_words = (
         f"over topics, from {report.n_bootstrap:,} bootstrap resamples of the {n_topics} topics"
-        + (f" ({report.bootstrap_splits:,} splits each)" if random else "")
+        + (f" ({report.bootstrap_splits:,} split{'s' * (report.bootstrap_splits != 1)} each)" if random else "")
         if report.n_bootstrap
         else "over topics: none (--bootstrap 0)"
     )

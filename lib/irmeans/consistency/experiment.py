@@ -183,19 +183,33 @@ _PRODUCT_VALUES = 200_000
 
 
 def _products(pick: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """``pick @ g`` in blocks of rows small enough for the BLAS to use one thread.
+    """``pick @ g`` in blocks small enough for the BLAS to use one thread.
 
     On a busy machine a second BLAS thread, left spinning after each product,
     slows down all the numpy work that follows; one-thread blocks cost a few
-    milliseconds for 10,000 splits. A block's sums may differ in the last bit from
-    the whole product's (the BLAS adds in another order): nothing here depends on it.
+    milliseconds for 10,000 splits.  Blocks are rows of ``pick`` while a row's product is
+    small enough, else columns of ``g`` too (10,000 systems: a product of one row each
+    would be a matrix-vector product, several times slower than a few rows at once).  A
+    block's sums may differ in the last bit from the whole product's (the BLAS adds in
+    another order): nothing here depends on it.
     """
-    step = max(1, _PRODUCT_VALUES // (g.shape[0] * g.shape[1]))
-    if step >= pick.shape[0]:
+    m, k = pick.shape
+    n = g.shape[1]
+    if m * k * n <= _PRODUCT_VALUES:
         return np.asarray(pick @ g)
-    out = np.empty((pick.shape[0], g.shape[1]))
-    for start in range(0, pick.shape[0], step):
-        np.matmul(pick[start : start + step], g, out=out[start : start + step])
+    out = np.empty((m, n))
+    rows = max(1, _PRODUCT_VALUES // (k * n))
+    if rows > 1 or k * n <= _PRODUCT_VALUES:
+        for start in range(0, m, rows):
+            np.matmul(pick[start : start + rows], g, out=out[start : start + rows])
+        return out
+    rows = min(m, max(1, _PRODUCT_VALUES // (k * 256)))  # a row is too long: columns of g blocked too
+    columns = max(1, _PRODUCT_VALUES // (rows * k))
+    for start in range(0, m, rows):
+        for at in range(0, n, columns):
+            np.matmul(
+                pick[start : start + rows], g[:, at : at + columns], out=out[start : start + rows, at : at + columns]
+            )
     return out
 
 
