@@ -70,8 +70,8 @@ def finite_number(value: object, name: str, *, minimum: float | None = None) -> 
 
 
 def eps_value(eps: object) -> float:
-    """ε: a finite number >= 0."""
-    return finite_number(eps, "eps", minimum=0.0)
+    """ε: a finite number >= 0 (-0 is 0)."""
+    return finite_number(eps, "eps", minimum=0.0) + 0.0
 
 
 def check_axis(axis: object, ndim: int) -> int | None:

@@ -23,13 +23,13 @@ spec               object                      what
 ``logit:0.01``     ``Logit(eps=0.01)``         mean in log-odds space, mapped back
 =================  ==========================  ====================================
 
-A spec without ``:ε`` takes :data:`DEFAULT_EPS`, 0.01 (``gm`` is ``gm:0.01``), the ε the
-book advises (chapter 10), and trec_eval's 1e-5 for ``gm-floor`` and ``gm-zeros``; a spec
-read back always names its ε.
+``gm``, ``hm`` and ``logit`` name their ε (``GM()`` is the plain GM, ε = 0, and the book
+advises 0.01: a spec says which); ``gm-floor`` and ``gm-zeros`` without one take trec_eval's
+1e-5.  A spec reads back into the same average, whatever its ε, so no two averages share one.
 
-Every average lies between the smallest and the largest score it averages, and is
-computed so that it does for any finite scores it takes: the sum of huge scores, the
-reciprocals of tiny ones and a huge ε neither overflow nor lose the answer.
+Every average lies between the smallest and the largest score it averages, and equal scores
+give that score back, for any finite scores it takes: the sum of huge scores, the reciprocals
+of tiny ones and a huge ε neither overflow nor lose the answer.
 
 >>> from irmeans.averages import GM, parse_average
 >>> avg = parse_average("gm:0.01")
@@ -48,7 +48,7 @@ from numpy.typing import ArrayLike
 
 from ._numeric import log_odds_of, ordered_mean
 from ._validation import eps_value, first_index, scores_array
-from .errors import IrmeansError
+from .errors import IrmeansError, RefusedScore
 from .number_syntax import c_float
 
 __all__ = [
@@ -69,7 +69,7 @@ __all__ = [
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
 TREC_EVAL_GM_EPS = 1e-5
 
-#: The ε of a spec that names none (``gm``, ``hm``, ``logit``): 0.01, as chapter 10 advises.
+#: The ε chapter 10 advises: 0.01.
 DEFAULT_EPS = 0.01
 
 #: The averages by spec kind (``"gm-floor"``), each with the class and the fixed arguments it stands for.
@@ -77,13 +77,14 @@ REGISTRY: dict[str, tuple[type[Average], dict[str, Any]]] = {}
 
 
 def _eps_text(eps: float) -> str:
-    return f"{eps:g}"
+    """ε as a spec writes it: the shortest text that reads back to it (``0.01``, ``1e-05``, ``0.123456789``)."""
+    text = f"{eps:g}"
+    return text if float(text) == eps else repr(eps)
 
 
 def _scalar(m: ArrayLike) -> float | np.ndarray:
-    """A Python float for a 0-d result, the array otherwise."""
     m = np.asarray(m)
-    return float(m) if m.ndim == 0 else m
+    return float(m) if m.ndim == 0 else m  # a Python float for one average
 
 
 @dataclass(frozen=True)
@@ -114,13 +115,16 @@ class Average:
         for bad in self._checks(a):  # the first kind of refusal found wins, as the formula reads them
             if bad.any():
                 where = first_index(bad)
-                raise IrmeansError(self._refusal(where, float(a[where])))
+                raise RefusedScore(where, float(a[where]), self._refusal(float(a[where])))
         with np.errstate(over="ignore", under="ignore"):
             m = np.asarray(self._value(a, axis))
-        off = ~np.isfinite(m)
-        if off.any():  # an exp(log(y)) a hair past the largest double: the average of finite scores is finite
-            m = np.where(off, np.clip(m, np.min(a, axis=axis), np.max(a, axis=axis)), m)
-        return _scalar(m)
+        # An average lies within the scores it averages, which a formula's rounding (an exp(log(y)) a hair
+        # past the largest double, or past y) can leave; equal scores give that score back.
+        r = self._averaged(a)
+        return _scalar(np.clip(m, np.min(r, axis=axis), np.max(r, axis=axis)))
+
+    def _averaged(self, a: np.ndarray) -> np.ndarray:
+        return a  # the scores as the average takes them (the GM's floor lifts them to ε)
 
     def unchecked(self, values: np.ndarray) -> float | int:
         """The formula on the 1-d ``values`` as they are, without the refusals: C's arithmetic, in which a NaN
@@ -137,20 +141,16 @@ class Average:
     def _value(self, a: np.ndarray, axis: int | None) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
-        return f"score at index {where} is {value!r}: this mean needs {self.requirement}"
+    def _refusal(self, value: float) -> str:
+        return f"this mean needs {self.requirement}"  # why a score is refused
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
         """A mask of the (finite) scores this average cannot take: those outside :attr:`requirement`."""
         return np.zeros(np.shape(x), dtype=bool)
 
     def transform(self, x: ArrayLike) -> np.ndarray | None:
-        """g(x), elementwise, such that the average is a strictly increasing function of mean(g(x)).
-
-        Two sets of scores are then ordered by the average as by the sum of g over them (one
-        matrix product orders systems on many subsets of topics). None for an average without
-        such a form (the median).
-        """
+        """g(x), elementwise, such that the average is a strictly increasing function of mean(g(x)): two sets of
+        scores are ordered by the average as by the sum of g over them.  None for one without (the median)."""
         return None
 
     @property
@@ -268,6 +268,10 @@ class GM(Average):
     def refuses(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x) < 0
 
+    def _averaged(self, a: np.ndarray) -> np.ndarray:
+        floor, zeros = self.form == "floor", self.form == "zeros"
+        return np.maximum(a, self.eps) if floor else np.where(a == 0, self.eps, a) if zeros else a
+
     @property
     def zero_gives_zero(self) -> bool:
         return self.form == "add" and self.eps == 0
@@ -350,9 +354,8 @@ class HM(Average):
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
 
-    # A property where the base class has a plain class attribute: the words depend on ε.
     @property
-    def requirement(self) -> str:  # type: ignore[override]
+    def requirement(self) -> str:  # type: ignore[override]  # a class attribute in the base: here, words of ε
         return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
@@ -362,13 +365,13 @@ class HM(Average):
     def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         return [a < 0, self.refuses(a)]  # a negative score first, then a zero without ε
 
-    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
-        if value == 0:
-            return (
-                f"score at index {where} is 0: the harmonic mean of a set with a zero is undefined; "
-                "pass eps > 0 (for example eps=0.01) to use the ε-harmonic mean"
-            )
-        return f"score at index {where} is {value!r}: this mean needs scores >= 0"
+    def _refusal(self, value: float) -> str:
+        if value:
+            return "this mean needs scores >= 0"
+        return (
+            "the harmonic mean of a set with a zero is undefined; pass eps > 0 (for example eps=0.01) to use "
+            "the ε-harmonic mean"
+        )
 
     @property
     def scale(self) -> str:
@@ -477,7 +480,6 @@ class Logit(Average):
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
 
-    # A property where the base class has a plain class attribute: the words depend on ε.
     @property
     def requirement(self) -> str:  # type: ignore[override]
         return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
@@ -489,12 +491,10 @@ class Logit(Average):
     def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         return [(a < 0) | (a > 1), self.refuses(a)]  # outside [0, 1] first, then 0 or 1 without ε
 
-    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
+    def _refusal(self, value: float) -> str:
         if 0 <= value <= 1:
-            return (
-                f"score at index {where} is {value!r}: its log-odds are infinite; pass eps > 0 (for example eps=0.01)"
-            )
-        return f"score at index {where} is {value!r}: the logit needs scores in [0, 1]"
+            return "its log-odds are infinite; pass eps > 0 (for example eps=0.01)"
+        return "the logit needs scores in [0, 1]"
 
     @property
     def scale(self) -> str:
@@ -536,19 +536,19 @@ TREC_EVAL_GM = GM(eps=TREC_EVAL_GM_EPS, form="floor")
 
 
 def parse_average(spec: str | Average) -> Average:
-    """Read an average from its short spec.
+    """Read an average from its short spec: ``parse_average(a.spec) == a`` for every average ``a``.
 
     Specs: ``am``, ``gm:0.01``, ``gm-floor:1e-5``, ``gm-zeros:1e-5``, ``hm:0.01``, ``median``, ``logit:0.01``.
 
-    ``gm``, ``hm`` and ``logit`` without ``:ε`` take :data:`DEFAULT_EPS` (0.01, the ε
-    chapter 10 advises; ``gm:0`` is the plain GM); ``gm-floor`` and ``gm-zeros`` without
-    ε take trec_eval's 1e-5. ε is read as C reads a number (:mod:`irmeans.number_syntax`,
-    as every number irmeans reads): ``1e-5``, ``.5``, not ``1_0``; it must be finite and
-    >= 0. An :class:`Average` is returned as it is.
+    ``gm``, ``hm`` and ``logit`` must name their ε (``gm:0`` is ``GM()``, the plain GM;
+    chapter 10 advises ``gm:0.01``); ``gm-floor`` and ``gm-zeros`` without one take trec_eval's
+    1e-5. ε is read as C reads a number (:mod:`irmeans.number_syntax`, as every number irmeans
+    reads): ``1e-5``, ``.5``, not ``1_0``; it must be finite and >= 0. An :class:`Average` is
+    returned as it is.
 
     >>> parse_average("gm-floor")
     GM(eps=1e-05, form='floor')
-    >>> [parse_average(s).spec for s in ("AM", "gm", "hm:0.5", "median")]
+    >>> [parse_average(s).spec for s in ("AM", "gm:1e-2", "hm:0.5", "median")]
     ['am', 'gm:0.01', 'hm:0.5', 'median']
     """
     if isinstance(spec, Average):
@@ -565,7 +565,12 @@ def parse_average(spec: str | Average) -> Average:
         if sep:
             raise IrmeansError(f"average {spec!r}: {kind} takes no ε")
         return cls(**fixed)
-    eps = TREC_EVAL_GM_EPS if fixed.get("form", "add") != "add" else DEFAULT_EPS
+    eps = TREC_EVAL_GM_EPS
+    if not sep and fixed.get("form", "add") == "add":
+        raise IrmeansError(
+            f"average {spec!r} names no ε: write {kind}:0.01 (the ε chapter 10 advises) or {kind}:0 "
+            f"({cls.__name__}(), ε = 0)"
+        )
     if sep:
         value = c_float(eps_text)
         if value is None or not (0 <= value < float("inf")):

@@ -239,3 +239,17 @@ def test_a_geometric_mean_without_epsilon_on_zeros_is_tested_on_its_own_values()
     c = compare(s, ["gm:0"], permutations=16, bootstrap=20)
     assert np.isnan(c.tests.p_t).all()  # log(0) = -inf: no t-test
     assert c.tests.p_randomization[0, 0] == pytest.approx(1.0)  # GM 0 against >0 whichever way: every swap counts
+
+
+def test_averages_whose_specs_looked_alike_keep_their_own_names_in_every_output():
+    # gm:0.01000001 and gm:0.01 were both 'gm:0.01': one's means were lost in JSON and to_frame had a duplicate index
+    scores = {"A": {"1": 0.2, "2": 0.0, "3": 0.5}, "B": {"1": 0.1, "2": 0.3, "3": 0.4}}
+    c = compare(scores, ["gm:0.01000001", "gm:0.01"], permutations=50, bootstrap=50)
+    assert [a.spec for a in c.averages] == ["gm:0.01000001", "gm:0.01"]
+    import json
+
+    data = json.loads(c.to_json())
+    assert set(data["means"]) == {"gm:0.01000001", "gm:0.01"}
+    assert [r["average"] for r in data["comparisons"]] == ["gm:0.01000001", "gm:0.01"]
+    pytest.importorskip("pandas")
+    assert c.to_frame().index.is_unique

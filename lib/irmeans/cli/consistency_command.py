@@ -25,8 +25,9 @@ Three ways to give the per-topic scores:
 
 For each average (``-a``, repeatable: ``am``, ``gm:0.01``, ``gm-floor:1e-5``,
 ``hm:0.01``, ``median``, ``logit:0.01``, and ``std-`` before any of them for
-the average of standardized scores; ``gm``, ``hm`` and ``logit`` without an ε
-take 0.01, the ε the book advises, and every line names the ε used) the
+the average of standardized scores; ``gm``, ``hm`` and ``logit`` name their
+ε: ``gm:0.01`` is the ε the book advises, ``gm:0`` the plain GM; every line
+names the ε used) the
 command prints the mean Kendall's τ over the splits, with two 95 % intervals
 of that mean: over splits (how far other random splits of these topics would
 move it) and over topics (how far another sample of topics would: the

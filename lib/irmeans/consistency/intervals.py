@@ -105,9 +105,9 @@ def parse_spec(spec: str | Average) -> tuple[Average, bool]:
 
 
 def spec_label(spec: str | Average) -> str:
-    """The spec as it is read back, ε included: ``"std-gm:0.01"``, ``"gm:0.01"`` for ``"gm"``.
+    """The spec as it is read back: ``"std-gm:0.01"``, ``"gm:0.01"`` for ``"GM:1e-2"``.
 
-    >>> spec_label("GM"), spec_label("std-am")
+    >>> spec_label("GM:1e-2"), spec_label("std-am")
     ('gm:0.01', 'std-am')
     """
     average, std = parse_spec(spec)

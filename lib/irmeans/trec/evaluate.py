@@ -230,9 +230,13 @@ def evaluate(
         _as_qrels(qrels), _as_run(run), relevance_level=relevance_level, depth=depth, complete=complete
     )
     per_topic = measure(ranked, chosen, num_docs)
-    aggregates, notes = summarize(
-        per_topic, chosen, runid=ranked.runid, judged_positive=ranked.judged_positive if complete else None
-    )
     topics = [t.decode("utf-8", "surrogateescape") for t in ranked.topics.tolist()]
+    aggregates, notes = summarize(
+        per_topic,
+        chosen,
+        runid=ranked.runid,
+        judged_positive=ranked.judged_positive if complete else None,
+        topics=topics,
+    )
     kinds = chosen.kinds | {name: "double" for name, _, _ in chosen.averaged}
     return Evaluation(topics, per_topic, aggregates, kinds, ranked.missing, ranked.runid, chosen.printed, notes)
