@@ -30,9 +30,11 @@ from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, lin
 
 __all__ = ["Qrels", "Run", "Errors", "Rows", "read_qrels", "read_run", "pieces", "lines_of", "ARROW_BYTES"]
 
-#: From this many bytes on, a file's chunks go to pyarrow's tokeniser (its import costs more
-#: than it saves on a smaller file, and its libraries add about 30 MiB).
-ARROW_BYTES = 1 << 25
+#: From this many bytes on, a file's chunks go to pyarrow's tokeniser: its threads then read a
+#: big file faster, but its libraries take about 40 MiB of memory, more than a run of a few
+#: hundred megabytes takes streamed (the 34 MiB of two tracks' runs stacked: 104 MiB with it,
+#: 57 without; trec_eval 76).
+ARROW_BYTES = 1 << 28
 #: A file smaller than this is read as one chunk when it is read whole.
 WHOLE_BYTES = 1 << 22
 
