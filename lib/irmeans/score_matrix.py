@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._python_input import frame_matrix, ids, is_frame, nested_matrix
 from ._validation import float_array
 from .errors import IrmeansError, shown_path
 
@@ -34,7 +35,8 @@ __all__ = ["ScoreMatrix", "evaluate_runs"]
 
 
 def _names(values: Sequence[object], what: str) -> tuple[str, ...]:
-    names = tuple(str(v) for v in values)
+    """Row or column names read as every id of the Python API is (:mod:`irmeans._python_input`), each once."""
+    names = tuple(ids(values, what, f"the {what}s", fields=False))
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if name in seen:
@@ -105,10 +107,13 @@ class ScoreMatrix:
     def from_dict(cls, scores: Mapping[str, Mapping[str, float]], *, measure: str = "") -> ScoreMatrix:
         """A matrix from ``{system: {topic: score}}``, the per-topic form of ranx and pytrec_eval.
 
-        Every system must score the same topics; they are put in the first system's
-        order. A topic one system lacks is refused, not scored 0: a run without results
-        for a topic scores 0 on it only if it was evaluated that way (trec_eval's ``-c``;
-        :func:`evaluate_runs` does so).
+        Every system must score the same topics; they are put in the first system's order. A
+        topic one system lacks is refused, not scored 0: a run without results for a topic
+        scores 0 on it only if it was evaluated that way (trec_eval's ``-c``;
+        :func:`evaluate_runs` does so).  Names and scores are read as the Python API reads them
+        (:mod:`irmeans._python_input`): ``1`` and ``1.0`` are the topic ``'1'``, which ``'1'``
+        beside them would be too (refused, naming both); a score given as text is read as C
+        reads numbers.
 
         Examples
         --------
@@ -118,28 +123,26 @@ class ScoreMatrix:
           ...
         irmeans.errors.IrmeansError: system 'B' has no score for 1 of the 2 topics ...
         """
-        if not isinstance(scores, Mapping) or not scores:
-            raise IrmeansError(f"scores must be a non-empty mapping of system to {{topic: score}}, got {scores!r:.80}")
-        first, *_ = scores
-        topics = tuple(str(t) for t in _topic_map(scores[first], first))
-        rows, known = [], set(topics)
-        for system, by_topic in scores.items():
-            row = {str(t): v for t, v in _topic_map(by_topic, system).items()}
-            lacking = [t for t in topics if t not in row]
-            extra = [t for t in row if t not in known]
-            if lacking or extra:
-                odd = lacking or extra
-                shown = ", ".join(repr(t) for t in odd[:5]) + (" ..." if len(odd) > 5 else "")
-                what = (
-                    f"has no score for {len(lacking)} of the {len(topics)} topics of system {first!r}"
-                    if lacking
-                    else f"scores {len(extra)} topic{'s' * (len(extra) > 1)} that system {first!r} does not"
-                )
-                raise IrmeansError(
-                    f"system {system!r} {what}: {shown} (evaluate every run on every topic, as trec_eval -c does)"
-                )
-            rows.append([row[t] for t in topics])
-        return cls(float_array(rows, "scores"), tuple(scores), topics, measure=measure)
+        values, systems, topics = nested_matrix(scores)
+        return cls(values, systems, topics, measure=measure)
+
+    @classmethod
+    def from_frame(cls, frame: Any, *, measure: str = "") -> ScoreMatrix:
+        """A matrix from a pandas DataFrame: its index names the systems, its columns the topics.
+
+        Names and cells are read as :meth:`from_dict` reads them (a cell ``'1_0'`` is refused, not
+        read as 10 as Python's ``float`` reads it).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> ScoreMatrix.from_frame(pd.DataFrame({401: [0.5, "0.25"]}, index=["A", "B"])).scores.tolist()
+        [[0.5], [0.25]]
+        """
+        if not is_frame(frame):
+            raise IrmeansError(f"from_frame takes a pandas DataFrame, got {type(frame).__name__}")
+        values, systems, topics = frame_matrix(frame)
+        return cls(values, systems, topics, measure=measure)
 
     @property
     def name(self) -> str:
@@ -159,12 +162,6 @@ class ScoreMatrix:
 
     def __repr__(self) -> str:
         return f"ScoreMatrix({self.name!r}, systems={self.shape[0]}, topics={self.shape[1]})"
-
-
-def _topic_map(by_topic: object, system: object) -> Mapping[Any, Any]:
-    if not isinstance(by_topic, Mapping):
-        raise IrmeansError(f"system {system!r}: expected a mapping of topic to score, got {by_topic!r:.80}")
-    return by_topic
 
 
 def evaluate_runs(

@@ -100,6 +100,7 @@ def test_standard_input_serves_one_run(runs, monkeypatch):
 EVAL_MODULES = {
     "irmeans",
     "irmeans._numeric",
+    "irmeans._python_input",
     "irmeans._validation",
     "irmeans.averages",
     "irmeans.cli",

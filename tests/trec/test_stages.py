@@ -33,6 +33,7 @@ STAGES = [
 #: it); those in one part's inner list stand side by side and import nothing of each other.
 PARTS = [
     [["irmeans.errors", "irmeans.number_syntax", "irmeans._numeric", "irmeans._validation", "irmeans._progress"]],
+    [["irmeans._python_input"]],  # what the Python API is given, read as the files are
     [["irmeans.averages", "irmeans.means", "irmeans.measures"]],  # the teaching API
     [["irmeans.trec"]],  # the evaluator
     [["irmeans.score_matrix", "irmeans.datasets"]],

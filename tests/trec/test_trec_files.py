@@ -94,7 +94,7 @@ def test_from_arrays():
     assert q.docnos.dtype.kind == "S" and q.rels.tolist() == [1, 0]
     r = Run.from_arrays(np.array(["1"]), [b"a"], [0.5], runid="x")
     assert r.topics.tolist() == [b"1"] and r.runid == "x"
-    with pytest.raises(ValueError, match=r"scores at index 0 is nan: values must be numbers \(not NaN\)"):
+    with pytest.raises(ValueError, match=r"<arrays>: score at index 0 is nan: values must be numbers \(not NaN\)"):
         Run.from_arrays(["1"], ["a"], [np.nan])
     with pytest.raises(ValueError, match=r"row 0: relevance 0\.5 is not an integer"):
         Qrels.from_arrays(["1"], ["a"], [0.5])

@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._numeric import TOLERANCE
+from .._python_input import is_frame
 from .._validation import finite_number, whole_number
 from ..averages import Average, parse_averages
 from ..errors import IrmeansError
@@ -73,9 +74,8 @@ def _as_matrix(scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLi
         return scores
     if isinstance(scores, Mapping):
         return ScoreMatrix.from_dict(scores)
-    index, columns = getattr(scores, "index", None), getattr(scores, "columns", None)
-    if index is not None and columns is not None:  # a pandas DataFrame: a row per system, a column per topic
-        return ScoreMatrix(np.asarray(scores, dtype=np.float64), tuple(map(str, index)), tuple(map(str, columns)))
+    if is_frame(scores):  # a row per system, a column per topic
+        return ScoreMatrix.from_frame(scores)
     a = np.asarray(scores)
     if a.ndim != 2:
         raise IrmeansError(f"scores must be a systems × topics matrix, got shape {a.shape}")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import float_array, integer_array, labels
+from .. import _python_input as given
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
@@ -97,20 +97,23 @@ class Qrels(_Rows):
     def from_arrays(
         cls, topics: Iterable[str | bytes], docnos: Iterable[str | bytes], rels: ArrayLike, source: str = "<arrays>"
     ) -> Qrels:
-        """Build qrels from in-memory sequences (str or bytes).
+        """Build qrels from in-memory sequences.
 
-        Raises ``ValueError`` for relevance values that are not integers (or
-        do not fit in 64 bits), masked arrays, sequences of different lengths,
-        or a document judged twice for one topic (the message names the row,
-        counted from 0).
+        Ids and grades are read as the Python API reads them (:mod:`irmeans._python_input`):
+        ids as text or whole numbers (``1.0`` is ``'1'``), grades as integers or text read as
+        C reads them.  Raises ``ValueError`` for a missing or malformed id, two values read
+        as one id, relevance values that are not integers (or do not fit in 64 bits), masked
+        arrays, sequences of different lengths, or a document judged twice for one topic (the
+        message names the row, counted from 0).
 
         Examples
         --------
         >>> Qrels.from_arrays(["7"], ["d"], [2.0]).rels.tolist()
         [2]
         """
-        topics, docnos = labels(topics, "the qrels' topics", source), labels(docnos, "the qrels' docnos", source)
-        rels = integer_array(rels, "relevance", source)
+        where = f"{source} (qrels)"
+        topics, docnos = given.ids(topics, "topic", where), given.ids(docnos, "document", where)
+        rels = given.values(rels, "relevance", source, kind="grade")
         high = rels > MAX_GRADE
         if high.any():
             i = int(np.flatnonzero(high)[0])
@@ -168,19 +171,23 @@ class Run(_Rows):
         runid: str = "run",
         source: str = "<arrays>",
     ) -> Run:
-        """Build a run from in-memory sequences (str or bytes).
+        """Build a run from in-memory sequences.
 
-        Raises ``ValueError`` for an empty run, sequences of different
-        lengths, a masked array, a score that is NaN, or a document
-        retrieved twice for one topic (the message names the row, counted from 0).
+        Ids and scores are read as the Python API reads them (:mod:`irmeans._python_input`):
+        ids as text or whole numbers (``1.0`` is ``'1'``), scores as numbers or text read as
+        C reads them.  Raises ``ValueError`` for an empty run, a missing or malformed id, two
+        values read as one id, sequences of different lengths, a masked array, a score that
+        is NaN, or a document retrieved twice for one topic (the message names the row,
+        counted from 0).
 
         Examples
         --------
         >>> Run.from_arrays([b"7"], [b"d"], [0.5]).topics.tolist()
         [b'7']
         """
-        topics, docnos = labels(topics, "the run's topics", source), labels(docnos, "the run's docnos", source)
-        s = float_array(scores, "scores", infinite=True).reshape(-1)
+        where = f"{source} (run)"
+        topics, docnos = given.ids(topics, "topic", where), given.ids(docnos, "document", where)
+        s = given.values(scores, "score", source, infinite=True)
         ids, codes = _code_topics(topics)
         d = Strings.from_sequence(docnos)
         if not (len(codes) == len(d) == len(s)):

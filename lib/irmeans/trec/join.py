@@ -229,7 +229,10 @@ def _assemble(
     missing = [judged.topic_ids[c].decode("utf-8", "surrogateescape") for c in np.flatnonzero(~in_run)]
     evaluated = in_run | complete
     if not evaluated.any():
-        raise IrmeansError(f"{shown_path(run_source)}: no topic of the run has judgments in {shown_path(qrels_source)}")
+        raise IrmeansError(
+            f"{shown_path(run_source)}: no topic of the run has judgments in {shown_path(qrels_source)}: the run's "
+            f"topics are {_some(run_ids)}, the qrels' {_some(set(judged.topic_ids))}"
+        )
     if missing and not complete:
         warnings.warn(TopicsLeftOutWarning(missing, qrels_source, run_source), stacklevel=4)
     ev = np.flatnonzero(evaluated)
@@ -259,3 +262,10 @@ def _assemble(
         missing=missing,
         judged_positive=judged.judged_positive,
     )
+
+
+def _some(topic_ids: set[bytes], shown: int = 5) -> str:
+    """A few topic ids, in strcmp order, for a message: ``'401', '402', ... (50 in all)``."""
+    names = sorted(topic_ids)
+    text = ", ".join(repr(t.decode("utf-8", "backslashreplace")) for t in names[:shown])
+    return text + (f", ... ({len(names)} in all)" if len(names) > shown else "")
