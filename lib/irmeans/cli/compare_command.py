@@ -28,8 +28,9 @@ transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
 powers 1/4 to 4)?
 
 ``--format csv`` and ``json`` hold every number unrounded (raw and adjusted
-p-values); ``text``, ``markdown`` and ``latex`` round them. ``--plot FILE.svg``
-(or ``.png``) draws each pair's per-topic differences on each average's scale
+p-values; JSON writes an infinite t as the string "inf" or "-inf" and a test
+that does not apply as null); ``text``, ``markdown`` and ``latex`` round them.
+``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on each average's scale
 (needs ``pip install 'irmeans[plot]'``). The results depend only on the inputs
 and ``--seed``.
 """

@@ -12,7 +12,10 @@ adjusted p-values, and Robertson's check of the pair. It reads as two tables:
   whether the averages disagree, and whether the sign survives Robertson's family.
 
 CSV and JSON hold every number unrounded (raw and adjusted p-values alike); the text,
-Markdown and LaTeX tables round them for reading.
+Markdown and LaTeX tables round them for reading.  A number that is not finite is written as
+CSV writes it (``inf``, ``-inf``; NaN, a test that does not apply, as an empty cell) and, since
+JSON has no such numbers, in JSON as the string ``"inf"`` or ``"-inf"`` (t is infinite when a
+pair's differences are all equal and not 0) and NaN as ``null``.
 """
 
 from __future__ import annotations
@@ -110,10 +113,12 @@ class Verdict:
     reversed_by: tuple[str, ...]
 
 
-def _float(x: Any) -> float | None:
-    """A JSON number: None for NaN."""
+def _float(x: Any) -> float | str | None:
+    """A number as JSON holds it: a finite one as it is, an infinite one as the string "inf" or "-inf", NaN as None."""
     v = float(x)
-    return None if math.isnan(v) else v
+    if math.isnan(v):
+        return None
+    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
 def _p(p: float) -> str:
@@ -312,7 +317,7 @@ class Comparison:
         return _save(csv_text(COLUMNS, rows), path)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything, as plain Python values (NaN as None): what :meth:`to_json` writes."""
+        """Everything, as plain Python values (NaN as None, ±inf as "inf" and "-inf"): what :meth:`to_json` writes."""
         names = self.matrix.systems
         verdicts = []
         for v in self.verdicts():
@@ -354,7 +359,8 @@ class Comparison:
         }
 
     def to_json(self, path: str | os.PathLike[str] | None = None) -> str:
-        """:meth:`to_dict` as JSON text (strict: no NaN, null instead); written to ``path`` if given."""
+        """:meth:`to_dict` as JSON text, strict (JSON has no NaN or infinity: null for NaN, the strings "inf" and
+        "-inf" for ±inf); written to ``path`` if given."""
         import json  # here: the command line's other subcommands never need it
 
         # On one line: json's C encoder writes it (an indented dump is written in Python, 10 times slower).
@@ -414,7 +420,8 @@ class Comparison:
         rows = []
         for j, v in enumerate(self.verdicts()):
             marks = [sym[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(self.averages))]
-            robust = "yes" if v.robust else "no: " + ", ".join(v.reversed_by)
+            # not robust: reversed by some transformations, or a tie to begin with (no sign to survive)
+            robust = "yes" if v.robust else "no: " + (", ".join(v.reversed_by) or "the AM ties them")
             rows.append(
                 (
                     v.system_a,
