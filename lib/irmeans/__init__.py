@@ -1,9 +1,9 @@
 """irmeans: per-topic IR effectiveness measures and the ways of averaging them.
 
 >>> import irmeans
->>> ap = [irmeans.average_precision(r) for r in ([1, 0, 1], [0, 0, 1], [0, 0, 0])]
+>>> ap = [irmeans.average_precision(r, num_relevant=2) for r in ([1, 0, 1], [0, 0, 1], [0, 0, 0])]
 >>> round(irmeans.arithmetic_mean(ap), 4), round(irmeans.GM(eps=1e-5)(ap), 4)
-(0.3889, 0.014)
+(0.3333, 0.0111)
 
 The names below are imported from their modules when first used, so that ``import irmeans``
 (and the ``irmeans`` command, which starts with it) loads only what is asked for.
