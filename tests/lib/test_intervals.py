@@ -170,3 +170,9 @@ def test_the_library_no_longer_offers_a_test_across_splits_in_the_command():
 
     assert "wilcoxon" not in command.__doc__.lower() and "t-test" not in command.__doc__.lower()
     assert consistency.split_half is irmeans.split_half
+
+
+def test_one_average_given_as_a_string_is_one_average(trec8):
+    # it was read letter by letter: "unknown average 'a'"
+    r = tau_intervals(trec8, "am", 30, seed=0, n_bootstrap=0)
+    assert list(r.rows) == ["am"]

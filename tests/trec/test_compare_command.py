@@ -244,3 +244,17 @@ def test_the_comparisons_are_counted_once_before_any_work(monkeypatch, capsys):
     monkeypatch.setattr(comparing, "MAX_COMPARISONS", 5)
     status, out, err = run([*FAST, "-m", "map", QRELS, *RUNS], capsys)
     assert (status, out) == (1, "") and "3 pairs × 3 averages is more than the 5 comparisons" in err
+
+
+def test_a_bootstrap_too_big_for_memory_is_refused_before_any_work_naming_it(capsys):
+    status, out, err = run(["-b", "1000000000000", "--dataset", "adhoc8:ap"], capsys)
+    assert (status, out) == (1, "") and err.count("\n") == 1
+    assert "the bootstrap's averages of 129 systems under 3 averages on 1,000,000,000,000 resamples" in err
+    assert "more than this machine's" in err and "-b" in err and "out of memory" not in err
+
+
+@pytest.mark.parametrize("value", ["-1e-9", "-.5", "-inf"])
+def test_a_negative_level_is_refused_for_what_it_is(value, capsys):
+    # argparse took '-1e-9' for an option and said 'expected one argument'
+    status, out, err = run(["--alpha", value, QRELS, *RUNS], capsys)
+    assert (status, out) == (2, "") and f"argument --alpha: '{value}' is not a number strictly between 0 and 1" in err

@@ -283,3 +283,19 @@ def test_every_kernel_is_listed_documented_and_has_one_contract():
             assert fam.name in fam.kernel.__doc__, fam.name  # the trec_eval measure it computes
             assert fam.kernel.__module__ == kernels.__name__
     assert inspect.getdoc(cli.add_parser) and inspect.getdoc(cli.run_eval)
+
+
+@pytest.mark.parametrize(
+    "spec, lines", [("P.5 ", ["P_5"]), ("P.5, 10", ["P_5", "P_10"]), ("ndcg.1=0, 2= 5", ["ndcg_1=0, 2= 5"])]
+)
+def test_blanks_around_a_measure_s_parameters_are_read_as_trec_eval_reads_them(spec, lines):
+    ev = evaluate((["1"], ["a"], [1]), (["1"], ["a"], [1.0]), measures=[spec])
+    assert list(ev.aggregates) == lines
+
+
+@pytest.mark.parametrize("measures", [5, [5], ["map", None]])
+def test_measures_that_are_not_measure_names_are_one_clear_error(measures):
+    from irmeans.errors import IrmeansError
+
+    with pytest.raises(IrmeansError, match="measures must be a trec_eval measure such as 'map'"):
+        evaluate((["1"], ["a"], [1]), (["1"], ["a"], [1.0]), measures=measures)

@@ -224,6 +224,10 @@ def run_eval(opts: argparse.Namespace, out: Output) -> int:
 
     selection: Selection = parse_measures(opts.m, extra=opts.extra, eps=opts.eps, averages=opts.a or ())
     runs = opts.runs
+    if opts.qrels == "-" and "-" in runs:  # before reading the qrels, which would take the run's lines too
+        raise IrmeansError(
+            "'-' (standard input) is given as the qrels and as a run: both cannot be read from one stream"
+        )
     qrels = read_qrels(opts.qrels)
     failed = 0
     for run in runs:

@@ -40,7 +40,7 @@ from numpy.typing import ArrayLike
 
 from .._numeric import TOLERANCE
 from .._python_input import is_frame
-from .._validation import finite_number, whole_number
+from .._validation import check_memory, finite_number, whole_number
 from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
@@ -214,6 +214,11 @@ def compare(
             "compare makes at once: compare with a baseline, or fewer systems"
         )
     _check_scores(matrix, parsed)
+    check_memory(  # before any work: the replicates of the bootstrap are kept whole
+        8.0 * len(parsed) * n_systems * bootstrap,
+        f"the bootstrap's averages of {n_systems:,} systems under {len(parsed)} averages on {bootstrap:,} resamples "
+        "of the topics (give fewer resamples: bootstrap, -b)",
+    )
     done = progress if progress is not None else (lambda k: None)
 
     s = matrix.scores
@@ -224,7 +229,7 @@ def compare(
         if g is not None:
             t[k], p_t[k] = paired_t_test(g[first], g[second])
     p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
-    low, high = _bootstrap(s, parsed, first, second, bootstrap, confidence, seed, done)
+    low, high = _bootstrap(s, parsed, scales, first, second, bootstrap, confidence, seed, done)
     signs = sign_test(s[first], s[second])
     robust, reversed_by, family = sign_survives(s[first], s[second])
     tests = Tests(
@@ -307,6 +312,7 @@ def _count_by_average(avg: Average, x: np.ndarray, y: np.ndarray, flips: np.ndar
 def _bootstrap(
     s: np.ndarray,
     averages: Sequence[Average],
+    scales: Sequence[np.ndarray | None],
     first: np.ndarray,
     second: np.ndarray,
     resamples: int,
@@ -317,33 +323,54 @@ def _bootstrap(
     """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2.
 
     Every system is averaged on the same resamples, so each pair's differences are paired;
-    the resamples come from ``seed`` by a stream of their own (not the sign vectors').
+    the resamples come from ``seed`` by a stream of their own (not the sign vectors').  An
+    average with a finite scale g (``scales``) is, on a resample, its map back from the mean of
+    g over the resampled topics, which is the times each topic is drawn (one matrix product
+    for every system and resample) times g; one without (the median) is computed from the
+    resampled scores themselves.
     """
     n_systems, n_topics = s.shape
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     replicates = np.empty((len(averages), n_systems, resamples))
+    by_topic = [None if g is None else np.ascontiguousarray(g.T) for g in scales]
     for part in _chunks(resamples, _BLOCK_VALUES // (n_systems * n_topics)):
-        picked = s[:, rng.integers(0, n_topics, size=(part.stop - part.start, n_topics))]
-        for k, avg in enumerate(averages):
-            replicates[k, :, part] = avg(picked, axis=2)
-        done(part.stop - part.start)
+        m = part.stop - part.start
+        drawn = rng.integers(0, n_topics, size=(m, n_topics))
+        if any(g is not None for g in by_topic):
+            cells = (drawn + (np.arange(m) * n_topics)[:, None]).ravel()
+            times = np.bincount(cells, minlength=m * n_topics).reshape(m, n_topics).astype(np.float64)
+        if any(g is None for g in by_topic):
+            picked = s[:, drawn]
+        for k, (avg, g) in enumerate(zip(averages, by_topic)):
+            if g is not None:
+                replicates[k, :, part] = avg.from_mean((times @ g) / n_topics).T
+            else:
+                replicates[k, :, part] = avg(picked, axis=2)
+        done(m)
     tail = (1 - confidence) / 2
     low = np.empty((len(averages), first.size))
     high = np.empty_like(low)
+    ranks = {q: _order_statistics(resamples, q) for q in (tail, 1 - tail)}
+    kth = sorted({r for below, above, _ in ranks.values() for r in (below, above)})
     for k in range(len(averages)):
         for part in _chunks(first.size, _BLOCK_VALUES // resamples):
             d = replicates[k, first[part]] - replicates[k, second[part]]
-            d.sort(axis=1)  # numpy's vectorised sort: faster here than the partitions of np.quantile
-            low[k, part], high[k, part] = _quantile_of_sorted(d, tail), _quantile_of_sorted(d, 1 - tail)
+            d.partition(kth, axis=1)  # the order statistics of the two quantiles, in place (faster than a sort)
+            low[k, part], high[k, part] = (_quantile(d, *ranks[q]) for q in (tail, 1 - tail))
             done(part.stop - part.start)
     return low, high
 
 
-def _quantile_of_sorted(rows: np.ndarray, q: float) -> np.ndarray:
-    """The q-quantile of each sorted row, interpolated as ``np.quantile``'s default (linear) method does."""
-    h = (rows.shape[1] - 1) * q
+def _order_statistics(n: int, q: float) -> tuple[int, int, float]:
+    """The two order statistics of n values that the q-quantile lies between, and its weight on the upper one."""
+    h = (n - 1) * q
     below = int(np.floor(h))
-    above = min(below + 1, rows.shape[1] - 1)
+    return below, min(below + 1, n - 1), h - below
+
+
+def _quantile(rows: np.ndarray, below: int, above: int, weight: float) -> np.ndarray:
+    """The quantile of each row from its order statistics (in place), interpolated as ``np.quantile``'s default
+    (linear) method does."""
     lower, upper = rows[:, below], rows[:, above]
-    value: np.ndarray = lower + (h - below) * (upper - lower)
+    value: np.ndarray = lower + weight * (upper - lower)
     return value

@@ -36,7 +36,7 @@ consistency`` prints it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,7 +293,7 @@ _RESAMPLE_VALUES = 1 << 21
 
 def tau_intervals(
     scores: ArrayLike,
-    averages: Sequence[str | Average],
+    averages: str | Average | Sequence[str | Average],
     n_splits: int = 10_000,
     seed: int | np.random.Generator | None = None,
     *,
@@ -311,7 +311,7 @@ def tau_intervals(
     Parameters
     ----------
     scores : array_like, shape (systems, topics)
-    averages : sequence of str or Average
+    averages : str, Average, or a sequence of them
         Specs (``"am"``, ``"gm:0.01"``, ``"median"``...), each optionally ``std-``
         for the average of standardized scores (:func:`irmeans.standardize` over
         all the systems, a flat topic giving 0.5), or Average values.
@@ -346,6 +346,8 @@ def tau_intervals(
     ConsistencyReport
     """
     s = score_matrix(scores)
+    if isinstance(averages, str) or not isinstance(averages, Iterable):
+        averages = [averages]  # one average, not a sequence of letters
     parsed: dict[str, tuple[Average, bool]] = {}
     for spec in averages:
         parsed.setdefault(spec_label(spec), parse_spec(spec))

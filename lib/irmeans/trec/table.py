@@ -401,7 +401,7 @@ class Chosen:
 def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: str) -> list[float]:
     values = []
     for piece in text.split(","):
-        value = parse(piece)
+        value = parse(piece.strip(_C_SPACE))  # C's atol and atof skip blanks before; trec_eval takes 'P.5 ' too
         if value is None:
             raise IrmeansError(
                 f"measure {spec!r}: {what} {piece!r} is not {'an integer' if parse is c_int else 'a number'}"
@@ -410,6 +410,9 @@ def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: s
             raise IrmeansError(f"measure {spec!r}: {what} {piece!r} is not a finite number")
         values.append(value)
     return values
+
+
+_C_SPACE = " \t\n\v\f\r"  # C's isspace
 
 
 def _parse_params(fam: Family, text: str | None, spec: str) -> Chosen:
@@ -446,7 +449,7 @@ def _parse_params(fam: Family, text: str | None, spec: str) -> Chosen:
     pairs = []
     for piece in text.split(","):
         name, _, value = piece.partition("=")
-        number = c_float(value)
+        number = c_float(value.strip(_C_SPACE))
         if number is None or not math.isfinite(number):
             raise IrmeansError(f"measure {spec!r}: value {value!r} of {name!r} is not a finite number")
         pairs.append((name, number))
@@ -537,6 +540,12 @@ def parse_measures(
         specs, extra = ["all_trec"], True
     if isinstance(specs, str):
         specs = [specs]
+    given = list(specs) if isinstance(specs, Iterable) else None
+    if given is None or not all(isinstance(spec, str) for spec in given):
+        raise IrmeansError(
+            f"measures must be a trec_eval measure such as 'map' or 'P.10', or a list of them; got {specs!r:.80}"
+        )
+    specs = given
     marked: set[str]
     texts: dict[str, str]
     marked, texts = set(), {}
