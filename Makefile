@@ -169,9 +169,13 @@ $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
 	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt
 	touch $@
 
+# trec_eval 10's source, built with its own Makefile when no TREC_EVAL and no trec_eval on PATH
+# (benchmarks/trec_eval_binary.py); without one the benchmark says which comparisons it leaves out.
+TREC_EVAL_SRC ?= ../shared/bench/trec_eval-10.0-src.tar.gz
+
 .PHONY: bench
 bench: venv $(if $(QUICK),,$(BENCH_STAMP))
-	$(BIN)/python benchmarks/bench.py $(if $(QUICK),--quick)
+	TREC_EVAL_SRC=$(TREC_EVAL_SRC) $(BIN)/python benchmarks/bench.py $(if $(QUICK),--quick)
 	$(BIN)/python benchmarks/bench_split_half.py $(if $(QUICK),--only trec8 --rounds 1 --splits 2000)
 	$(BIN)/python benchmarks/bench_compare.py $(if $(QUICK),--quick)
 

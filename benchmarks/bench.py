@@ -8,16 +8,20 @@ rounds (``make bench QUICK=1``, part of ``make test``: under two minutes).
 Every command runs as a fresh process, with the library's bytecode compiled first (as an
 installed package has it: without it every start compiles the library's source), and its peak
 resident memory measured by GNU time.  The comparisons with trec_eval 10 need its binary:
-``TREC_EVAL=path/to/trec_eval`` or ``trec_eval`` on PATH (without one those lines are left out).
+``TREC_EVAL=path/to/trec_eval``, ``trec_eval`` on PATH, or one built from the source archive
+``TREC_EVAL_SRC`` names (``make bench`` does so, see ``trec_eval_binary.py``); without one the
+benchmark says at its start and at its end which comparisons it leaves out.
 
-1. researchers: the work researchers do, on real-shaped runs (``generate.generate_real`` and
-   ``generate.generate_track``: docnos of 20-40 characters, ties, graded qrels), with the
-   targets of the evaluator (each printed with whether it is met):
+1. researchers: the work researchers do, on real-shaped runs (``generate.generate_real``,
+   ``generate.generate_stacked``, ``generate.generate_track``: docnos of 20-50 characters, ties,
+   graded qrels), with the targets of the evaluator (each printed with whether it is met):
 
-   - a real-sized run, 473,000 lines, ``-m all_trec``: <= 0.8 x trec_eval's time and
-     <= 1.0 x its peak memory (and the same lines as trec_eval);
+   - real-sized runs of 473,000 lines, ``-m all_trec``: one track's (28 MiB) and two tracks'
+     stacked (34 MiB, scores written in full): <= 0.8 x trec_eval's wall time and <= 1.2 x its
+     peak memory (and the same lines as trec_eval);
    - a track, 5 and 25 runs of 50,000 lines against one qrels, ``-c -m map -m P.10``, in one
      call: <= 1.0 x and <= 0.5 x a shell loop of trec_eval (start-up counted);
+   - 27 runs of six tracks, one call per qrels, ``-c -m official``: <= 1.3 x a shell loop of trec_eval;
    - start-up: ``irmeans eval`` on a 16,000-line run <= 1.5 x ``python -c "import numpy"``.
 2. shapes: big shapes against trec_eval: a 200 MB run of one topic, and ``-q -m all_trec``
    over 100,000 topics of one document each (time and peak memory).
@@ -31,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -43,7 +48,16 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from generate import generate, generate_many_topics, generate_one_topic, generate_real, generate_track  # noqa: E402
+import trec_eval_binary as trec_eval_binary_module  # noqa: E402
+from generate import (  # noqa: E402
+    generate,
+    generate_many_topics,
+    generate_one_topic,
+    generate_real,
+    generate_stacked,
+    generate_track,
+    generate_tracks,
+)
 
 MEASURES = ["map", "gm_map", "recip_rank", "P", "ndcg", "Rprec"]
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -216,9 +230,36 @@ def in_memory(qrels_path, run_path, rounds):
 
         return call
 
-    res = interleaved({"irmeans.evaluate": timed(ours), "ranx.evaluate (warm)": timed(theirs)}, rounds)
+    import ir_measures
+    import pytrec_eval
+
+    pq = {t: {} for t in set(q0.topics.astype(str).tolist())}
+    for t, d, g in zip(q0.topics.astype(str).tolist(), q0.docnos.astype(str).tolist(), q0.rels.tolist()):
+        pq[t][d] = g
+    pr = {t: {} for t in set(r0.topics.astype(str).tolist())}
+    for t, d, v in zip(r0.topics.astype(str).tolist(), r0.docnos.astype(str).tolist(), r0.scores.tolist()):
+        pr[t][d] = v
+    names = ["AP", "RR", "nDCG", "Rprec"] + [f"P@{k}" for k in CUTOFFS]
+    ir_names = [ir_measures.parse_measure(n) for n in names]
+
+    def pytrec():
+        per_query = pytrec_eval.RelevanceEvaluator(pq, {"map", "gm_map", "recip_rank", "P", "ndcg", "Rprec"}).evaluate(
+            pr
+        )
+        return float(np.mean([v["map"] for v in per_query.values()]))
+
+    def irm():
+        return ir_measures.calc_aggregate(ir_names, pq, pr)
+
+    contenders = {
+        "irmeans.evaluate": timed(ours),
+        "ranx.evaluate (warm)": timed(theirs),
+        "pytrec_eval (dicts)": timed(pytrec),
+        "ir_measures.calc_aggregate (dicts)": timed(irm),
+    }
+    res = interleaved(contenders, rounds)
     base = statistics.median(res["irmeans.evaluate"])
-    print(f"\n### In memory, already parsed arrays ({rounds} interleaved rounds)\n")
+    print(f"\n### In memory, already parsed ({rounds} interleaved rounds)\n")
     print("| contender | median (s) | min–max (s) | irmeans / it |")
     print("|---|---:|---:|---:|")
     for name, values in res.items():
@@ -313,9 +354,29 @@ def big(qrels, run, rounds):
     print(f"| irmeans eval | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} | {max(rss):.0f} |")
 
 
+#: The comparisons with trec_eval, by part: what a run without its binary leaves out.
+NEEDS_TREC_EVAL = {
+    "researchers": "a track of 5 and of 25 runs, the 27 runs of six tracks and the 473,000-line runs against trec_eval",
+    "shapes": "the 190 MiB topic and the 100,000 one-document topics against trec_eval",
+    "real": "the 5M-line real-shaped run's trec_eval line",
+}
+_TREC_EVAL: list = []
+
+
 def trec_eval_binary():
-    """The trec_eval binary to compare with: ``TREC_EVAL`` or ``trec_eval`` on PATH (None if neither)."""
-    return os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
+    """The trec_eval binary to compare with (found or built once, see ``trec_eval_binary.py``), or None."""
+    if not _TREC_EVAL:
+        _TREC_EVAL.extend(trec_eval_binary_module.find())
+    return _TREC_EVAL[0]
+
+
+def left_out(parts):
+    """Say which comparisons a run without trec_eval leaves out (nothing if there is a binary)."""
+    if trec_eval_binary():
+        return
+    missing = [NEEDS_TREC_EVAL[p] for p in parts if p in NEEDS_TREC_EVAL]
+    if missing:
+        print(f"\n**No trec_eval binary ({_TREC_EVAL[1]}): left out: {'; '.join(missing)}.**")
 
 
 def real_shaped(qrels, run, rounds):
@@ -438,22 +499,52 @@ def researchers(data, rounds):
                 f"A track: {n} runs of 50,000 real-shaped lines against one qrels, `-c -m map -m P.10` "
                 f"({rounds} interleaved rounds)",
             )
-        one_q, one_r = generate_real(data, 473, 1000)
+        tracks6 = generate_tracks(data)
         _LOADS[0] = load()
+        flags6 = "-c -m official"
+        loop6 = "; ".join(
+            f"{shlex.quote(binary)} {flags6} {shlex.quote(q)} {shlex.quote(r)}" for q, rs in tracks6 for r in rs
+        )
+        calls6 = "; ".join(
+            f"{shlex.quote(irmeans)} eval {flags6} {shlex.quote(q)} {' '.join(map(shlex.quote, rs))}"
+            for q, rs in tracks6
+        )
         res = interleaved(
             {
-                "trec_eval 10": lambda: run_child([binary, "-m", "all_trec", one_q, one_r]),
-                "irmeans eval": lambda: run_child([irmeans, "eval", "-m", "all_trec", one_q, one_r]),
+                "trec_eval 10 loop": lambda: run_child(["sh", "-ec", loop6]),
+                "irmeans eval, a call per qrels": lambda: run_child(["sh", "-ec", calls6]),
             },
             rounds,
         )
-        single = _table(
-            res, "trec_eval 10", f"A real-sized run: 473,000 real-shaped lines, `-m all_trec` ({rounds} rounds)"
+        n27 = sum(len(rs) for _, rs in tracks6)
+        six = _table(
+            res,
+            "trec_eval 10 loop",
+            f"{n27} runs of six tracks (50,000 lines each), `{flags6}`, a call per qrels ({rounds} interleaved rounds)",
         )
-        same = _same_lines(binary, irmeans, ["-m", "all_trec"], one_q, one_r)
-        print(f"\nirmeans prints trec_eval's lines, value for value: {'yes' if same else 'NO'}")
-        if not same:
-            raise SystemExit("irmeans eval and trec_eval print different lines on the real-sized run")
+        singles = {}
+        for name, (one_q, one_r) in (
+            ("one track's", generate_real(data, 473, 1000)),
+            ("two tracks' stacked", generate_stacked(data)),
+        ):
+            _LOADS[0] = load()
+            res = interleaved(
+                {
+                    "trec_eval 10": lambda q=one_q, r=one_r: run_child([binary, "-m", "all_trec", q, r]),
+                    "irmeans eval": lambda q=one_q, r=one_r: run_child([irmeans, "eval", "-m", "all_trec", q, r]),
+                },
+                rounds,
+            )
+            size = os.path.getsize(one_r) / 2**20
+            singles[name] = _table(
+                res,
+                "trec_eval 10",
+                f"A real-sized run, {name}: 473,000 lines ({size:.0f} MiB), `-m all_trec` ({rounds} rounds)",
+            )
+            same = _same_lines(binary, irmeans, ["-m", "all_trec"], one_q, one_r)
+            print(f"\nirmeans prints trec_eval's lines, value for value: {'yes' if same else 'NO'}")
+            if not same:
+                raise SystemExit(f"irmeans eval and trec_eval print different lines on the {name} run")
     print("\nTargets (wall time; CPU time in brackets, less sensitive to the machine's load):\n")
     ratio = start["irmeans eval, 16k lines"][0] / start['python -c "import numpy"'][0]
     _verdict('start-up: a 16k-line run / python -c "import numpy"', ratio, 1.5)
@@ -466,11 +557,24 @@ def researchers(data, rounds):
                 limit,
             )
             print(f"  (CPU: {t['irmeans eval, one call'][1] / t['trec_eval 10 loop'][1]:.2f})")
-        _verdict("473k lines, all_trec / trec_eval (time)", single["irmeans eval"][0] / single["trec_eval 10"][0], 0.8)
-        print(f"  (CPU: {single['irmeans eval'][1] / single['trec_eval 10'][1]:.2f})")
         _verdict(
-            "473k lines, all_trec / trec_eval (peak memory)", single["irmeans eval"][2] / single["trec_eval 10"][2], 1.0
+            "27 runs of six tracks, a call per qrels / trec_eval's loop",
+            six["irmeans eval, a call per qrels"][0] / six["trec_eval 10 loop"][0],
+            1.3,
         )
+        print(f"  (CPU: {six['irmeans eval, a call per qrels'][1] / six['trec_eval 10 loop'][1]:.2f})")
+        for name, single in singles.items():
+            _verdict(
+                f"473k lines ({name}), all_trec / trec_eval (time)",
+                single["irmeans eval"][0] / single["trec_eval 10"][0],
+                0.8,
+            )
+            print(f"  (CPU: {single['irmeans eval'][1] / single['trec_eval 10'][1]:.2f})")
+            _verdict(
+                f"473k lines ({name}), all_trec / trec_eval (peak memory)",
+                single["irmeans eval"][2] / single["trec_eval 10"][2],
+                1.2,
+            )
 
 
 def shapes(data, rounds):
@@ -520,6 +624,9 @@ def main(argv=None):
     compile_library()
     print("## irmeans benchmarks\n")
     print(f"Machine: {machine()}.  Load average at start: {load()}.")
+    binary = trec_eval_binary()
+    print(f"trec_eval 10: {binary or 'none'} ({_TREC_EVAL[1]}).")
+    left_out(parts)
     if "researchers" in parts:
         researchers(opts.data, rounds)
     if "shapes" in parts:
@@ -541,6 +648,7 @@ def main(argv=None):
         real_q, real_r = generate_real(opts.data)
         real_shaped(real_q, real_r, max(1, min(rounds, 3)))
     print(f"\nLoad average at end: {load()}.")
+    left_out(parts)
     missed = [v for v in VERDICTS if not v[3]]
     if missed:
         print(f"{len(missed)} target(s) not met on this run (the figures above; a loaded machine misses them).")

@@ -25,6 +25,12 @@ that every evaluator ranks the same way).
    and the two tests' B (ranx counts the permutations as extreme as the data, k/B; irmeans
    counts the data once more, (k + 1)/(B + 1)). Exit status 1 if a check fails.
 
+4. **Big shapes** (``--shapes``, also at the end of a full run): the whole command on a CSV of
+   seeded scores, ``irmeans compare --scores CSV --format csv`` at its default settings
+   (three averages, 10,000 sign vectors and resamples): 2 systems x 100,000 topics (target:
+   at most 500 MB of peak memory) and 300 systems x 50 topics, all 44,850 pairs (targets: at
+   most 60 s and 1 GB); wall time and peak memory (GNU time) of each.
+
 ``--quick`` (run by ``make bench QUICK=1``, so by ``make test``): no ranx, one round, a
 track of 20 runs; the whole command is timed and its CSV checked (one row for each pair
 and average, the AM's means those of ``irmeans.evaluate_runs``).
@@ -117,15 +123,64 @@ def timed_command(argv: list[str]) -> float:
     return seconds
 
 
+#: (systems, topics, most seconds or None, most MiB) of the big shapes' targets.
+SHAPES = [(2, 100_000, None, 500), (300, 50, 60, 1000)]
+
+
+def shapes() -> int:
+    """The whole command on the big shapes: wall time and peak memory against their targets; the targets missed."""
+    rng = np.random.default_rng(5)
+    print("\n### `irmeans compare` on big shapes (default settings, one round each)\n")
+    print(f"Load average (1 / 5 / 15 min) {load()} at the start.\n")
+    print("| scores | pairs | wall (s) | peak RSS (MiB) | targets | |")
+    print("|---|---:|---:|---:|---|---|")
+    irmeans = os.path.join(os.path.dirname(sys.executable), "irmeans")
+    timed = ["/usr/bin/time", "-f", "%M"] if os.access("/usr/bin/time", os.X_OK) else []
+    missed = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for systems, topics, most_s, most_mib in SHAPES:
+            scores = np.round(rng.beta(0.8, 2.0, (systems, topics)), 4)
+            path = os.path.join(folder, f"scores_{systems}x{topics}.csv")
+            with open(path, "w") as fh:
+                fh.write("system," + ",".join(f"t{j}" for j in range(topics)) + "\n")
+                fh.writelines(f"s{i}," + ",".join(f"{v:.4f}" for v in row) + "\n" for i, row in enumerate(scores))
+            start = time.perf_counter()
+            done = subprocess.run(
+                [*timed, irmeans, "compare", "--scores", path, "--format", "csv"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "IRMEANS_PROGRESS": "off"},
+            )
+            wall = time.perf_counter() - start
+            if done.returncode:
+                raise SystemExit(f"irmeans compare on {systems} x {topics} exited {done.returncode}: {done.stderr}")
+            mib = int(done.stderr.strip().splitlines()[-1]) / 1024 if timed else float("nan")
+            met = (most_s is None or wall <= most_s) and mib <= most_mib
+            missed += not met
+            limits = f"<= {most_mib} MiB" + (f", <= {most_s} s" if most_s else "")
+            pairs = systems * (systems - 1) // 2
+            print(
+                f"| {systems:,} systems x {topics:,} topics | {pairs:,} | {wall:.1f} | {mib:.0f} | {limits} "
+                f"| {'met' if met else 'NOT met'} |"
+            )
+    print(f"\nLoad average at the end: {load()}.")
+    return missed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each timing (default 3)")
     parser.add_argument("--runs", type=int, default=100, help="runs in the track (default 100)")
     parser.add_argument("--ranx-runs", type=int, default=10, help="runs ranx compares (default 10)")
     parser.add_argument("--quick", action="store_true", help="20 runs, one round, no ranx (a check that it works)")
+    parser.add_argument("--shapes", action="store_true", help="the big shapes alone (no ranx)")
     opts = parser.parse_args()
     if opts.quick:
         return quick(opts.runs if opts.runs != 100 else 20)
+    if opts.shapes:
+        shapes()
+        return 0
 
     import warnings
 
@@ -208,6 +263,7 @@ def main() -> int:
     print(f"Checks: ranx's per-topic AP equals irmeans' on the {k} runs, and the randomization p-values of the AM")
     print(f"are within Monte Carlo error of ranx's Fisher p-values for MAP (worst: {worst:.2f} of the bound):")
     print(f"**{'passed' if ok else 'FAILED'}**. Load average at the end: {load()}.")
+    shapes()
     return 0 if ok else 1
 
 

@@ -1,7 +1,7 @@
 """Split-half consistency at scale: ``irmeans.consistency.split_half`` against its earlier self.
 
-``python benchmarks/bench_split_half.py [--rounds R] [--only trec8|large|memory]`` prints
-Markdown tables; ``--help`` lists the sizes it can be given.
+``python benchmarks/bench_split_half.py [--rounds R] [--only trec8|large|memory|commands]``
+prints Markdown tables; ``--help`` lists the sizes it can be given.
 
 1. **TREC-8** (``irmeans.datasets.load("adhoc8", "ap")``: 129 runs x 50 topics), 10,000
    splits, for the arithmetic mean and the other averages of the book. The peer is the
@@ -21,6 +21,10 @@ Markdown tables; ``--help`` lists the sizes it can be given.
    10 topics, new and earlier. With ``--command-splits N`` (say 10000000), also the whole
    ``irmeans consistency --scores CSV -n N`` (default averages) on 12 systems x 50 topics
    (``synthetic_scores(12, 50, seed=12)`` written to a temporary CSV).
+4. **The command's targets** (``commands``): the whole ``irmeans consistency --scores CSV``
+   (default averages, the intervals over topics by default) on 10,000 systems x 50 topics
+   with ``-n 100`` (target: at most 30 s) and on 30 systems x 5,000 topics with ``-n 1000``
+   (target: at most 20 s), wall time and peak memory of each, median of ``--command-rounds``.
 
 Exit status 1 if any tau differs.
 """
@@ -208,7 +212,8 @@ def child_peak(code):
 
 
 COMMAND_CHILD = """
-import sys
+import os, sys
+os.environ["IRMEANS_PROGRESS"] = "off"
 from irmeans.cli import main
 sys.exit(main(["consistency", "--scores", {path!r}, "-n", "{n}"]))
 """
@@ -229,6 +234,43 @@ def command_memory(n_splits):
     print("| command | wall (s) | peak RSS (MiB) |")
     print("|---|---:|---:|")
     print(f"| irmeans consistency --scores CSV -n {n_splits} | {wall:.1f} | {peak:.0f} |")
+
+
+def write_scores(path, scores):
+    with open(path, "w") as fh:
+        fh.write("system," + ",".join(f"t{j}" for j in range(scores.shape[1])) + "\n")
+        for i, values in enumerate(scores):
+            fh.write(f"s{i}," + ",".join(f"{v:.4f}" for v in values) + "\n")
+
+
+#: (systems, topics, splits, the most seconds the command may take) of the command's targets.
+COMMAND_TARGETS = [(10_000, 50, 100, 30.0), (30, 5_000, 1_000, 20.0)]
+
+
+def commands(rounds):
+    """The whole command on the targets' shapes: wall time and peak memory, and whether each target is met."""
+    import tempfile
+
+    print(f"\n### irmeans consistency on big shapes (default averages and intervals; {rounds} rounds)\n")
+    print(f"Load average at the start: {load()}.\n")
+    print("| scores | -n | median wall (s) | min–max (s) | peak RSS (MiB) | target | |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    missed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for systems, topics, n, limit in COMMAND_TARGETS:
+            path = os.path.join(tmp, f"scores_{systems}x{topics}.csv")
+            write_scores(path, synthetic_scores(systems, topics, seed=42))
+            code = COMMAND_CHILD.format(path=path, n=n)
+            runs = [child_peak(code) for _ in range(rounds)]
+            walls = [w for w, _, _ in runs]
+            med = statistics.median(walls)
+            met = med <= limit
+            missed += not met
+            print(
+                f"| {systems:,} systems x {topics:,} topics | {n:,} | {med:.1f} | {min(walls):.1f}–{max(walls):.1f} "
+                f"| {max(p for _, p, _ in runs):.0f} | <= {limit:.0f} s | {'met' if met else 'NOT met'} |"
+            )
+    return missed
 
 
 def memory(n_splits):
@@ -254,9 +296,10 @@ def main(argv=None) -> int:
     parser.add_argument("--large-averages", default="am", help="averages at 10,000 systems, comma-separated")
     parser.add_argument("--memory-splits", type=int, default=1_000_000, help="splits of the memory test")
     parser.add_argument("--command-splits", type=int, default=0, help="splits of the command's memory test (0: none)")
-    parser.add_argument("--only", choices=["trec8", "large", "memory"], action="append")
+    parser.add_argument("--command-rounds", type=int, default=3, help="rounds of the command's targets (default 3)")
+    parser.add_argument("--only", choices=["trec8", "large", "memory", "commands"], action="append")
     opts = parser.parse_args(argv)
-    parts = set(opts.only or ["trec8", "large", "memory"])
+    parts = set(opts.only or ["trec8", "large", "memory", "commands"])
 
     print("## Split-half consistency: split_half against its earlier implementation\n")
     print(machine())
@@ -269,6 +312,8 @@ def main(argv=None) -> int:
         ok &= memory(opts.memory_splits)
         if opts.command_splits:
             command_memory(opts.command_splits)
+    if "commands" in parts:
+        commands(opts.command_rounds)
     print(f"\nLoad average at the end: {load()}.")
     if not ok:
         print("split_half's τ differs from the earlier implementation or from scipy", file=sys.stderr)

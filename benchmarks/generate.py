@@ -2,8 +2,9 @@
 
 ``python benchmarks/generate.py OUTDIR TOPICS DOCS [SEED]`` writes
 ``OUTDIR/run_{TOPICS}x{DOCS}.txt`` and ``OUTDIR/qrels_{TOPICS}x{DOCS}.txt``.
-:func:`generate_real` and :func:`generate_track` write runs of the shape researchers have
-(real-shaped docnos, ties, graded qrels, many runs against one qrels); :func:`generate_one_topic`
+:func:`generate_real`, :func:`generate_stacked`, :func:`generate_track` and :func:`generate_tracks`
+write runs of the shape researchers have (real-shaped docnos, ties, graded qrels, two tracks'
+runs stacked in one file, many runs against one qrels, several tracks); :func:`generate_one_topic`
 and :func:`generate_many_topics` the big shapes (a 200 MB topic, 100,000 one-document topics).
 
 The run has DOCS documents for each of TOPICS topics, scores rounded to two
@@ -126,6 +127,89 @@ def generate_real(outdir, topics=5000, docs=1000, seed=7):
     return qpath, rpath
 
 
+def _robust_docnos(rng, n):
+    """``n`` distinct docnos of TREC disks 4 and 5 (the Robust tracks): FBIS, FT, LA Times, Federal Register."""
+    kind = rng.integers(0, 4, size=n)
+    a = rng.integers(1, 68_000, size=n)
+    b = rng.integers(1, 13, size=n)
+    c = rng.integers(1, 29, size=n)
+    out = []
+    for k, x, m, d in zip(kind.tolist(), a.tolist(), b.tolist(), c.tolist()):
+        if k == 0:
+            out.append(f"FBIS{3 + x % 2}-{x}")
+        elif k == 1:
+            out.append(f"FT9{x % 5}{m % 10}-{x % 20_000}")
+        elif k == 2:
+            out.append(f"LA{m:02d}{d:02d}{89 + x % 2}-{x % 9000:04d}")
+        else:
+            out.append(f"FR94{m:02d}{d:02d}-{x % 3}-{x % 40_000:05d}")
+    return list(dict.fromkeys(out))
+
+
+def _cast_docnos(rng, n):
+    """``n`` distinct passage ids of TREC CAsT 2021: MS MARCO documents, KILT and Washington Post, split into
+    passages (``MARCO_D1234567-3``, ``KILT_105172-3``, ``WAPO_<uuid>-3``)."""
+    kind = rng.choice(3, size=n, p=[0.35, 0.15, 0.5])
+    a = rng.integers(0, 3_200_000, size=n)
+    p = rng.integers(1, 30, size=n)
+    u = rng.integers(0, 2**62, size=(n, 2))
+    out = []
+    for k, x, q, (h, g) in zip(kind.tolist(), a.tolist(), p.tolist(), u.tolist()):
+        if k == 0:
+            out.append(f"MARCO_D{x}-{q}")
+        elif k == 1:
+            out.append(f"KILT_{x % 6_000_000}-{q}")
+        else:
+            w = f"{h:016x}{g:016x}"
+            out.append(f"WAPO_{w[:8]}-{w[8:12]}-{w[12:16]}-{w[16:20]}-{w[20:32]}-{q}")
+    return list(dict.fromkeys(out))
+
+
+def generate_stacked(outdir, seed=13):
+    """Two tracks' runs stacked in one file, and their qrels stacked likewise: 473,000 lines; return the paths.
+
+    The shape of two real runs put in one file: a Robust 2003-like run (100 topics ``303`` ... of
+    1,000 documents of TREC disks 4 and 5, ``FBIS3-10082``, scores with four decimals,
+    qrels of about 1,000 judgments a topic, grades 0-2) followed by a CAsT 2021-like run
+    (373 turns ``106_1`` ... of 1,000 passages, ``MARCO_D1234567-3``, ``KILT_105172-3``,
+    ``WAPO_<uuid>-3``, scores written as Python writes a double, negative ones too, a tag
+    of its own, graded qrels 0-4 of about 150 judgments a turn, a long tag): 34 MiB, a real-sized
+    run of long docnos and long scores.
+    """
+    qpath, rpath = os.path.join(outdir, "qrels_stacked.txt"), os.path.join(outdir, "run_stacked.txt")
+    if os.path.exists(qpath) and os.path.exists(rpath):
+        return qpath, rpath
+    os.makedirs(outdir, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    robust = [str(t) for t in range(303, 451)][:50] + [str(t) for t in range(601, 651)]
+    cast = [f"{t}_{k}" for t in range(106, 160) for k in range(1, 8)][:373]
+    with open(qpath + ".part", "w") as fq, open(rpath + ".part", "w") as fr:
+        cast_grades = ([0, 1, 2, 3, 4], [0.6, 0.15, 0.12, 0.08, 0.05])
+        for qids, names, tag, decimals, judged_n, grades in (
+            (robust, _robust_docnos, "pircRB03t3", 4, (700, 1300), ([0, 1, 2], [0.9, 0.08, 0.02])),
+            (cast, _cast_docnos, "clarke-auto-rerank-t5", None, (80, 220), cast_grades),
+        ):
+            for qid in qids:
+                pool = names(rng, 1400)
+                retrieved, rest = pool[:1000], pool[1000:]
+                scores = np.sort(rng.normal(5.0, 4.0, size=len(retrieved)))[::-1]
+                top = int(rng.integers(*judged_n))
+                pick = np.unique(np.minimum(rng.exponential(300, size=top).astype(np.int64), len(retrieved) - 1))
+                judged = [retrieved[i] for i in pick.tolist()] + rest[: max(0, top - len(pick))]
+                g = rng.choice(grades[0], size=len(judged), p=grades[1])
+                order = rng.permutation(len(judged))
+                fq.write("".join(f"{qid} 0 {judged[i]} {g[i]}\n" for i in order.tolist()))
+                fr.write(
+                    "".join(
+                        f"{qid} Q0 {d} {i} {s if decimals is None else round(s, decimals)!r} {tag}\n"
+                        for i, (d, s) in enumerate(zip(retrieved, scores.tolist()), 1)
+                    )
+                )
+    os.replace(qpath + ".part", qpath)
+    os.replace(rpath + ".part", rpath)
+    return qpath, rpath
+
+
 def generate_track(outdir, runs=100, topics=50, docs=1000, seed=11):
     """Write a track's qrels and ``runs`` run files (unless present); return (qrels, [runs]).
 
@@ -135,7 +219,7 @@ def generate_track(outdir, runs=100, topics=50, docs=1000, seed=11):
     overlap as real submissions do; scores with two decimals (ties); qrels of 300 judgments
     per topic from the pool, graded 0-2.
     """
-    folder = os.path.join(outdir, f"track_{runs}x{topics}x{docs}")
+    folder = os.path.join(outdir, f"track_{runs}x{topics}x{docs}" + (f"_{seed}" if seed != 11 else ""))
     qpath = os.path.join(folder, "qrels.txt")
     paths = [os.path.join(folder, f"run{k:03d}.txt") for k in range(runs)]
     if os.path.exists(qpath) and all(os.path.exists(p) for p in paths):
@@ -163,6 +247,16 @@ def generate_track(outdir, runs=100, topics=50, docs=1000, seed=11):
                 )
         os.replace(path + ".part", path)
     return qpath, paths
+
+
+#: The runs of :func:`generate_tracks`' six tracks: 27 in all.
+TRACK_RUNS = (5, 5, 5, 4, 4, 4)
+
+
+def generate_tracks(outdir):
+    """Six tracks' qrels and runs (27 runs, :data:`TRACK_RUNS`), each as :func:`generate_track` makes one; return
+    a list of (qrels, [runs]): the runs of several tracks, evaluated one call per qrels."""
+    return [generate_track(outdir, runs=n, topics=50, docs=1000, seed=100 + k) for k, n in enumerate(TRACK_RUNS)]
 
 
 def generate_one_topic(outdir, lines=3_650_000, seed=5):

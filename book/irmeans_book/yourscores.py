@@ -3,10 +3,9 @@
 :func:`your_scores_chart` is a Vega-Lite chart with two text boxes, "Your scores,
 system A" and "... system B" (per-topic scores, separated by commas or spaces).
 As the reader types, the page computes each average and says which system it
-prefers. No formula is written here: each average's expressions come from the
-library's average object (:meth:`irmeans.averages.Average.vega`), so the page
-evaluates the library's formula, in Vega's expression language; this module
-only parses the boxes and lays out the table. A score that is not a number, or
+prefers. No formula is written here: each average's expressions come from
+:mod:`irmeans_book.vega_forms`, the library's formulas in Vega's expression
+language; this module only parses the boxes and lays out the table. A score that is not a number, or
 not between 0 and 1, gets a short note beside the boxes, and an average that
 cannot take a score (the harmonic mean of a 0 without ε) reads "undefined",
 with the reason.
@@ -34,6 +33,7 @@ import altair as alt
 from irmeans.averages import Average
 
 from irmeans_book.plots import VegaLiteFigure, show
+from irmeans_book.vega_forms import vega_form
 
 __all__ = ["PARAMS", "your_scores_chart", "your_scores", "as_text"]
 
@@ -80,7 +80,7 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         What the boxes hold to start with: the chapter's example.
     """
     names = list(averages)
-    forms = [avg.vega("datum.score", f"datum.total_{k}", "datum.n") for k, avg in enumerate(averages.values())]
+    forms = [vega_form(avg, "datum.score", f"datum.total_{k}", "datum.n") for k, avg in enumerate(averages.values())]
     per_score = []
     measures = [
         {"op": "sum", "field": "ok_n", "as": "n"},

@@ -1,9 +1,9 @@
 """irmeans: per-topic IR effectiveness measures and the ways of averaging them.
 
 >>> import irmeans
->>> ap = [irmeans.average_precision(r) for r in ([1, 0, 1], [0, 0, 1], [0, 0, 0])]
+>>> ap = [irmeans.average_precision(r, num_relevant=2) for r in ([1, 0, 1], [0, 0, 1], [0, 0, 0])]
 >>> round(irmeans.arithmetic_mean(ap), 4), round(irmeans.GM(eps=1e-5)(ap), 4)
-(0.3889, 0.014)
+(0.3333, 0.0111)
 
 The names below are imported from their modules when first used, so that ``import irmeans``
 (and the ``irmeans`` command, which starts with it) loads only what is asked for.
@@ -19,12 +19,12 @@ __version__ = "0.2.0"
 # name -> the module that defines it
 _HOMES = {
     "averages": ["AM", "GM", "HM", "Average", "Logit", "Median", "parse_average"],
-    "consistency": ["halves_tau", "split_half"],
-    "intervals": ["tau_intervals"],
-    "kendall": ["kendall_tau"],
-    "halves": ["difficulty_halves", "draw_halves", "make_halves"],
-    "topics": ["standardize", "topic_difficulty"],
-    "significance": ["holm", "paired_t_test", "randomization_test", "sign_test"],
+    "consistency.experiment": ["halves_tau", "split_half"],
+    "consistency.intervals": ["tau_intervals"],
+    "consistency.kendall": ["kendall_tau"],
+    "consistency.halves": ["difficulty_halves", "draw_halves", "make_halves"],
+    "consistency.topics": ["standardize", "topic_difficulty"],
+    "comparison.significance": ["holm", "paired_t_test", "randomization_test", "sign_test"],
     "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning"],
     "means": ["TREC_EVAL_GM_EPS", "arithmetic_mean", "geometric_mean", "harmonic_mean", "logit_mean", "median"],
     "measures": [
@@ -44,8 +44,8 @@ _HOMES = {
     "trec.evaluate": ["Evaluation", "evaluate"],
     "trec.files": ["Qrels", "Run", "read_qrels", "read_run"],
     "score_matrix": ["ScoreMatrix", "evaluate_runs"],
-    "comparison": ["compare"],
-    "comparison_result": ["Comparison"],
+    "comparison.compare": ["compare"],
+    "comparison.result": ["Comparison"],
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -119,13 +119,15 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported at once
     from .averages import AM, GM, HM, Average, Logit, Median, parse_average
-    from .comparison import compare
-    from .comparison_result import Comparison
-    from .consistency import halves_tau, split_half
+    from .comparison.compare import compare
+    from .comparison.result import Comparison
+    from .comparison.significance import holm, paired_t_test, randomization_test, sign_test
+    from .consistency.experiment import halves_tau, split_half
+    from .consistency.halves import difficulty_halves, draw_halves, make_halves
+    from .consistency.intervals import tau_intervals
+    from .consistency.kendall import kendall_tau
+    from .consistency.topics import standardize, topic_difficulty
     from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
-    from .halves import difficulty_halves, draw_halves, make_halves
-    from .intervals import tau_intervals
-    from .kendall import kendall_tau
     from .means import (
         TREC_EVAL_GM_EPS,
         arithmetic_mean,
@@ -149,7 +151,5 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
         reciprocal_rank,
     )
     from .score_matrix import ScoreMatrix, evaluate_runs
-    from .significance import holm, paired_t_test, randomization_test, sign_test
-    from .topics import standardize, topic_difficulty
     from .trec.evaluate import Evaluation, evaluate
     from .trec.files import Qrels, Run, read_qrels, read_run

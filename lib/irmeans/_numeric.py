@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["safe_div", "ordered_mean", "TOLERANCE", "equal_steps", "steps", "dense_ranks", "flat"]
+__all__ = ["safe_div", "ordered_mean", "log_odds_of", "TOLERANCE", "equal_steps", "steps", "dense_ranks", "flat"]
 
 #: Two numbers of one set are equal when they differ by at most this share of the largest
 #: magnitude in the set: far above the rounding of sums of thousands of scores (about 1e-13
@@ -131,3 +131,19 @@ def ordered_mean(a: np.ndarray, axis: int | None) -> np.ndarray:
             scaled = np.clip(scaled, np.min(a, axis=axis), np.max(a, axis=axis))
         mean = np.where(over, scaled, mean)
     return np.asarray(mean)
+
+
+def log_odds_of(a: np.ndarray, eps: float) -> np.ndarray:
+    """log((a + ε) / (1 − a + ε)), elementwise, without checks (:func:`irmeans.means.log_odds` checks them).
+
+    For ε > 1 it is log1p((2a − 1) / (1 − a + ε)), which a large ε does not swamp (the
+    log-odds of ε = 1e13 differ by 1e-13, below the rounding of log(a + ε)). Where 1 − a + ε
+    is tiny (a score near 1 with a tiny ε) the second log is taken of (1 − a) + ε, in which
+    1 − a is exact, so that −a + ε rounded near −1 does not lose ε.
+    """
+    if eps > 1:
+        return np.asarray(np.log1p((2.0 * a - 1.0) / ((1.0 - a) + eps)))
+    with np.errstate(divide="ignore"):
+        rest = (1.0 - a) + eps
+        second = np.where(rest < 2.0**-10, np.log(rest), np.log1p(-a + eps))
+        return np.asarray(np.log(a + eps) - second)

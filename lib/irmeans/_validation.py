@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,7 +29,6 @@ __all__ = [
     "random_generator",
     "split_count",
     "check_memory",
-    "labels",
     "MAX_SPLITS",
 ]
 
@@ -70,8 +67,8 @@ def finite_number(value: object, name: str, *, minimum: float | None = None) -> 
 
 
 def eps_value(eps: object) -> float:
-    """ε: a finite number >= 0."""
-    return finite_number(eps, "eps", minimum=0.0)
+    """ε: a finite number >= 0 (-0 is 0)."""
+    return finite_number(eps, "eps", minimum=0.0) + 0.0
 
 
 def check_axis(axis: object, ndim: int) -> int | None:
@@ -281,13 +278,3 @@ def split_count(value: object, name: str = "n_splits") -> int:
     if n > MAX_SPLITS:
         raise IrmeansError(f"{name}={n} is more than the {MAX_SPLITS:,} splits irmeans draws")
     return n
-
-
-def labels(values: Iterable[Any], name: str, source: str = "<arrays>") -> Iterable[Any]:
-    """``values``, a sequence of topic ids or docnos, refused if it is one str or bytes (read one character a row)."""
-    if isinstance(values, (str, bytes, bytearray)):
-        raise IrmeansError(
-            f"{source}: {name} must be a sequence, one a row; got the single {type(values).__name__} {values!r:.40}, "
-            "which would be read one character at a time"
-        )
-    return values

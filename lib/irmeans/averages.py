@@ -2,12 +2,14 @@
 
 An average is a small immutable object, callable like a numpy reduction:
 ``GM(eps=0.01)(scores, axis=1)`` is the εGM of each system. Each one keeps, in one place,
-its formula (:meth:`Average.__call__`), the transform g of the scores of which it is an
-increasing function of the mean (:meth:`Average.transform`: the log for the geometric means,
-what :mod:`irmeans.consistency` sums to order systems quickly), the scores it takes
-(:meth:`Average.refuses`), a readable :attr:`~Average.label`, a short :attr:`~Average.spec`
-that :func:`parse_average` reads back, and the extra line it gives ``irmeans eval``.
-:data:`REGISTRY` lists them, and everything that names averages is built from it.
+its formula (:meth:`Average.__call__`), its scale: the transform g of the scores of which it
+is an increasing function of the mean (:meth:`Average.transform`: the log for the geometric
+means) and its name (:attr:`Average.scale`), on which :func:`irmeans.compare` tests it,
+Robertson's check transforms the scores and :mod:`irmeans.consistency` sums them to order
+systems quickly; the scores it takes (:meth:`Average.refuses`), a readable
+:attr:`~Average.label`, a short :attr:`~Average.spec` that :func:`parse_average` reads back,
+and the extra line it gives ``irmeans eval``.  :data:`REGISTRY` lists them, and everything
+that names averages is built from it.
 
 =================  ==========================  ====================================
 spec               object                      what
@@ -21,13 +23,13 @@ spec               object                      what
 ``logit:0.01``     ``Logit(eps=0.01)``         mean in log-odds space, mapped back
 =================  ==========================  ====================================
 
-A spec without ``:ε`` takes :data:`DEFAULT_EPS`, 0.01 (``gm`` is ``gm:0.01``), the ε the
-book advises (chapter 10), and trec_eval's 1e-5 for ``gm-floor`` and ``gm-zeros``; a spec
-read back always names its ε.
+``gm``, ``hm`` and ``logit`` name their ε (``GM()`` is the plain GM, ε = 0, and the book
+advises 0.01: a spec says which); ``gm-floor`` and ``gm-zeros`` without one take trec_eval's
+1e-5.  A spec reads back into the same average, whatever its ε, so no two averages share one.
 
-Every average lies between the smallest and the largest score it averages, and is
-computed so that it does for any finite scores it takes: the sum of huge scores, the
-reciprocals of tiny ones and a huge ε neither overflow nor lose the answer.
+Every average lies between the smallest and the largest score it averages, and equal scores
+give that score back, for any finite scores it takes: the sum of huge scores, the reciprocals
+of tiny ones and a huge ε neither overflow nor lose the answer.
 
 >>> from irmeans.averages import GM, parse_average
 >>> avg = parse_average("gm:0.01")
@@ -37,15 +39,16 @@ reciprocals of tiny ones and a huge ε neither overflow nor lose the answer.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import ordered_mean
+from ._numeric import log_odds_of, ordered_mean
 from ._validation import eps_value, first_index, scores_array
-from .errors import IrmeansError
+from .errors import IrmeansError, RefusedScore
 from .number_syntax import c_float
 
 __all__ = [
@@ -56,17 +59,17 @@ __all__ = [
     "Median",
     "Logit",
     "parse_average",
+    "parse_averages",
     "REGISTRY",
     "TREC_EVAL_GM_EPS",
     "TREC_EVAL_GM",
     "DEFAULT_EPS",
-    "VegaForm",
 ]
 
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
 TREC_EVAL_GM_EPS = 1e-5
 
-#: The ε of a spec that names none (``gm``, ``hm``, ``logit``): 0.01, as chapter 10 advises.
+#: The ε chapter 10 advises: 0.01.
 DEFAULT_EPS = 0.01
 
 #: The averages by spec kind (``"gm-floor"``), each with the class and the fixed arguments it stands for.
@@ -74,42 +77,14 @@ REGISTRY: dict[str, tuple[type[Average], dict[str, Any]]] = {}
 
 
 def _eps_text(eps: float) -> str:
-    return f"{eps:g}"
+    """ε as a spec writes it: the shortest text that reads back to it (``0.01``, ``1e-05``, ``0.123456789``)."""
+    text = f"{eps:g}"
+    return text if float(text) == eps else repr(eps)
 
 
 def _scalar(m: ArrayLike) -> float | np.ndarray:
-    """A Python float for a 0-d result, the array otherwise."""
     m = np.asarray(m)
-    return float(m) if m.ndim == 0 else m
-
-
-def _count(a: np.ndarray, axis: int | None) -> int:
-    return a.size if axis is None else a.shape[axis]
-
-
-@dataclass(frozen=True)
-class VegaForm:
-    """An average written in Vega's expression language, for a page to compute with no kernel.
-
-    The page computes ``transform`` of each score, aggregates those with Vega's
-    ``op`` (``"sum"`` or ``"median"``) into a total, and maps the total (and the
-    count of scores) back with ``back``; ``refused`` is true of a score the
-    average cannot take. Made by :meth:`Average.vega` from the average's own
-    parameters, so that the formula a page evaluates is the library's.
-
-    >>> GM(eps=0.01).vega("x", "t", "n").transform
-    'log(x + 0.01)'
-    """
-
-    transform: str
-    op: str
-    back: str
-    refused: str
-
-
-def _js(number: float) -> str:
-    """A float as a literal of Vega's expression language (JavaScript's): 1e-05, 0.01."""
-    return repr(float(number))
+    return float(m) if m.ndim == 0 else m  # a Python float for one average
 
 
 @dataclass(frozen=True)
@@ -140,13 +115,22 @@ class Average:
         for bad in self._checks(a):  # the first kind of refusal found wins, as the formula reads them
             if bad.any():
                 where = first_index(bad)
-                raise IrmeansError(self._refusal(where, float(a[where])))
+                raise RefusedScore(where, float(a[where]), self._refusal(float(a[where])))
         with np.errstate(over="ignore", under="ignore"):
             m = np.asarray(self._value(a, axis))
-        off = ~np.isfinite(m)
-        if off.any():  # an exp(log(y)) a hair past the largest double: the average of finite scores is finite
-            m = np.where(off, np.clip(m, np.min(a, axis=axis), np.max(a, axis=axis)), m)
-        return _scalar(m)
+        # An average lies within the scores it averages, which a formula's rounding (an exp(log(y)) a hair
+        # past the largest double, or past y) can leave; equal scores give that score back.
+        r = self._averaged(a)
+        return _scalar(np.clip(m, np.min(r, axis=axis), np.max(r, axis=axis)))
+
+    def _averaged(self, a: np.ndarray) -> np.ndarray:
+        return a  # the scores as the average takes them (the GM's floor lifts them to ε)
+
+    def unchecked(self, values: np.ndarray) -> float | int:
+        """The formula on the 1-d ``values`` as they are, without the refusals: C's arithmetic, in which a NaN
+        or an infinity among the values is carried into the result (as trec_eval forms its ``all`` lines)."""
+        with np.errstate(all="ignore"):
+            return float(self._value(np.asarray(values, dtype=np.float64), None))
 
     def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         """Masks of refused scores, the first that has one decides the message (see :meth:`refuses`)."""
@@ -157,21 +141,42 @@ class Average:
     def _value(self, a: np.ndarray, axis: int | None) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
-        return f"score at index {where} is {value!r}: this mean needs {self.requirement}"
+    def _refusal(self, value: float) -> str:
+        return f"this mean needs {self.requirement}"  # why a score is refused
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
         """A mask of the (finite) scores this average cannot take: those outside :attr:`requirement`."""
         return np.zeros(np.shape(x), dtype=bool)
 
     def transform(self, x: ArrayLike) -> np.ndarray | None:
-        """g(x), elementwise, such that the average is a strictly increasing function of mean(g(x)).
-
-        Two sets of scores are then ordered by the average as by the sum of g over them (one
-        matrix product orders systems on many subsets of topics). None for an average without
-        such a form (the median).
-        """
+        """g(x), elementwise, such that the average is a strictly increasing function of mean(g(x)): two sets of
+        scores are ordered by the average as by the sum of g over them.  None for one without (the median)."""
         return None
+
+    @property
+    def scale(self) -> str | None:
+        """The scale g of :meth:`transform`, in words (``"log(x + 0.01)"``); None for an average without one."""
+        return None
+
+    def on_scale(self, x: ArrayLike) -> np.ndarray | None:
+        """g(x) (:meth:`transform`) where it is finite for every score; None where it is not, or there is no scale.
+
+        >>> GM(eps=0.01).on_scale([0.0, 1.0]).round(3).tolist(), GM().on_scale([0.0, 1.0])
+        ([-4.605, 0.01], None)
+        """
+        with np.errstate(invalid="ignore", divide="ignore"):  # the log of a score below -ε: not on the scale
+            g = self.transform(x)
+        return g if g is not None and bool(np.isfinite(g).all()) else None
+
+    def maps_back(self, g: np.ndarray) -> bool:
+        """Whether means of these values of g map back to averages (:meth:`from_mean`) with their digits, so that
+        systems can be told apart by the sums of g (what :mod:`irmeans.consistency` orders them by)."""
+        return True
+
+    @property
+    def zero_gives_zero(self) -> bool:
+        """Whether one score of 0 makes the average 0, whatever the other scores (a geometric mean without ε)."""
+        return False
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
         """The average of scores whose transform (:meth:`transform`) has mean ``m``: a strictly increasing map.
@@ -197,17 +202,6 @@ class Average:
     def __str__(self) -> str:
         return self.label
 
-    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
-        """This average in Vega's expression language: see :class:`VegaForm`.
-
-        ``x`` names a score in the expressions, ``total`` the aggregate of the
-        transformed scores and ``count`` how many there are.
-
-        >>> AM().vega("x", "t", "n")
-        VegaForm(transform='x', op='sum', back='t / n', refused='false')
-        """
-        raise NotImplementedError(f"{type(self).__name__} has no form in Vega's expression language")
-
 
 @dataclass(frozen=True)
 class AM(Average):
@@ -222,14 +216,15 @@ class AM(Average):
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
         return ordered_mean(a, axis)
 
+    @property
+    def scale(self) -> str:
+        return "x"
+
     def transform(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x, dtype=np.float64)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
         return np.asarray(m, dtype=np.float64)
-
-    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
-        return VegaForm(transform=x, op="sum", back=f"{total} / {count}", refused="false")
 
 
 @dataclass(frozen=True)
@@ -272,6 +267,23 @@ class GM(Average):
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
         return np.asarray(x) < 0
+
+    def _averaged(self, a: np.ndarray) -> np.ndarray:
+        floor, zeros = self.form == "floor", self.form == "zeros"
+        return np.maximum(a, self.eps) if floor else np.where(a == 0, self.eps, a) if zeros else a
+
+    @property
+    def zero_gives_zero(self) -> bool:
+        return self.form == "add" and self.eps == 0
+
+    @property
+    def scale(self) -> str:
+        eps = _eps_text(self.eps)
+        if self.form == "floor":
+            return f"log(max(x, {eps}))"
+        if self.form == "zeros":
+            return f"log(x, 0 as {eps})"
+        return f"log(1 + x/{eps})" if self.eps > 1 else f"log(x + {eps})"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
@@ -323,17 +335,6 @@ class GM(Average):
             return f"GM, zeros set to ε = {_eps_text(self.eps)}"
         return f"εGM (ε = {_eps_text(self.eps)})" if self.eps else "GM"
 
-    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
-        eps, mean = _js(self.eps), f"({total} / {count})"
-        if self.form == "floor":
-            return VegaForm(f"log(max({x}, {eps}))", "sum", f"exp{mean}", f"{x} < 0")
-        if self.form == "zeros":
-            return VegaForm(f"log({x} == 0 ? {eps} : {x})", "sum", f"exp{mean}", f"{x} < 0")
-        if self.eps > 1:  # as the formula above: ε·(exp(mean(log1p(x/ε))) − 1)
-            return VegaForm(f"log(1 + {x} / {eps})", "sum", f"max({eps} * (exp{mean} - 1), 0)", f"{x} < 0")
-        # A zero without ε: log 0 = -Infinity, whose sum stays -Infinity and whose exp is 0.
-        return VegaForm(f"log({x} + {eps})", "sum", f"max(exp{mean} - {eps}, 0)", f"{x} < 0")
-
 
 @dataclass(frozen=True)
 class HM(Average):
@@ -353,9 +354,8 @@ class HM(Average):
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
 
-    # A property where the base class has a plain class attribute: the words depend on ε.
     @property
-    def requirement(self) -> str:  # type: ignore[override]
+    def requirement(self) -> str:  # type: ignore[override]  # a class attribute in the base: here, words of ε
         return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
@@ -365,13 +365,18 @@ class HM(Average):
     def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         return [a < 0, self.refuses(a)]  # a negative score first, then a zero without ε
 
-    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
-        if value == 0:
-            return (
-                f"score at index {where} is 0: the harmonic mean of a set with a zero is undefined; "
-                "pass eps > 0 (for example eps=0.01) to use the ε-harmonic mean"
-            )
-        return f"score at index {where} is {value!r}: this mean needs scores >= 0"
+    def _refusal(self, value: float) -> str:
+        if value:
+            return "this mean needs scores >= 0"
+        return (
+            "the harmonic mean of a set with a zero is undefined; pass eps > 0 (for example eps=0.01) to use "
+            "the ε-harmonic mean"
+        )
+
+    @property
+    def scale(self) -> str:
+        eps = _eps_text(self.eps)
+        return f"x/(x + {eps})" if self.eps > 1 else f"-1/(x + {eps})"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
@@ -403,7 +408,7 @@ class HM(Average):
         if eps > 1:  # x + ε would swamp the scores
             return np.maximum(self._ratio(a, axis), 0.0)
         b = a + eps
-        t = _count(a, axis)
+        t = a.size if axis is None else a.shape[axis]
         with np.errstate(divide="ignore", over="ignore"):
             m = t / np.sum(1.0 / b, axis=axis) - eps
         # Reciprocals past the largest double (subnormal scores) or below the smallest normal
@@ -425,11 +430,6 @@ class HM(Average):
     def label(self) -> str:
         return f"εHM (ε = {_eps_text(self.eps)})" if self.eps else "HM"
 
-    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
-        eps = _js(self.eps)
-        refused = f"{x} < 0" if self.eps else f"{x} <= 0"
-        return VegaForm(f"1 / ({x} + {eps})", "sum", f"max({count} / {total} - {eps}, 0)", refused)
-
 
 @dataclass(frozen=True)
 class Median(Average):
@@ -443,35 +443,21 @@ class Median(Average):
     eval_lines: ClassVar = {"median_map": ({}, "median AP")}
 
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
-        with np.errstate(over="ignore", invalid="ignore"):
-            m = np.median(a, axis=axis)
-        over = ~np.isfinite(m)
-        if over.any():  # two middle scores whose sum passes the largest double: halved first (exact)
-            m = np.where(over, np.median(np.ldexp(a, -1), axis=axis) * 2.0, m)
-        return m
+        # np.median's values (the middle score, or the mean of the two middle ones), from one sort of
+        # each row: faster than its partitions on the many short rows of a split-half experiment
+        x = np.sort(a.reshape(-1) if axis is None else np.moveaxis(a, axis, -1), axis=-1)
+        h = x.shape[-1]
+        if h % 2:
+            return x[..., h // 2]
+        low, high = x[..., h // 2 - 1], x[..., h // 2]
+        with np.errstate(over="ignore"):
+            middle = (low + high) / 2
+        # two middle scores whose sum passes the largest double: halved first (exact)
+        return np.where(np.isfinite(middle), middle, low / 2 + high / 2)
 
     @property
     def label(self) -> str:
         return "median"
-
-    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
-        return VegaForm(transform=x, op="median", back=total, refused="false")
-
-
-def log_odds_of(a: np.ndarray, eps: float) -> np.ndarray:
-    """log((a + ε) / (1 − a + ε)), elementwise, without checks (see :func:`irmeans.means.log_odds`).
-
-    For ε > 1 it is log1p((2a − 1) / (1 − a + ε)), which a large ε does not swamp (the
-    log-odds of ε = 1e13 differ by 1e-13, below the rounding of log(a + ε)). Where 1 − a + ε
-    is tiny (a score near 1 with a tiny ε) the second log is taken of (1 − a) + ε, in which
-    1 − a is exact, so that −a + ε rounded near −1 does not lose ε.
-    """
-    if eps > 1:
-        return np.asarray(np.log1p((2.0 * a - 1.0) / ((1.0 - a) + eps)))
-    with np.errstate(divide="ignore"):
-        rest = (1.0 - a) + eps
-        second = np.where(rest < 2.0**-10, np.log(rest), np.log1p(-a + eps))
-        return np.asarray(np.log(a + eps) - second)
 
 
 @dataclass(frozen=True)
@@ -494,7 +480,6 @@ class Logit(Average):
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", eps_value(self.eps))
 
-    # A property where the base class has a plain class attribute: the words depend on ε.
     @property
     def requirement(self) -> str:  # type: ignore[override]
         return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
@@ -506,17 +491,23 @@ class Logit(Average):
     def _checks(self, a: np.ndarray) -> list[np.ndarray]:
         return [(a < 0) | (a > 1), self.refuses(a)]  # outside [0, 1] first, then 0 or 1 without ε
 
-    def _refusal(self, where: int | tuple[int, ...], value: float) -> str:
+    def _refusal(self, value: float) -> str:
         if 0 <= value <= 1:
-            return (
-                f"score at index {where} is {value!r}: its log-odds are infinite; pass eps > 0 (for example eps=0.01)"
-            )
-        return f"score at index {where} is {value!r}: the logit needs scores in [0, 1]"
+            return "its log-odds are infinite; pass eps > 0 (for example eps=0.01)"
+        return "the logit needs scores in [0, 1]"
+
+    @property
+    def scale(self) -> str:
+        return f"log-odds with ε = {_eps_text(self.eps)}"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):
             return log_odds_of(x, self.eps)
+
+    def maps_back(self, g: np.ndarray) -> bool:
+        # far out in the log-odds the map back to a score saturates at 0 or 1
+        return bool(np.abs(g).max(initial=0.0) <= 30)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
         y = np.asarray(m, dtype=np.float64)
@@ -539,33 +530,25 @@ class Logit(Average):
     def label(self) -> str:
         return f"logit (ε = {_eps_text(self.eps)})" if self.eps else "logit"
 
-    def vega(self, x: str = "datum.score", total: str = "datum.total", count: str = "datum.count") -> VegaForm:
-        eps, one = _js(self.eps), _js(1 + self.eps)
-        y, e = f"({total} / {count})", f"exp(-abs({total} / {count}))"
-        # Mapped back as above, through exp(-|y|), so that a large |y| does not overflow.
-        back = f"clamp({y} >= 0 ? ({one} - {eps} * {e}) / (1 + {e}) : ({one} * {e} - {eps}) / (1 + {e}), 0, 1)"
-        refused = f"{x} < 0 || {x} > 1" if self.eps else f"{x} <= 0 || {x} >= 1"
-        return VegaForm(f"log({x} + {eps}) - log(1 - {x} + {eps})", "sum", back, refused)
-
 
 #: trec_eval's ``gm_map``: the floor form with ε = 1e-5.
 TREC_EVAL_GM = GM(eps=TREC_EVAL_GM_EPS, form="floor")
 
 
 def parse_average(spec: str | Average) -> Average:
-    """Read an average from its short spec.
+    """Read an average from its short spec: ``parse_average(a.spec) == a`` for every average ``a``.
 
     Specs: ``am``, ``gm:0.01``, ``gm-floor:1e-5``, ``gm-zeros:1e-5``, ``hm:0.01``, ``median``, ``logit:0.01``.
 
-    ``gm``, ``hm`` and ``logit`` without ``:ε`` take :data:`DEFAULT_EPS` (0.01, the ε
-    chapter 10 advises; ``gm:0`` is the plain GM); ``gm-floor`` and ``gm-zeros`` without
-    ε take trec_eval's 1e-5. ε is read as C reads a number (:mod:`irmeans.number_syntax`,
-    as every number irmeans reads): ``1e-5``, ``.5``, not ``1_0``; it must be finite and
-    >= 0. An :class:`Average` is returned as it is.
+    ``gm``, ``hm`` and ``logit`` must name their ε (``gm:0`` is ``GM()``, the plain GM;
+    chapter 10 advises ``gm:0.01``); ``gm-floor`` and ``gm-zeros`` without one take trec_eval's
+    1e-5. ε is read as C reads a number (:mod:`irmeans.number_syntax`, as every number irmeans
+    reads): ``1e-5``, ``.5``, not ``1_0``; it must be finite and >= 0. An :class:`Average` is
+    returned as it is.
 
     >>> parse_average("gm-floor")
     GM(eps=1e-05, form='floor')
-    >>> [parse_average(s).spec for s in ("AM", "gm", "hm:0.5", "median")]
+    >>> [parse_average(s).spec for s in ("AM", "gm:1e-2", "hm:0.5", "median")]
     ['am', 'gm:0.01', 'hm:0.5', 'median']
     """
     if isinstance(spec, Average):
@@ -582,7 +565,12 @@ def parse_average(spec: str | Average) -> Average:
         if sep:
             raise IrmeansError(f"average {spec!r}: {kind} takes no ε")
         return cls(**fixed)
-    eps = TREC_EVAL_GM_EPS if fixed.get("form", "add") != "add" else DEFAULT_EPS
+    eps = TREC_EVAL_GM_EPS
+    if not sep and fixed.get("form", "add") == "add":
+        raise IrmeansError(
+            f"average {spec!r} names no ε: write {kind}:0.01 (the ε chapter 10 advises) or {kind}:0 "
+            f"({cls.__name__}(), ε = 0)"
+        )
     if sep:
         value = c_float(eps_text)
         if value is None or not (0 <= value < float("inf")):
@@ -590,3 +578,23 @@ def parse_average(spec: str | Average) -> Average:
         eps = value + 0.0  # -0 is 0
     # cls takes eps (its takes_eps says so), which mypy cannot see from type[Average].
     return cls(eps=eps, **fixed)  # type: ignore[call-arg]
+
+
+def parse_averages(specs: str | Average | Iterable[str | Average], name: str = "averages") -> list[Average]:
+    """One average or several (specs or :class:`Average` values) as a list, each once, in the order given.
+
+    A single spec is one average, not a sequence of letters.  Two specs of one average
+    (``"gm:0.01"`` and ``"gm:1e-2"``) are one: every average in the list has a spec of its own.
+
+    >>> [a.spec for a in parse_averages("gm:0.01")]
+    ['gm:0.01']
+    >>> [a.spec for a in parse_averages(["am", "AM", "gm:1e-2", "gm:0.01"])]
+    ['am', 'gm:0.01']
+    """
+    if isinstance(specs, (str, Average)):
+        specs = [specs]
+    try:
+        items = list(specs)
+    except TypeError:
+        raise IrmeansError(f"{name} must be an average spec, an Average or a list of them, got {specs!r:.80}") from None
+    return list(dict.fromkeys(parse_average(a) for a in items))

@@ -12,7 +12,15 @@ command line catches nothing else, so a bug still shows its traceback).
 
 from __future__ import annotations
 
-__all__ = ["IrmeansError", "FileFormatError", "TopicsLeftOutWarning", "shown_path", "shown_token", "one_line"]
+__all__ = [
+    "IrmeansError",
+    "FileFormatError",
+    "RefusedScore",
+    "TopicsLeftOutWarning",
+    "shown_path",
+    "shown_token",
+    "one_line",
+]
 
 
 def shown_path(path: object) -> str:
@@ -65,6 +73,19 @@ class FileFormatError(IrmeansError):
         shown = None if path is None else shown_path(path)
         where = "" if path is None else (f"{shown}:{line}: " if line is not None else f"{shown}: ")
         super().__init__(where + message)
+
+
+class RefusedScore(IrmeansError):
+    """A score an average cannot take: where it is among the scores (``index``), its ``value`` and why (``reason``),
+    for a caller that knows the score by a name (a topic, a system) to say so.
+
+    >>> str(RefusedScore(2, 0.0, "a zero needs eps > 0"))
+    'score at index 2 is 0: a zero needs eps > 0'
+    """
+
+    def __init__(self, index: int | tuple[int, ...], value: float, reason: str) -> None:
+        self.index, self.value, self.reason = index, value, reason
+        super().__init__(f"score at index {index} is {0 if value == 0 else value!r}: {reason}")
 
 
 class TopicsLeftOutWarning(UserWarning):

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import log_odds_of
 from ._validation import eps_value, first_index, float_array
-from .averages import AM, GM, HM, TREC_EVAL_GM_EPS, Logit, Median, log_odds_of
+from .averages import AM, GM, HM, TREC_EVAL_GM_EPS, Logit, Median
 from .errors import IrmeansError
 
 __all__ = [

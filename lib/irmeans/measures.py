@@ -7,9 +7,11 @@ axes) gives an array over the leading axes, so a table of every setting of a
 figure is one call. A document is relevant when its value is ``>= level``.
 
 ``num_relevant`` (R) is the number of relevant documents the topic has,
-retrieved or not; by default it is the number of relevant documents in
-``rels``. Relevant documents that were never retrieved add precision 0 to
-Average Precision, as in trec_eval. Arguments that are not what they should be (a
+retrieved or not, from its judgments; every measure that divides by R needs
+it. It has no default: taking R to be the relevant documents retrieved would
+leave out, silently, those the ranking missed, which is what trec_eval,
+ir_measures and ranx never do (chapter 2). Relevant documents that were never
+retrieved add precision 0 to Average Precision, as in trec_eval. Arguments that are not what they should be (a
 ``level`` that is not a finite number, a ``num_relevant`` that does not match the
 rankings) raise :class:`irmeans.errors.IrmeansError` naming the argument.
 """
@@ -67,11 +69,15 @@ def _hits(rels: ArrayLike, level: object) -> tuple[np.ndarray, np.ndarray]:
     return rel, np.cumsum(rel, axis=-1)
 
 
-def _num_relevant(num_relevant: ArrayLike | None, rel: np.ndarray) -> np.ndarray | np.integer[Any]:
-    """R for each ranking: the given value, checked, or the relevant count in ``rel``."""
+def _num_relevant(num_relevant: ArrayLike | None, rel: np.ndarray, measure: str) -> np.ndarray | np.integer[Any]:
+    """R for each ranking: the given value, checked (it is required: see the module's text)."""
     retrieved: np.ndarray | np.integer[Any] = rel.sum(axis=-1)  # a numpy integer for one ranking
     if num_relevant is None:
-        return retrieved
+        raise IrmeansError(
+            f"{measure} needs num_relevant: R, the topic's relevant documents, retrieved or not, from its "
+            "judgments (taking R to be those retrieved would leave out the ones the ranking missed); if every "
+            "relevant document was retrieved, R is the number in the ranking"
+        )
     R = counts(num_relevant, "num_relevant", rel.shape[:-1])
     if np.any(R < retrieved):
         raise IrmeansError(
@@ -95,8 +101,9 @@ def average_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *,
     ----------
     rels : array_like, shape (..., n)
         Relevance values in rank order.
-    num_relevant : int or array_like, optional
-        R, the topic's relevant documents; defaults to those in ``rels``.
+    num_relevant : int or array_like
+        R, the topic's relevant documents, retrieved or not (from its judgments, as
+        trec_eval takes it); required.
     level : float, default 1
         The least value counted as relevant.
 
@@ -107,13 +114,13 @@ def average_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *,
 
     Examples
     --------
-    >>> round(average_precision([1, 0, 1, 0, 0]), 4)
-    0.8333
     >>> round(average_precision([1, 0, 1, 0, 0], num_relevant=4), 4)
     0.4167
+    >>> round(average_precision([1, 0, 1, 0, 0], num_relevant=2), 4)  # every relevant document retrieved
+    0.8333
     """
     rel, hits = _hits(rels, level)
-    R = _num_relevant(num_relevant, rel)
+    R = _num_relevant(num_relevant, rel, "average_precision")
     ranks = np.arange(1, rel.shape[-1] + 1)
     return _result(safe_div(np.sum(np.where(rel, hits / ranks, 0.0), axis=-1), R))
 
@@ -158,7 +165,7 @@ def precision_at(rels: ArrayLike, k: int, *, level: float = 1) -> Score:
 
 
 def recall_at(rels: ArrayLike, k: int, num_relevant: ArrayLike | None = None, *, level: float = 1) -> Score:
-    """Recall at cutoff k: relevant documents in the top k, divided by R.
+    """Recall at cutoff k: relevant documents in the top k, divided by R (``num_relevant``, required).
 
     Examples
     --------
@@ -167,12 +174,12 @@ def recall_at(rels: ArrayLike, k: int, num_relevant: ArrayLike | None = None, *,
     """
     k = _check_k(k)
     rel = _relevant(rels, level)
-    R = _num_relevant(num_relevant, rel)
+    R = _num_relevant(num_relevant, rel, "recall_at")
     return _result(safe_div(rel[..., :k].sum(axis=-1), R))
 
 
 def r_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level: float = 1) -> Score:
-    """Precision at rank R, where R is the number of relevant documents.
+    """Precision at rank R, where R (``num_relevant``, required) is the number of relevant documents.
 
     At rank R precision equals recall, so R-precision is also the recall
     reached by the time R documents have been seen.
@@ -183,7 +190,7 @@ def r_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level
     0.75
     """
     rel, hits = _hits(rels, level)
-    R = _num_relevant(num_relevant, rel)
+    R = _num_relevant(num_relevant, rel, "r_precision")
     n = rel.shape[-1]
     if n == 0:
         return _result(np.zeros(R.shape))
@@ -296,7 +303,7 @@ def expected_reciprocal_rank(rels: ArrayLike, k: int | None = None, *, max_grade
 def precision_recall_points(
     rels: ArrayLike, num_relevant: ArrayLike | None = None, *, level: float = 1
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Recall and precision after each rank of the ranking.
+    """Recall and precision after each rank of the ranking (recall over R, ``num_relevant``, required).
 
     Returns
     -------
@@ -309,7 +316,7 @@ def precision_recall_points(
     ([0.25, 0.25, 0.5], [1.0, 0.5, 0.667])
     """
     rel, hits = _hits(rels, level)
-    R = _num_relevant(num_relevant, rel)
+    R = _num_relevant(num_relevant, rel, "precision_recall_points")
     precision = hits / np.arange(1, rel.shape[-1] + 1)
     recall = safe_div(hits, np.asarray(R)[..., None])
     return recall, precision
@@ -333,6 +340,8 @@ def interpolated_precision(
 
     Parameters
     ----------
+    num_relevant : int or array_like
+        R, the topic's relevant documents, retrieved or not; required.
     recall_levels : array_like, optional
         Defaults to :data:`STANDARD_RECALL_LEVELS` (0.0, 0.1, ..., 1.0).
 
@@ -342,11 +351,12 @@ def interpolated_precision(
 
     Examples
     --------
-    >>> p = interpolated_precision([0, 1, 1], recall_levels=[0.0, 0.5, 1.0])
+    >>> p = interpolated_precision([0, 1, 1], num_relevant=2, recall_levels=[0.0, 0.5, 1.0])
     >>> p.round(3).tolist()
     [0.667, 0.667, 0.667]
     """
     levels = STANDARD_RECALL_LEVELS if recall_levels is None else np.asarray(recall_levels, dtype=float)
+    _num_relevant(num_relevant, _relevant(rels, level), "interpolated_precision")  # R is required
     recall, precision = precision_recall_points(rels, num_relevant, level=level)
     reached = recall[..., None, :] >= levels[:, None]
     return cast(np.ndarray, np.max(np.where(reached, precision[..., None, :], 0.0), axis=-1, initial=0.0))
@@ -357,7 +367,7 @@ def _unretrieved(
 ) -> tuple[np.ndarray | np.floating[Any], np.ndarray, np.ndarray | np.integer[Any], np.ndarray, int, np.ndarray]:
     """Shared set-up of the two lower bounds: rel, hits, R, m missing, n, N."""
     rel, hits = _hits(rels, level)
-    R = _num_relevant(num_relevant, rel)
+    R = _num_relevant(num_relevant, rel, "the bounds on AP")
     n = rel.shape[-1]
     found = hits[..., -1] if n else np.zeros(R.shape, dtype=np.int64)
     m = R - found

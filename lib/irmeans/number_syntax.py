@@ -204,48 +204,66 @@ def _gather(buf: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, 
     return text, words, lengths
 
 
+# A double rounding to 64 bits, then to 53, is a correct rounding unless the first lands on a
+# midpoint of two doubles: an 80-bit (or wider) long double reads up to 19 digits with one division.
+_EXTENDED = np.finfo(np.longdouble).nmant >= 63
+_POW10_INT = np.array([10**k for k in range(20)], dtype=np.uint64)
+_POW10_LONG = np.array([10**k for k in range(20)], dtype=np.longdouble) if _EXTENDED else None
+
+
+# By byte: its digit's value (0 for any other byte), 10 for a digit (1 for any other), 1 for a digit.
+_DIGIT_VALUE = np.array([b - 48 if 48 <= b <= 57 else 0 for b in range(256)], dtype=np.uint64)
+_DIGIT_SHIFT = np.array([10 if 48 <= b <= 57 else 1 for b in range(256)], dtype=np.uint64)
+_IS_DIGIT = np.array([48 <= b <= 57 for b in range(256)], dtype=np.uint8)
+
+
 def _decimal(words: np.ndarray, lengths: np.ndarray, fraction: bool) -> tuple[np.ndarray, np.ndarray]:
     """Parse ``[+-]digits`` (and a ``.`` among them if ``fraction``) from token words.
 
-    Returns the values (float64 if ``fraction``, else int64) and a mask of
-    the tokens parsed; the others (exponents, ``inf``, too many digits, junk)
-    are left to Python's parser.  With at most 15 digits the mantissa and the
-    power of ten are exact doubles, so one division gives the correctly
-    rounded value, as ``float()`` does.
+    Returns the values (float64 if ``fraction``, else int64) and a mask of the tokens parsed;
+    the others (exponents, ``inf``, too many digits, junk) are left to Python's parser.  With
+    at most 15 digits the mantissa and the power of ten are exact doubles, so one division
+    gives the correctly rounded value, as ``float()`` does.  With 16 to 19 digits (a double
+    written in full takes 17) the division is made in the long double where it has a 64-bit
+    mantissa, whose one rounding is then a correct one unless the quotient lands exactly
+    between two doubles; those few are left to Python's parser too.
     """
     n = len(lengths)
-    chars = words.view(np.uint8).reshape(n, -1)
-    width = int(lengths.max()) if n else 0
-    c0 = chars[:, 0]
+    width = min(int(lengths.max()) if n else 0, 40)
+    by_place = np.ascontiguousarray(words.view(np.uint8).reshape(n, -1)[:, :width].T)  # a row per place
+    c0 = by_place[0] if width else np.zeros(n, np.uint8)
     neg = c0 == 45
     signed = neg | (c0 == 43)
-    mantissa = np.zeros(n, dtype=np.int64)
+    mantissa = np.zeros(n, dtype=np.uint64)
     digits = np.zeros(n, dtype=np.uint8)
     dots = np.zeros(n, dtype=np.uint8)
     after_dot = np.zeros(n, dtype=np.uint8)
-    ten = np.uint8(10)
-    for j in range(min(width, 40)):
-        c = chars[:, j]
-        d = c - np.uint8(48)
-        is_digit = d < ten
-        if j == 0:
-            is_digit &= ~signed
-        # a digit shifts the mantissa; anything else leaves it alone
-        mantissa *= np.where(is_digit, ten, np.uint8(1))
-        mantissa += d * is_digit
+    for c in by_place:  # Horner's rule, a place of every token at a time
+        mantissa *= _DIGIT_SHIFT[c]
+        mantissa += _DIGIT_VALUE[c]
+        is_digit = _IS_DIGIT[c]
         digits += is_digit
         if fraction:
             after_dot += is_digit & (dots > 0)
             dots += c == 46
-    limit = 15 if fraction else 18
-    ok = (digits > 0) & (digits <= limit) & (dots <= 1)
-    ok &= (digits.astype(np.int64) + dots + signed) == lengths
-    if fraction:
-        values = mantissa.astype(np.float64)
-        values /= _POW10[np.minimum(after_dot, 15)]
-        np.negative(values, out=values, where=neg)
-    else:
-        values = np.where(neg, -mantissa, mantissa)
+    longest = 19 if fraction and _EXTENDED else 15 if fraction else 18
+    ok = (digits > 0) & (digits <= longest) & (dots <= 1)
+    ok &= digits.astype(np.int64) + dots + signed == lengths
+    if not fraction:
+        whole = mantissa.astype(np.int64)
+        np.negative(whole, out=whole, where=neg)
+        return whole, ok
+    values = mantissa.astype(np.float64)
+    values /= _POW10[np.minimum(after_dot, 15)]
+    long = ok & (digits > 15)
+    if long.any():
+        assert _POW10_LONG is not None  # long tokens are taken only with the long double
+        q = mantissa[long].astype(np.longdouble) / _POW10_LONG[after_dot[long]]
+        near = q.astype(np.float64)
+        midpoint = np.abs(q - near.astype(np.longdouble)) * 2 == np.spacing(np.abs(near)).astype(np.longdouble)
+        values[long] = near
+        ok[np.flatnonzero(long)[midpoint]] = False
+    np.negative(values, out=values, where=neg)
     return values, ok
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._python_input import frame_matrix, ids, is_frame, nested_matrix
 from ._validation import float_array
 from .errors import IrmeansError, shown_path
 
@@ -34,7 +35,8 @@ __all__ = ["ScoreMatrix", "evaluate_runs"]
 
 
 def _names(values: Sequence[object], what: str) -> tuple[str, ...]:
-    names = tuple(str(v) for v in values)
+    """Row or column names read as every id of the Python API is (:mod:`irmeans._python_input`), each once."""
+    names = tuple(ids(values, what, f"the {what}s", fields=False))
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if name in seen:
@@ -105,10 +107,13 @@ class ScoreMatrix:
     def from_dict(cls, scores: Mapping[str, Mapping[str, float]], *, measure: str = "") -> ScoreMatrix:
         """A matrix from ``{system: {topic: score}}``, the per-topic form of ranx and pytrec_eval.
 
-        Every system must score the same topics; they are put in the first system's
-        order. A topic one system lacks is refused, not scored 0: a run without results
-        for a topic scores 0 on it only if it was evaluated that way (trec_eval's ``-c``;
-        :func:`evaluate_runs` does so).
+        Every system must score the same topics; they are put in the first system's order. A
+        topic one system lacks is refused, not scored 0: a run without results for a topic
+        scores 0 on it only if it was evaluated that way (trec_eval's ``-c``;
+        :func:`evaluate_runs` does so).  Names and scores are read as the Python API reads them
+        (:mod:`irmeans._python_input`): ``1`` and ``1.0`` are the topic ``'1'``, which ``'1'``
+        beside them would be too (refused, naming both); a score given as text is read as C
+        reads numbers.
 
         Examples
         --------
@@ -118,28 +123,26 @@ class ScoreMatrix:
           ...
         irmeans.errors.IrmeansError: system 'B' has no score for 1 of the 2 topics ...
         """
-        if not isinstance(scores, Mapping) or not scores:
-            raise IrmeansError(f"scores must be a non-empty mapping of system to {{topic: score}}, got {scores!r:.80}")
-        first, *_ = scores
-        topics = tuple(str(t) for t in _topic_map(scores[first], first))
-        rows, known = [], set(topics)
-        for system, by_topic in scores.items():
-            row = {str(t): v for t, v in _topic_map(by_topic, system).items()}
-            lacking = [t for t in topics if t not in row]
-            extra = [t for t in row if t not in known]
-            if lacking or extra:
-                odd = lacking or extra
-                shown = ", ".join(repr(t) for t in odd[:5]) + (" ..." if len(odd) > 5 else "")
-                what = (
-                    f"has no score for {len(lacking)} of the {len(topics)} topics of system {first!r}"
-                    if lacking
-                    else f"scores {len(extra)} topic{'s' * (len(extra) > 1)} that system {first!r} does not"
-                )
-                raise IrmeansError(
-                    f"system {system!r} {what}: {shown} (evaluate every run on every topic, as trec_eval -c does)"
-                )
-            rows.append([row[t] for t in topics])
-        return cls(float_array(rows, "scores"), tuple(scores), topics, measure=measure)
+        values, systems, topics = nested_matrix(scores)
+        return cls(values, systems, topics, measure=measure)
+
+    @classmethod
+    def from_frame(cls, frame: Any, *, measure: str = "") -> ScoreMatrix:
+        """A matrix from a pandas DataFrame: its index names the systems, its columns the topics.
+
+        Names and cells are read as :meth:`from_dict` reads them (a cell ``'1_0'`` is refused, not
+        read as 10 as Python's ``float`` reads it).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> ScoreMatrix.from_frame(pd.DataFrame({401: [0.5, "0.25"]}, index=["A", "B"])).scores.tolist()
+        [[0.5], [0.25]]
+        """
+        if not is_frame(frame):
+            raise IrmeansError(f"from_frame takes a pandas DataFrame, got {type(frame).__name__}")
+        values, systems, topics = frame_matrix(frame)
+        return cls(values, systems, topics, measure=measure)
 
     @property
     def name(self) -> str:
@@ -159,12 +162,6 @@ class ScoreMatrix:
 
     def __repr__(self) -> str:
         return f"ScoreMatrix({self.name!r}, systems={self.shape[0]}, topics={self.shape[1]})"
-
-
-def _topic_map(by_topic: object, system: object) -> Mapping[Any, Any]:
-    if not isinstance(by_topic, Mapping):
-        raise IrmeansError(f"system {system!r}: expected a mapping of topic to score, got {by_topic!r:.80}")
-    return by_topic
 
 
 def evaluate_runs(
@@ -218,6 +215,7 @@ def evaluate_runs(
     """
     from .trec.evaluate import evaluate
     from .trec.files import read_qrels
+    from .trec.table import parse_measures
 
     if isinstance(runs, Mapping):
         given_names: list[str] | None = [str(k) for k in runs]
@@ -228,6 +226,11 @@ def evaluate_runs(
         raise IrmeansError(f"runs must be a sequence or a mapping of runs, got {runs!r:.80}")
     if not isinstance(measure, str):
         raise IrmeansError(f"measure must be one trec_eval measure such as 'map' or 'P.10', got {measure!r:.80}")
+    chosen = parse_measures([measure])
+    if len(chosen.numbers) != 1:  # the measure's own lines: known before any run is read
+        found = ", ".join(chosen.numbers) or "none"
+        raise IrmeansError(f"measure {measure!r} gives {len(chosen.numbers)} values a topic ({found}): pick one")
+    (line,) = chosen.numbers
     if not sources:
         raise IrmeansError("no runs to evaluate")
     stdin = [s for s in sources if isinstance(s, str) and s == "-"]
@@ -237,15 +240,11 @@ def evaluate_runs(
     if isinstance(qrels, (str, os.PathLike)):
         qrels_name = os.path.splitext(os.path.basename(os.fspath(qrels)))[0] if os.fspath(qrels) != "-" else ""
         qrels = read_qrels(qrels)  # once for every run
-    rows, runids, topics, line = [], [], None, ""
+    rows: list[np.ndarray] = []
+    runids, topics = [], None
     for i, source in enumerate(sources):
-        ev = evaluate(qrels, source, complete=True, measures=[measure], relevance_level=relevance_level, depth=depth)
-        # The lines trec_eval -q prints a number for on every topic (not num_q, gm_map or relstring).
-        lines = [name for name in ev.printed if ev.kinds[name] != "string"]
-        if len(lines) != 1:
-            found = ", ".join(lines) or "none"
-            raise IrmeansError(f"measure {measure!r} gives {len(lines)} values a topic ({found}): pick one")
-        line, values = lines[0], ev.per_topic[lines[0]]
+        ev = evaluate(qrels, source, complete=True, measures=chosen, relevance_level=relevance_level, depth=depth)
+        values = ev.per_topic[line]
         if topics is None:
             topics = list(ev.topics)
         if ev.missing:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from irmeans import datasets
 from irmeans.cli import main
-from irmeans.intervals import tau_intervals
+from irmeans.consistency.intervals import tau_intervals
 
 
 def run(capsys, *args):
@@ -42,10 +42,10 @@ def write_csv(path, rows, systems=None, topics=None):
 
 def test_the_report_is_the_library_s_intervals(capsys):
     status, out, err = run(capsys, "consistency", "--dataset", "adhoc8:ap", "-n", "300", "--seed", "2", "--bootstrap", "40",
-                           "--bootstrap-splits", "10", "-a", "am", "-a", "gm", "-a", "std-am")  # fmt: skip
+                           "--bootstrap-splits", "10", "-a", "am", "-a", "gm:0.01", "-a", "std-am")  # fmt: skip
     assert (status, err) == (0, "")
     ap = datasets.load("adhoc8", "ap").scores
-    report = tau_intervals(ap, ["am", "gm", "std-am"], 300, seed=2, n_bootstrap=40, bootstrap_splits=10)
+    report = tau_intervals(ap, ["am", "gm:0.01", "std-am"], 300, seed=2, n_bootstrap=40, bootstrap_splits=10)
     header, rows = table(out, "average\tmean_tau")
     assert header == [
         "average",
@@ -76,9 +76,14 @@ def test_the_report_is_the_library_s_intervals(capsys):
     assert "t-test" not in out and "wilcoxon" not in out.lower() and "p_" not in out
 
 
+def test_a_spec_without_its_eps_is_a_usage_error_naming_both_choices(capsys):
+    status, out, err = run(capsys, "consistency", "--dataset", "adhoc8:ap", "-n", "20", "-a", "gm")
+    assert (status, out) == (2, "") and "'gm' names no ε: write gm:0.01" in err and "or gm:0 (GM(), ε = 0)" in err
+
+
 def test_every_line_and_header_names_its_eps(capsys):
     status, out, _ = run(capsys, "consistency", "--dataset", "adhoc8:ap", "-n", "20", "--bootstrap", "0",
-                         "-a", "gm", "-a", "hm", "-a", "logit", "-a", "gm:0", "-a", "gm-floor")  # fmt: skip
+                         "-a", "gm:1e-2", "-a", "hm:0.01", "-a", "logit:.01", "-a", "gm:0", "-a", "gm-floor")  # fmt: skip
     assert status == 0
     assert "# averages: gm:0.01 = εGM (ε = 0.01); hm:0.01 = εHM (ε = 0.01); logit:0.01 = logit (ε = 0.01); " in out
     assert "gm:0 = GM (ε = 0); gm-floor:1e-05 = GM, trec_eval floor (ε = 1e-05)" in out
@@ -142,7 +147,7 @@ def test_the_help_says_what_the_intervals_are_and_why_no_test(capsys):
         main(["consistency", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     for words in ("--bootstrap B", "--bootstrap-splits N", "--difficulty-from", "over splits", "over topics",
-                  "no test across splits is printed", "take 0.01"):  # fmt: skip
+                  "no test across splits is printed", "name their ε", "-n sets the cost of both"):  # fmt: skip
         assert words in text
 
 

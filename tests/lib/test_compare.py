@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 from irmeans import AM, GM, Logit, Median, ScoreMatrix, compare, datasets
-from irmeans import comparison as comparison_module
+from irmeans.comparison import compare as comparison_module
+from irmeans.comparison.robustness import FAMILY, applicable, sign_survives
+from irmeans.comparison.significance import count_at_least, holm, randomization_test
 from irmeans.errors import IrmeansError
-from irmeans.robustness import FAMILY, applicable, sign_survives
-from irmeans.significance import count_at_least, holm, randomization_test
 from scipy import stats
 
 
@@ -157,7 +157,7 @@ def test_robertson_s_family_leaves_out_what_does_not_take_the_scores():
     labels = [t.label for t in applicable(np.array([0.0, 0.5, 1.0]))]
     assert labels == [t.label for t in FAMILY]
     above_one = [t.label for t in applicable(np.array([0.0, 2.0]))]
-    assert "logit (ε = 0.01)" not in above_one and "x^2" in above_one
+    assert "log-odds with ε = 0.01" not in above_one and "x^2" in above_one
     negative = [t.label for t in applicable(np.array([-0.05, 0.5]))]
     assert negative == ["x", "log(x + 0.1)", "log(x + 1)"]
 
@@ -202,29 +202,14 @@ def test_what_cannot_be_compared_is_refused_with_its_reason(kwargs, message):
         compare(**args)
 
 
-class Frame:
-    """What compare reads of a pandas DataFrame: its values, index and columns (pandas is optional)."""
-
-    def __init__(self, values, index, columns):
-        self.values, self.index, self.columns = np.asarray(values), list(index), list(columns)
-
-    def __array__(self, dtype=None, copy=None):
-        return np.asarray(self.values, dtype=dtype)
-
-
 def test_a_data_frame_names_its_systems_and_topics(trec8):
-    frames = [Frame(trec8.scores, trec8.systems, [int(t) for t in trec8.topics])]
-    try:
-        import pandas as pd  # optional: the standalone install has none
-    except ImportError:
-        pass
-    else:
-        frames.append(pd.DataFrame(trec8.scores, index=trec8.systems, columns=[int(t) for t in trec8.topics]))
+    import pandas as pd
+
+    frame = pd.DataFrame(trec8.scores, index=trec8.systems, columns=[int(t) for t in trec8.topics])
     expected = compare(trec8, ["am"], permutations=20, bootstrap=20).means[0]
-    for frame in frames:
-        c = compare(frame, ["am"], permutations=20, bootstrap=20)
-        assert c.matrix.systems == trec8.systems and c.matrix.topics == trec8.topics
-        np.testing.assert_array_equal(c.means[0], expected)
+    c = compare(frame, ["am"], permutations=20, bootstrap=20)
+    assert c.matrix.systems == trec8.systems and c.matrix.topics == trec8.topics
+    np.testing.assert_array_equal(c.means[0], expected)
 
 
 def test_too_many_comparisons_are_refused_before_any_work(monkeypatch):
@@ -239,3 +224,17 @@ def test_a_geometric_mean_without_epsilon_on_zeros_is_tested_on_its_own_values()
     c = compare(s, ["gm:0"], permutations=16, bootstrap=20)
     assert np.isnan(c.tests.p_t).all()  # log(0) = -inf: no t-test
     assert c.tests.p_randomization[0, 0] == pytest.approx(1.0)  # GM 0 against >0 whichever way: every swap counts
+
+
+def test_averages_whose_specs_looked_alike_keep_their_own_names_in_every_output():
+    # gm:0.01000001 and gm:0.01 were both 'gm:0.01': one's means were lost in JSON and to_frame had a duplicate index
+    scores = {"A": {"1": 0.2, "2": 0.0, "3": 0.5}, "B": {"1": 0.1, "2": 0.3, "3": 0.4}}
+    c = compare(scores, ["gm:0.01000001", "gm:0.01"], permutations=50, bootstrap=50)
+    assert [a.spec for a in c.averages] == ["gm:0.01000001", "gm:0.01"]
+    import json
+
+    data = json.loads(c.to_json())
+    assert set(data["means"]) == {"gm:0.01000001", "gm:0.01"}
+    assert [r["average"] for r in data["comparisons"]] == ["gm:0.01000001", "gm:0.01"]
+    pytest.importorskip("pandas")
+    assert c.to_frame().index.is_unique

@@ -4,14 +4,15 @@ import csv
 import io
 import json
 import math
+import re
 import sys
 
 import numpy as np
 import pytest
 from irmeans import ScoreMatrix, compare
-from irmeans.comparison_result import COLUMNS, MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from irmeans.comparison.result import COLUMNS, MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from irmeans.comparison.tables import Table, latex_escape, render
 from irmeans.errors import IrmeansError
-from irmeans.tables import Table, latex_escape, render
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def test_latex_escapes_names_and_balances_its_environments(result):
     assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 2
     assert tex.count(r"\begin{tabular}") == 2 and r"\toprule" in tex
     assert r"bm25\_base & rm3\&prf" in tex and r"dfr\%x" in tex
-    assert r"logit ($\varepsilon$ = 0.01)" in tex and "ε" not in tex
+    assert r"log-odds with $\varepsilon$ = 0.01" in tex and "ε" not in tex
     body = [line for line in tex.splitlines() if line.endswith(r"\\") and "&" in line]
     assert all(line.count(" & ") == body[0].count(" & ") for line in body[:10])
 
@@ -193,3 +194,60 @@ def test_too_many_pairs_to_plot_are_refused():
     assert many.first.size == 28 > MAX_PLOT_PAIRS
     with pytest.raises(IrmeansError, match="28 pairs are too many to plot"):
         many.plot_spec()
+
+
+def test_an_infinite_t_is_written_in_json_as_a_string_and_read_back():
+    # two topics of P@10, both 0.1 higher for A: every difference equal and not 0, so t is infinite
+    c = compare({"A": {"1": 0.3, "2": 0.5}, "B": {"1": 0.2, "2": 0.4}}, ["am", "median"], permutations=10, bootstrap=10)
+    assert math.isinf(c.tests.t[0, 0])
+    data = json.loads(c.to_json(), parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    row = data["comparisons"][0]
+    assert row["t"] == "inf" and data["comparisons"][1]["t"] is None  # the median has no t-test
+    assert "inf" in c.to_csv().splitlines()[1].split(",")
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st
+
+
+def _json_number(v):
+    return v is None or v in ("inf", "-inf") or (isinstance(v, (int, float)) and math.isfinite(v))
+
+
+@given(
+    rows=st.lists(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.5, 1.0]), min_size=3, max_size=3), min_size=2, max_size=3)
+)
+def test_json_never_fails_and_every_number_is_finite_a_stated_string_or_null(rows):
+    c = compare(np.array(rows), ["am", "gm:0.01", "median"], permutations=20, bootstrap=20)
+    data = json.loads(c.to_json(), parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    for row in data["comparisons"]:
+        for key in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "t", "p_t", "p_t_holm"):
+            assert _json_number(row[key]), (key, row[key])
+
+
+NAMES = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=12)
+
+
+def _unescaped(text, char):
+    """How many times ``char`` occurs in ``text`` not escaped by a backslash."""
+    return len(re.findall(r"(?<!\\)(?:\\\\)*" + re.escape(char), text))
+
+
+@given(names=st.lists(NAMES, min_size=1, max_size=4), title=NAMES)
+def test_no_name_breaks_a_table_in_any_format(names, title):
+    table = Table(title, ("system", "x"), [(n, "0.5") for n in names], notes=(f"from {names[0]}",))
+    md = render(table, "markdown").split("\n")
+    assert len(md) == 2 + 2 + len(names)  # caption, blank line, header, separator, a line per row
+    assert all(_unescaped(line, "|") == 3 for line in md[2:])  # three cells' borders: two cells a row
+    tex = render(table, "latex")
+    body = tex[tex.index(r"\midrule") : tex.index(r"\bottomrule")].split("\n")[1:-1]
+    assert len(body) == len(names) and "\n\n" not in tex
+    assert all(line.endswith(r" \\") and _unescaped(line[:-3], "&") == 1 for line in body)
+    text = render(table, "text").split("\n")
+    assert len(text) == 1 + 1 + 1 + len(names)  # title, note, header, rows
+
+
+def test_two_identical_systems_are_not_robust_and_the_table_says_why():
+    c = compare({"A": {"1": 0.3, "2": 0.5}, "B": {"1": 0.3, "2": 0.5}}, ["am"], permutations=10, bootstrap=10)
+    assert not c.robust[0] and c.reversed_by[0] == ()
+    assert "no: the AM ties them" in c.to_text() and "robust: no:\n" not in c.to_text()

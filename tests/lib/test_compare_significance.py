@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from irmeans.errors import IrmeansError
-from irmeans.significance import (
+from irmeans.comparison.significance import (
     count_at_least,
     flip_count,
     holm,
@@ -17,6 +16,7 @@ from irmeans.significance import (
     sign_flips,
     sign_test,
 )
+from irmeans.errors import IrmeansError
 from scipy import stats
 
 
@@ -153,3 +153,33 @@ def test_the_t_test_is_scipy_s_ttest_rel():
     ref = stats.ttest_rel(a, b, axis=-1)
     np.testing.assert_allclose(t, ref.statistic, rtol=1e-12)
     np.testing.assert_allclose(p, ref.pvalue, rtol=1e-12)
+
+
+def test_a_block_of_sign_vectors_stays_small_whatever_the_topics():
+    # 2 systems x 100,000 topics: blocks of 1,000 sign vectors were 800 MB of doubles
+    from irmeans.comparison.significance import FLIP_BLOCK, FLIP_VALUES
+
+    blocks, total, exact = sign_flips(100_000, 10_000, seed=1)
+    first = next(blocks)
+    assert first.size <= FLIP_VALUES and first.shape == (FLIP_VALUES // 100_000, 100_000) and total == 10_000
+    assert next(sign_flips(50, 10_000, seed=1)[0]).shape == (FLIP_BLOCK, 50)  # a track's: as before
+
+
+def test_the_bootstrap_s_averages_from_their_scale_are_the_averages_of_the_resamples():
+    import irmeans.comparison.compare as comparing
+    from irmeans.averages import parse_average
+
+    rng = np.random.default_rng(8)
+    s = rng.beta(0.8, 2.0, (5, 30))
+    averages = [parse_average(a) for a in ("am", "gm:0.01", "logit:0.01", "median")]
+    scales = [a.on_scale(s) for a in averages]
+    first, second = np.array([0, 1, 2]), np.array([3, 4, 0])
+    low, high = comparing._bootstrap(s, averages, scales, first, second, 300, 0.9, 3, lambda k: None)
+    # the same resamples, each average computed on the resampled scores themselves
+    rng2 = np.random.default_rng(np.random.SeedSequence(3).spawn(1)[0])
+    picked = s[:, rng2.integers(0, 30, size=(300, 30))]
+    for k, avg in enumerate(averages):
+        reps = np.asarray(avg(picked, axis=2))
+        d = reps[first] - reps[second]
+        np.testing.assert_allclose(low[k], np.quantile(d, 0.05, axis=1), rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(high[k], np.quantile(d, 0.95, axis=1), rtol=1e-12, atol=1e-15)

@@ -1,8 +1,8 @@
 """Kendall's τ-b, random topic halves, the split-half experiment, standardized scores."""
 
-import irmeans.consistency as consistency
-import irmeans.halves as halves
-import irmeans.kendall as kendall
+import irmeans.consistency.experiment as consistency
+import irmeans.consistency.halves as halves
+import irmeans.consistency.kendall as kendall
 import numpy as np
 import pytest
 from hypothesis import given
@@ -659,3 +659,30 @@ def test_trec8_shares_of_low_scores(trec8):
     # Section 5.2: 3 % zeros and 36 % at most 0.1.
     assert round(100 * float((trec8 == 0).mean()), 1) == 2.6
     assert round(100 * float((trec8 <= 0.1).mean()), 1) == 36.0
+
+
+@given(
+    x=st.lists(st.integers(-(2**63), 2**63 - 1), min_size=2, max_size=30),
+    data=st.data(),
+)
+def test_kendall_tau_of_integers_compares_them_exactly_however_large(x, data):
+    # 2**53 + 1 is a float's 2**53: integers are ranked as integers, and tied only when equal
+    y = data.draw(st.lists(st.integers(-5, 5), min_size=len(x), max_size=len(x)))
+    ours = kendall_tau(np.array(x, dtype=np.int64), np.array(y, dtype=np.int64))
+    theirs = stats.kendalltau(np.array(x, dtype=object).astype(int), y).statistic
+    assert (np.isnan(ours) and np.isnan(theirs)) or ours == pytest.approx(theirs, abs=1e-12)
+
+
+def test_kendall_tau_tells_integers_above_2_to_the_53_apart():
+    big = np.array([2**53, 2**53 + 1, 2**53 + 2], dtype=np.int64)
+    assert kendall_tau(big, [1, 2, 3]) == 1.0 and kendall_tau([2**60, 2**60 + 1], [1, 2]) == 1.0
+
+
+def test_standardize_of_scores_near_the_largest_double_is_quiet_and_as_for_smaller_ones():
+    import warnings
+
+    s = np.array([[1e308, 1.5e308, 1.7e308], [1.6e308, 1e307, 1e308], [2e307, 1e307, 9e307]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        big = standardize(s)
+    np.testing.assert_allclose(big, standardize(s / 1e300), rtol=1e-12)

@@ -1,4 +1,4 @@
-"""Intervals for a split-half experiment's mean τ, over splits and over topics (irmeans.intervals)."""
+"""Intervals for a split-half experiment's mean τ, over splits and over topics (irmeans.consistency.intervals)."""
 
 import math
 
@@ -6,9 +6,9 @@ import irmeans
 import numpy as np
 import pytest
 from irmeans import consistency, datasets
-from irmeans.consistency import _HalvesTau
+from irmeans.consistency.experiment import _HalvesTau
+from irmeans.consistency.intervals import Interval, _bias_corrected, parse_spec, spec_label, tau_intervals
 from irmeans.errors import IrmeansError
-from irmeans.intervals import Interval, _bias_corrected, parse_spec, spec_label, tau_intervals
 from scipy import stats
 
 
@@ -108,7 +108,7 @@ def test_the_split_by_difficulty_follows_the_chosen_scores(trec8):
 
 
 def test_without_a_bootstrap_there_is_no_interval_over_topics(trec8):
-    r = tau_intervals(trec8, ["am", "gm"], 50, seed=0, n_bootstrap=0)
+    r = tau_intervals(trec8, ["am", "gm:0.01"], 50, seed=0, n_bootstrap=0)
     assert r.rows["am"].over_topics is None and r.rows["gm:0.01"].difference_over_topics is None
     assert r.bootstrap_splits == 0 and list(r.rows) == ["am", "gm:0.01"]
 
@@ -138,7 +138,7 @@ def test_to_frame_has_a_row_per_average(report):
 
 
 def test_specs_read_back_with_their_eps():
-    assert spec_label("gm") == "gm:0.01" and spec_label("STD-hm") == "std-hm:0.01"
+    assert spec_label("gm:1e-2") == "gm:0.01" and spec_label("STD-hm:0.01") == "std-hm:0.01"
     assert parse_spec(irmeans.GM(eps=0.5)) == (irmeans.GM(eps=0.5), False)
     assert Interval(0.1, 0.3).__contains__(0.2)
 
@@ -170,3 +170,9 @@ def test_the_library_no_longer_offers_a_test_across_splits_in_the_command():
 
     assert "wilcoxon" not in command.__doc__.lower() and "t-test" not in command.__doc__.lower()
     assert consistency.split_half is irmeans.split_half
+
+
+def test_one_average_given_as_a_string_is_one_average(trec8):
+    # it was read letter by letter: "unknown average 'a'"
+    r = tau_intervals(trec8, "am", 30, seed=0, n_bootstrap=0)
+    assert list(r.rows) == ["am"]

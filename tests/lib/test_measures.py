@@ -27,20 +27,20 @@ RANKING = [1, 0, 1, 0, 0, 1, 0, 0, 0, 1]
 
 def test_average_precision_by_hand():
     precisions = [1 / 1, 2 / 3, 3 / 6, 4 / 10]
-    assert average_precision(RANKING) == pytest.approx(sum(precisions) / 4, rel=1e-15)
+    assert average_precision(RANKING, 4) == pytest.approx(sum(precisions) / 4, rel=1e-15)
     assert average_precision(RANKING, num_relevant=5) == pytest.approx(sum(precisions) / 5, rel=1e-15)
 
 
 def test_average_precision_graded_and_level():
     graded = [2, 0, 1, 0, 2]
-    assert average_precision(graded) == pytest.approx((1 + 2 / 3 + 3 / 5) / 3)
-    assert average_precision(graded, level=2) == pytest.approx((1 + 2 / 5) / 2)
+    assert average_precision(graded, 3) == pytest.approx((1 + 2 / 3 + 3 / 5) / 3)
+    assert average_precision(graded, 2, level=2) == pytest.approx((1 + 2 / 5) / 2)
 
 
 def test_average_precision_zero_cases():
-    assert average_precision([0, 0, 0]) == 0.0
+    assert average_precision([0, 0, 0], 0) == 0.0
     assert average_precision([0, 0, 0], num_relevant=3) == 0.0
-    assert average_precision([]) == 0.0
+    assert average_precision([], 0) == 0.0
 
 
 def test_reciprocal_rank():
@@ -58,15 +58,15 @@ def test_precision_at_divides_by_k_even_when_short():
 
 def test_recall_at():
     assert recall_at(RANKING, 6, num_relevant=5) == pytest.approx(3 / 5)
-    assert recall_at([0, 0], 1) == 0.0
+    assert recall_at([0, 0], 1, 0) == 0.0
 
 
 def test_r_precision():
     assert r_precision(RANKING, num_relevant=5) == pytest.approx(2 / 5)
-    assert r_precision(RANKING) == pytest.approx(2 / 4)
+    assert r_precision(RANKING, 4) == pytest.approx(2 / 4)
     # R beyond the ranking: every relevant document retrieved counts, divided by R.
     assert r_precision([1, 1], num_relevant=4) == pytest.approx(2 / 4)
-    assert r_precision([0, 0]) == 0.0
+    assert r_precision([0, 0], 0) == 0.0
 
 
 def test_ndcg_by_hand():
@@ -117,19 +117,19 @@ def test_recall_three_fifths_reaches_level_six_tenths():
 
 def test_stacked_rankings_give_one_value_each():
     stack = np.array([[1, 0, 1], [0, 0, 0], [0, 1, 1]])
-    assert average_precision(stack).tolist() == pytest.approx([(1 + 2 / 3) / 2, 0.0, (1 / 2 + 2 / 3) / 2])
+    assert average_precision(stack, [2, 0, 2]).tolist() == pytest.approx([(1 + 2 / 3) / 2, 0.0, (1 / 2 + 2 / 3) / 2])
     assert average_precision(stack, num_relevant=[2, 0, 4]).tolist() == pytest.approx(
         [(1 + 2 / 3) / 2, 0.0, (1 / 2 + 2 / 3) / 4]
     )
     assert reciprocal_rank(stack).tolist() == [1.0, 0.0, 0.5]
     assert precision_at(stack, 2).tolist() == [0.5, 0.0, 0.5]
     assert r_precision(stack, num_relevant=[2, 1, 3]).tolist() == pytest.approx([0.5, 0.0, 2 / 3])
-    assert interpolated_precision(stack).shape == (3, 11)
+    assert interpolated_precision(stack, [2, 0, 2]).shape == (3, 11)
 
 
 def test_bad_input_is_an_error():
     with pytest.raises(ValueError, match="index 1"):
-        average_precision([1, float("nan")])
+        average_precision([1, float("nan")], 1)
     with pytest.raises(ValueError, match="smaller than the 2"):
         average_precision([1, 1], num_relevant=1)
     with pytest.raises(ValueError, match="whole number"):
@@ -148,7 +148,7 @@ def test_unretrieved_at_end_by_hand():
     assert ap_unretrieved_at_end([1, 0, 0], num_relevant=3, collection_size=10) == pytest.approx(expected)
     # Nothing missing: plain AP.
     assert ap_unretrieved_at_end(RANKING, num_relevant=4, collection_size=50) == pytest.approx(
-        average_precision(RANKING)
+        average_precision(RANKING, 4)
     )
 
 
@@ -161,7 +161,7 @@ def test_expected_ap_random_order_exhaustively():
     for i, j in tail_positions:
         tail = [0] * 5
         tail[i] = tail[j] = 1
-        total += average_precision(rels + tail)
+        total += average_precision(rels + tail, R)
     assert expected_ap_random_order(rels, R, N) == pytest.approx(total / len(tail_positions), rel=1e-12)
 
 
@@ -189,14 +189,14 @@ def test_ap_is_between_zero_and_one(rels, extra):
 def test_ap_equals_rr_with_one_relevant_document(n, pos):
     rels = np.zeros(n)
     rels[pos % n] = 1
-    assert average_precision(rels) == pytest.approx(reciprocal_rank(rels), rel=1e-15)
+    assert average_precision(rels, 1) == pytest.approx(reciprocal_rank(rels), rel=1e-15)
 
 
 @given(rankings)
 def test_r_precision_equals_recall_at_r(rels):
     R = int((rels >= 1).sum())
     if R:
-        assert r_precision(rels) == pytest.approx(recall_at(rels, R))
+        assert r_precision(rels, R) == pytest.approx(recall_at(rels, R, R))
 
 
 @given(rankings, st.integers(0, 5), st.integers(0, 200))
@@ -238,3 +238,19 @@ def test_err_of_one_top_document_and_its_checks():
         expected_reciprocal_rank([2], max_grade=1)
     with pytest.raises(ValueError, match="k must be a whole number >= 1"):
         expected_reciprocal_rank([1], k=0)
+
+
+@pytest.mark.parametrize(
+    "measure",
+    [
+        lambda: average_precision([1, 0, 1]),
+        lambda: recall_at([1, 0, 1], 2),
+        lambda: r_precision([1, 0, 1]),
+        lambda: precision_recall_points([1, 0, 1]),
+        lambda: interpolated_precision([1, 0, 1]),
+    ],
+)
+def test_a_measure_over_r_refuses_to_guess_r(measure):
+    # R taken as the relevant documents retrieved would leave out those the ranking missed: 0.833 for [1, 0, 1]
+    with pytest.raises(ValueError, match=r"needs num_relevant: R, the topic's relevant documents, retrieved or not"):
+        measure()

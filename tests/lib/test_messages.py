@@ -44,10 +44,16 @@ SCORES = [[0.1, 0.5, 0.3, 0.2], [0.4, 0.6, 0.2, 0.3], [0.9, 0.7, 0.4, 0.5]]
         (lambda: irmeans.make_halves(SCORES, "random", 2**40), "n_splits=1099511627776 is more than"),
         (lambda: irmeans.draw_halves(10**20, 1), "would take .* more than this machine's"),
         (lambda: irmeans.draw_halves(10**7, 10**8), "the halves of 100,000,000 split.* would take"),
-        (lambda: irmeans.evaluate(("12", "ab", [1, 0]), (["1"], ["a"], [1.0])), "the qrels' topics must be a sequence"),
-        (lambda: irmeans.evaluate((["1"], "a", [1]), (["1"], ["a"], [1.0])), "the qrels' docnos must be a sequence"),
-        (lambda: irmeans.evaluate((["1"], ["a"], [1]), ("1", ["a"], [1.0])), "the run's topics must be a sequence"),
-        (lambda: irmeans.Qrels.from_arrays(["1", "1"], b"ab", [1, 0]), "docnos must be a sequence"),
+        (
+            lambda: irmeans.evaluate(("12", "ab", [1, 0]), (["1"], ["a"], [1.0])),
+            r"\(qrels\): the topics must be a sequence",
+        ),
+        (
+            lambda: irmeans.evaluate((["1"], "a", [1]), (["1"], ["a"], [1.0])),
+            r"\(qrels\): the documents must be a sequence",
+        ),
+        (lambda: irmeans.evaluate((["1"], ["a"], [1]), ("1", ["a"], [1.0])), r"\(run\): the topics must be a sequence"),
+        (lambda: irmeans.Qrels.from_arrays(["1", "1"], b"ab", [1, 0]), "documents must be a sequence"),
     ],
 )
 def test_a_bad_argument_is_one_error_naming_it(call, message):

@@ -149,3 +149,29 @@ def test_numbers_c_reads_are_taken_in_options(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "gm:0.05" in out and "10 random splits (seed 7)" in out
     np.testing.assert_equal(number_syntax.c_float(".5e-1"), 0.05)
+
+
+def test_an_unclosed_quote_is_named_with_its_line(tmp_path, capsys):
+    from irmeans.cli import main
+
+    path = tmp_path / "q.csv"
+    path.write_text('system,t1,t2\nA,0.5,0.1\nB,"0.1,0.2\nC,0.3,0.4\n')
+    assert main(["consistency", "--scores", str(path), "-n", "5"]) == 1
+    err = capsys.readouterr().err
+    assert f'{path}:3: a quote (") opened on this line is never closed' in err and "scores, but" not in err
+
+
+def test_a_hexadecimal_score_reads_alike_in_every_reader(tmp_path):
+    # C's strtod reads 0x1p-1 as 0.5, and so does every reader of irmeans, the files' and the Python API's
+    import pandas as pd
+    from irmeans import ScoreMatrix, datasets, evaluate
+
+    path = tmp_path / "s.csv"
+    path.write_text("system,t1,t2\nA,0x1p-1,0.1\nB,0.1,0.2\n")
+    from_csv = datasets.read_csv(path).scores
+    from_dict = ScoreMatrix.from_dict({"A": {"t1": "0x1p-1", "t2": 0.1}, "B": {"t1": 0.1, "t2": 0.2}}).scores
+    frame = pd.DataFrame({"t1": ["0x1p-1", 0.1], "t2": [0.1, 0.2]}, index=["A", "B"], dtype=object)
+    assert from_csv.tolist() == from_dict.tolist() == ScoreMatrix.from_frame(frame).scores.tolist()
+    (tmp_path / "r.txt").write_text("1 Q0 a 1 0x1p-1 t\n1 Q0 b 2 0.25 t\n")
+    run = evaluate((["1"], ["b"], [1]), str(tmp_path / "r.txt"), measures=["recip_rank"])
+    assert run["recip_rank"].tolist() == [0.5]  # b (0.25) ranks after a (0x1p-1 = 0.5)

@@ -47,7 +47,7 @@ def test_numpy_reads_it_as_its_scores_so_split_half_takes_it():
     [
         ([[0.5, 0.1]], ["A", "B"], ["1", "2"], r"shape \(1, 2\) for 2 systems and 2 topics"),
         ([[0.5, 0.1], [0.2, 0.3]], ["A", "A"], ["1", "2"], "system 'A' is named twice"),
-        ([[0.5, 0.1], [0.2, 0.3]], ["A", "B"], ["1", 1], "topic '1' is named twice"),
+        ([[0.5, 0.1], [0.2, 0.3]], ["A", "B"], ["1", 1], "topics '1' and 1 are both topic '1'"),
         ([[0.5, np.nan], [0.2, 0.3]], ["A", "B"], ["1", "2"], "nan"),
         ([0.5, 0.1], ["A", "B"], ["1"], "2-d"),
         ([["x", "y"], ["z", "w"]], ["A", "B"], ["1", "2"], "must be numbers"),
@@ -75,7 +75,7 @@ def test_from_dict_takes_the_first_system_s_topic_order():
         ({"A": {"1": 0.5}, "B": [0.3]}, "system 'B': expected a mapping of topic to score"),
         ({}, "non-empty mapping"),
         ([("A", 0.5)], "non-empty mapping"),
-        ({"A": {"1": "high"}, "B": {"1": 0.5}}, "must be numbers"),
+        ({"A": {"1": "high"}, "B": {"1": 0.5}}, "system 'A', topic '1': the score 'high' is not a finite number"),
     ],
 )
 def test_from_dict_refuses_topic_sets_that_differ_and_other_shapes(given, message):

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
+from irmeans.comparison.significance import paired_t_test, wilcoxon_test
 from irmeans.errors import IrmeansError
-from irmeans.significance import paired_t_test, wilcoxon_test
 from scipy import stats
 
 

@@ -11,7 +11,7 @@ import warnings
 from contextlib import redirect_stdout
 
 import irmeans
-import irmeans.consistency as consistency
+import irmeans.consistency.experiment as consistency
 import numpy as np
 import pytest
 from hypothesis import given
@@ -169,6 +169,13 @@ def test_tau_does_not_depend_on_how_the_sums_are_blocked(monkeypatch):
     rng = np.random.default_rng(12)
     pick, g = (rng.random((37, 9)) < 0.5).astype(float), rng.random((9, 5))
     np.testing.assert_allclose(consistency._products(pick, g), pick @ g, rtol=1e-15)
+    # a row whose product is too big alone (many systems): the systems blocked too
+    monkeypatch.setattr(consistency, "_PRODUCT_VALUES", 9 * 700)
+    pick, g = (rng.random((37, 9)) < 0.5).astype(float), rng.random((9, 1000))
+    np.testing.assert_allclose(consistency._products(pick, g), pick @ g, rtol=1e-15)
+    monkeypatch.setattr(consistency, "_PRODUCT_VALUES", 129 * 2)  # 43 systems a block: their τ as before
+    for spec, whole in taus.items():
+        np.testing.assert_array_equal(irmeans.halves_tau(p10, spec, first, second), whole)
 
 
 def test_split_half_ties_are_those_of_kendall_tau_of_the_averages():

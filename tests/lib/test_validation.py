@@ -3,7 +3,8 @@
 import irmeans
 import numpy as np
 import pytest
-from irmeans import consistency, means, measures, significance
+from irmeans import consistency, means, measures
+from irmeans.comparison import significance
 from irmeans.datasets import robertson_example
 from irmeans.errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
 
@@ -22,7 +23,7 @@ def test_the_errors_are_value_errors_and_a_file_error_names_where():
 @pytest.mark.parametrize("k", [2, 2.0, np.int64(2), np.float32(2.0)])
 def test_a_whole_cutoff_is_accepted_however_it_is_typed(k):
     assert measures.precision_at(RELS, k) == 0.5
-    assert measures.recall_at(RELS, k) == pytest.approx(1 / 3)
+    assert measures.recall_at(RELS, k, 3) == pytest.approx(1 / 3)
 
 
 @pytest.mark.parametrize("k", ["2", 2.5, True, None, float("nan"), 0, -1])

@@ -132,3 +132,17 @@ def test_dicts_do_not_import_pandas():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    "spec, topic, value",
+    [("hm:0", "402", "0"), ("logit:0", "401", "1.0")],
+)
+def test_a_value_an_average_cannot_take_is_named_by_its_topic(tmp_path, monkeypatch, spec, topic, value):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("401 0 a 1\n402 0 b 1\n")
+    r.write_text("401 Q0 a 1 1 t\n402 Q0 c 1 1 t\n")  # AP 1 on 401, 0 on 402
+    status, out, err = cli(["eval", "-m", "map", "-a", spec, str(q), str(r)], monkeypatch)
+    assert status == 0 and f"map/{spec}" not in out
+    assert f"note: map/{spec} line left out, undefined: topic '{topic}': its value {value} is refused: " in err
+    assert "index" not in err

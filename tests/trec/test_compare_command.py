@@ -135,7 +135,6 @@ def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
             ["--dataset", "adhoc8:ap", "--baseline", "bm25"],
             "--baseline bm25: no such system; the systems are run1, run2",
         ),
-        (["-a", "gm:eps", QRELS, *RUNS], "not a finite number"),
         (["-m", "P.5,10", QRELS, *RUNS], "gives 2 values a topic (P_5, P_10): pick one"),
         ([QRELS, RUNS[0], "no-such-run.txt"], "no-such-run.txt"),
         (["--plot", "diff.pdf", QRELS, *RUNS], "--plot diff.pdf: the file's extension must be .svg or .png"),
@@ -186,11 +185,12 @@ def test_the_plot_needs_its_extra_and_says_so(monkeypatch, capsys):
         ["--format", "html"],
         ["--test", "z"],
         ["--seed", "-1"],
+        ["-a", "gm:eps"],
     ],
 )
 def test_bad_settings_are_usage_errors(args, capsys):
     status, out, err = run([*args, QRELS, *RUNS], capsys)
-    assert status == 2 and out == "" and err.startswith("irmeans compare: ")
+    assert status == 2 and out == "" and err.startswith("irmeans compare: ") and err.count("\n") == 1
 
 
 def test_help_lists_the_options_and_the_exit_statuses(capsys):
@@ -218,3 +218,43 @@ def test_the_readme_s_compare_commands_run_as_written(tmp_path):
         assert done.returncode == 0, f"{line}: {done.stderr}"
     assert (tmp_path / "differences.svg").read_text().startswith("<svg")
     assert (tmp_path / "adhoc8-against-run1.csv").read_text().startswith("system_a,system_b,average")
+
+
+@pytest.mark.parametrize("plot", [False, True])
+def test_compare_loads_the_plot_and_the_datasets_only_when_asked(tmp_path, plot):
+    import subprocess
+    import sys
+
+    args = ["compare", *FAST, "-m", "map", QRELS, *RUNS] + (["--plot", str(tmp_path / "d.svg")] if plot else [])
+    code = (
+        "import sys, io, irmeans.cli; sys.stdout = io.StringIO(); "
+        f"status = irmeans.cli.main({args!r}); sys.stdout = sys.__stdout__; "
+        "print(status, 'irmeans.comparison.plot' in sys.modules, 'irmeans.datasets' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    if plot and out[0] == "1":  # no vl-convert-python here: the plot module was still asked for
+        assert out[1] == "True"
+        return
+    assert out == ["0", str(plot), "False"]
+
+
+def test_the_comparisons_are_counted_once_before_any_work(monkeypatch, capsys):
+    from irmeans.comparison import compare as comparing
+
+    monkeypatch.setattr(comparing, "MAX_COMPARISONS", 5)
+    status, out, err = run([*FAST, "-m", "map", QRELS, *RUNS], capsys)
+    assert (status, out) == (1, "") and "3 pairs × 3 averages is more than the 5 comparisons" in err
+
+
+def test_a_bootstrap_too_big_for_memory_is_refused_before_any_work_naming_it(capsys):
+    status, out, err = run(["-b", "1000000000000", "--dataset", "adhoc8:ap"], capsys)
+    assert (status, out) == (1, "") and err.count("\n") == 1
+    assert "the bootstrap's averages of 129 systems under 3 averages on 1,000,000,000,000 resamples" in err
+    assert "more than this machine's" in err and "-b" in err and "out of memory" not in err
+
+
+@pytest.mark.parametrize("value", ["-1e-9", "-.5", "-inf"])
+def test_a_negative_level_is_refused_for_what_it_is(value, capsys):
+    # argparse took '-1e-9' for an option and said 'expected one argument'
+    status, out, err = run(["--alpha", value, QRELS, *RUNS], capsys)
+    assert (status, out) == (2, "") and f"argument --alpha: '{value}' is not a number strictly between 0 and 1" in err

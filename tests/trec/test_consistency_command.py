@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from irmeans import _progress, consistency, datasets, evaluate
 from irmeans.cli import main
+from irmeans.consistency import experiment
 
 
 def write_csv(path, names, topics, scores):
@@ -113,18 +114,18 @@ def test_bad_csv_is_one_line_naming_file_and_line(tmp_path, capsys, text, messag
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    "args, message, status",
     [
-        (["-a", "mean"], "unknown average 'mean'"),
-        ([], "nothing to read"),
+        (["-a", "mean"], "unknown average 'mean'", 2),  # a bad option: a usage error, as in eval and compare
+        ([], "nothing to read", 1),
     ],
 )
-def test_usage_problems_are_one_line(tmp_path, capsys, args, message):
+def test_usage_problems_are_one_line(tmp_path, capsys, args, message, status):
     if "-a" in args:
         p = tmp_path / "ok.csv"
         p.write_text("system,t1,t2\nA,0.5,0.1\nB,0.1,0.2\n")
         args = [*args, "--scores", str(p)]
-    assert main(["consistency", *args]) == 1
+    assert main(["consistency", *args]) == status
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
 
@@ -168,7 +169,7 @@ def test_a_long_run_shows_progress_on_stderr_and_the_same_stdout(trec8_csv, caps
     quick = capsys.readouterr()
     assert quick.err == ""  # done within the delay: nothing on stderr
     monkeypatch.setattr(_progress.time, "monotonic", FastClock())  # every step now seems to take 0.5 s
-    monkeypatch.setattr(consistency, "_CHUNK_VALUES", 129 * 50 * 100)  # 100 splits a step: 60 steps
+    monkeypatch.setattr(experiment, "_CHUNK_VALUES", 129 * 50 * 100)  # 100 splits a step: 60 steps
     assert main(args) == 0
     slow = capsys.readouterr()
     assert slow.out == quick.out
@@ -408,3 +409,19 @@ def test_runs_are_read_as_compare_reads_them_and_a_missing_topic_is_said(tmp_pat
     out, err = capsys.readouterr()
     assert "irmeans consistency: warning:" in err and "410" in err and "scored 0" in err
     assert out.startswith(f"# P_10 of 3 runs against {qrels}")
+
+
+@pytest.mark.parametrize("n, resamples, each", [(40, 40, 1), (5000, 1000, 5)])
+def test_the_intervals_over_topics_cost_what_n_asks_for(monkeypatch, capsys, n, resamples, each):
+    # the bootstrap draws about as many splits as the experiment: -n 40 is not 50,040 splits
+    done = []
+    real = experiment._HalvesTau.__call__
+    monkeypatch.setattr(
+        experiment._HalvesTau,
+        "__call__",
+        lambda self, f, s, out, p=None: done.append(len(out)) or real(self, f, s, out, p),
+    )
+    assert main(["consistency", "--dataset", "adhoc8:ap", "-a", "am", "-n", str(n)]) == 0
+    out = capsys.readouterr().out
+    assert f"from {resamples:,} bootstrap resamples of the 50 topics ({each} split{'s' * (each > 1)} each)" in out
+    assert sum(done) == n + resamples * each <= 2 * n

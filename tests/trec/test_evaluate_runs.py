@@ -109,3 +109,12 @@ def test_what_cannot_be_a_matrix_is_refused(runs, measure, message):
 def test_a_bad_run_file_is_named():
     with pytest.raises(IrmeansError, match="no-such-run.txt"):
         evaluate_runs(QRELS, [RUNS[0], "no-such-run.txt"], "map")
+
+
+def test_a_measure_of_several_lines_is_refused_before_any_run_is_read(monkeypatch):
+    # the measure's lines come from the measure itself, not from what an evaluation printed
+    import irmeans.trec.evaluate as evaluation
+
+    monkeypatch.setattr(evaluation, "evaluate", lambda *a, **k: pytest.fail("a run was evaluated"))
+    with pytest.raises(IrmeansError, match=r"gives 3 values a topic \(ndcg_cut_5, ndcg_cut_10, ndcg_cut_20\)"):
+        evaluate_runs(QRELS, ["no-such-run.txt"], "ndcg_cut.5,10,20")

@@ -166,6 +166,7 @@ import irmeans.trec.strings as trec_strings  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st
 from irmeans.trec.files import Qrels, Run  # noqa: E402
+from irmeans.trec.run_blocks import InMemory  # noqa: E402
 from irmeans.trec.strings import Strings, order_descending  # noqa: E402
 
 
@@ -206,7 +207,7 @@ def test_ranking_breaks_ties_by_docno_descending(prefix, suffix):
     # every document judged with its own grade, so the grades spell the ranking
     grade = {d: i for i, d in enumerate(sorted(set(run[1])))}
     qrels = (run[0], run[1], [grade[d] for d in run[1]])
-    r = eval_join.build_ranked(Qrels.from_arrays(*qrels), Run.from_arrays(*run))
+    r = eval_join.build_ranked(Qrels.from_arrays(*qrels), InMemory(Run.from_arrays(*run)))
     got = list(zip([t.decode() for t in r.topics[r.seg]], r.rel.tolist()))
     assert got == [(t, grade[d]) for t, d in plain_ranking(run)]
 
@@ -282,3 +283,19 @@ def test_every_kernel_is_listed_documented_and_has_one_contract():
             assert fam.name in fam.kernel.__doc__, fam.name  # the trec_eval measure it computes
             assert fam.kernel.__module__ == kernels.__name__
     assert inspect.getdoc(cli.add_parser) and inspect.getdoc(cli.run_eval)
+
+
+@pytest.mark.parametrize(
+    "spec, lines", [("P.5 ", ["P_5"]), ("P.5, 10", ["P_5", "P_10"]), ("ndcg.1=0, 2= 5", ["ndcg_1=0, 2= 5"])]
+)
+def test_blanks_around_a_measure_s_parameters_are_read_as_trec_eval_reads_them(spec, lines):
+    ev = evaluate((["1"], ["a"], [1]), (["1"], ["a"], [1.0]), measures=[spec])
+    assert list(ev.aggregates) == lines
+
+
+@pytest.mark.parametrize("measures", [5, [5], ["map", None]])
+def test_measures_that_are_not_measure_names_are_one_clear_error(measures):
+    from irmeans.errors import IrmeansError
+
+    with pytest.raises(IrmeansError, match="measures must be a trec_eval measure such as 'map'"):
+        evaluate((["1"], ["a"], [1]), (["1"], ["a"], [1.0]), measures=measures)

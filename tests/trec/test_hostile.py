@@ -441,7 +441,7 @@ def test_infinite_scores_rank_as_trec_eval_ranks_them(tmp_path):
 
 def test_standard_input_may_be_given_once(files):
     status, out, err = irmeans("eval", "-", "-", stdin=QRELS.encode())
-    one_line_error(status, out, err, "irmeans eval: error: '-' (standard input) may be given once")
+    one_line_error(status, out, err, "irmeans eval: error: '-' (standard input) is given as the qrels and as a run")
 
 
 @pytest.mark.parametrize("name", ["no\nsuch.txt", "tab\there.txt", "nul\x7f.txt"])

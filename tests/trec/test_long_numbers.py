@@ -99,3 +99,28 @@ def test_a_score_beyond_a_double_is_inf_without_a_numpy_warning(tmp_path, reader
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert read_run(path).scores.tolist() == [float("inf"), float("-inf"), 0.5]
+
+
+@st.composite
+def doubles_in_full(draw):
+    """Decimals of 16 to 19 digits, as a double written in full has, many of them a hair from the halfway
+    point between two doubles (where a reading rounded twice would go wrong)."""
+    from decimal import Decimal
+
+    x = draw(st.floats(1e-6, 1e9, allow_nan=False))
+    if draw(st.booleans()):
+        return repr(x)
+    halfway = (Decimal(x) + Decimal(math.nextafter(x, math.inf))) / 2
+    digits = draw(st.integers(16, 19))
+    text = f"{halfway:.{digits}g}"
+    return text if "e" not in text else repr(x)
+
+
+@given(scores=st.lists(doubles_in_full(), min_size=1, max_size=50), sign=st.sampled_from(["", "-"]))
+def test_decimals_of_16_to_19_digits_read_as_python_float(tmp_path_factory, scores, sign):
+    path = _write(
+        tmp_path_factory.mktemp("full"), "r.txt", "".join(f"1 Q0 d{i} {i} {sign}{s} t\n" for i, s in enumerate(scores))
+    )
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(files, "ARROW_BYTES", 1 << 62)
+        assert read_run(path).scores.tolist() == [float(sign + s) for s in scores]

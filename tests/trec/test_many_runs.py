@@ -91,7 +91,7 @@ def test_standard_input_serves_one_run(runs, monkeypatch):
     assert status == 1 and [line.split(b"\t")[0] for line in out.splitlines()] == [b"-"]
     assert "error: '-' (standard input) may be given once: it has been read already" in err
     status, out, err = run(["eval", "-m", "map", "-", "-"], monkeypatch, stdin=open(qrels, "rb").read())
-    assert (status, out) == (1, b"") and "'-' (standard input) may be given once" in err
+    assert (status, out) == (1, b"") and "'-' (standard input) is given as the qrels and as a run" in err
 
 
 # --- start-up: a small evaluation imports what it needs and nothing more ---------------
@@ -100,6 +100,7 @@ def test_standard_input_serves_one_run(runs, monkeypatch):
 EVAL_MODULES = {
     "irmeans",
     "irmeans._numeric",
+    "irmeans._python_input",
     "irmeans._validation",
     "irmeans.averages",
     "irmeans.cli",
@@ -119,6 +120,7 @@ EVAL_MODULES = {
     "irmeans.trec.measure",
     "irmeans.trec.ranked",
     "irmeans.trec.ranking",
+    "irmeans.trec.run_blocks",
     "irmeans.trec.segments",
     "irmeans.trec.source",
     "irmeans.trec.strings",

@@ -1,10 +1,10 @@
 """Ranking a run block by block as it is read: every layout around the boundaries of the pieces.
 
-A run file is read in pieces of whole lines, and ranked and joined a block of whole topics
-at a time (``files.RunBlocks``): a topic may start in one piece and end several pieces
-later, a piece may hold one topic or many, and a file whose topics come back after others
-is read whole instead (known before it is read).  A big block is ordered by pyarrow's sort
-(``ranking.ARROW_ROWS``).
+A run file is read in pieces that end where the topic changes, and ranked and joined a block
+of whole topics at a time (``run_blocks.RunReader``): a topic may be longer than a piece and end
+several pieces later, a piece may hold one topic or many, and a file whose topics come back
+after others is read again, whole, when a topic does.  A big block is ordered by pyarrow's
+sort (``ranking.ARROW_ROWS``).
 The ranking must be trec_eval's whatever the run's size, the pieces' size and the layout:
 score descending, docno descending (``strcmp``) on ties, each topic on its own.  Each
 document is judged with a grade of its own, so the grades of the ranked rows spell out the
@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from irmeans.trec import files, join, ranking
+from irmeans.trec import files, join, ranking, run_blocks, source
 from irmeans.trec.evaluate import evaluate
 from irmeans.trec.files import Qrels, Run
 from irmeans.trec.ranked import NONPOOL, UNJUDGED
+from irmeans.trec.run_blocks import InMemory, RunReader
 
 
 def expected_ranking(topics, docnos, scores, evaluated):
@@ -84,7 +85,7 @@ def test_a_run_file_is_ranked_as_trec_eval_ranks_it_whatever_the_pieces(
     small_chunks(piece)  # pieces of a line or two up to the whole file
     path = write_run(tmp_path_factory.mktemp("run") / "r.txt", topics, docnos, scores)
     qrels, names = grades(topics, docnos, judged)
-    got = ranking_of(join.build_ranked(qrels, path), names)
+    got = ranking_of(join.build_ranked(qrels, RunReader(path)), names)
     assert got == expected_ranking(topics, docnos, scores, judged)
 
 
@@ -97,7 +98,7 @@ def test_a_run_in_memory_is_ranked_as_trec_eval_ranks_it_by_either_sort(monkeypa
     topics, docnos, scores, judged = data
     monkeypatch.setattr(ranking, "ARROW_ROWS", rows)
     qrels, names = grades(topics, docnos, judged)
-    got = ranking_of(join.build_ranked(qrels, Run.from_arrays(topics, docnos, scores)), names)
+    got = ranking_of(join.build_ranked(qrels, InMemory(Run.from_arrays(topics, docnos, scores))), names)
     assert got == expected_ranking(topics, docnos, scores, judged)
 
 
@@ -133,23 +134,28 @@ def test_one_tied_topic_across_many_pieces(small_chunks, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("back", [True, False])
-def test_a_topic_that_comes_back_is_known_before_reading_and_the_file_read_once(
+def test_a_file_in_stretches_is_read_once_in_blocks_of_whole_topics_and_one_that_comes_back_again_whole(
     small_chunks, tmp_path, monkeypatch, back
 ):
     small_chunks(64)
     calls = []
     real = files.pieces
-    monkeypatch.setattr(files, "pieces", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    counted = lambda *a, **k: calls.append(k.get("stretches", False)) or real(*a, **k)  # noqa: E731
+    monkeypatch.setattr(files, "pieces", counted)
+    monkeypatch.setattr(run_blocks, "pieces", counted)
     topics = ["1"] * 40 + ["2"] * 40 + (["1"] * 5 if back else ["3"] * 5)
     docnos = [f"d{i}" for i in range(85)]
     scores = [float(i % 7) for i in range(85)]
     path = write_run(tmp_path / "r.txt", topics, docnos, scores)
-    assert files.RunBlocks(path).streamed is not back  # a topic that comes back: one block
-    assert len(list(files.RunBlocks(path))) == (1 if back else 3)
+    blocks = RunReader(path).map(lambda b: [b.topic_ids[c] for c in b.topic_codes.tolist()])
+    # streamed: several blocks, each topic whole in one of them; a topic that comes back: the file as one block
+    assert len(blocks) == 1 if back else len(blocks) > 1
+    for topic in (b"1", b"2", b"3"):
+        assert [b.count(topic) for b in blocks if topic in b] in ([], [topics.count(topic.decode())])
+    assert calls == ([True, False] if back else [True])
     qrels, names = grades(topics, docnos, set(topics))
-    calls.clear()
-    assert ranking_of(join.build_ranked(qrels, path), names) == expected_ranking(topics, docnos, scores, set(topics))
-    assert calls == [path]
+    got = ranking_of(join.build_ranked(qrels, RunReader(path)), names)
+    assert got == expected_ranking(topics, docnos, scores, set(topics))
 
 
 def test_a_duplicate_and_a_later_bad_line_report_the_bad_line_first(small_chunks, tmp_path, monkeypatch):
@@ -185,10 +191,67 @@ def test_ranked_grades_are_trec_eval_s_when_many_documents_share_a_grade(monkeyp
     if not qt:
         return
     grade_of = {(t, d): g for t, d, g in zip(qt, qd, qg)}
-    ranked = join.build_ranked(Qrels.from_arrays(qt, qd, qg), Run.from_arrays(topics, docnos, scores), depth=depth)
+    ranked = join.build_ranked(
+        Qrels.from_arrays(qt, qd, qg), InMemory(Run.from_arrays(topics, docnos, scores)), depth=depth
+    )
     want = []
     for t, docs in expected_ranking(topics, docnos, scores, set(qt)):
         for d in docs[:depth]:
             g = grade_of.get((t, d))
             want.append(NONPOOL if g is None else (UNJUDGED if g < 0 else g))
     assert ranked.rel.tolist() == want
+
+
+# --- Chunks that end where the topic changes, decided on the bytes ---------------------------
+
+
+def first_field(line):
+    """A line's first field, or None if it does not start with one (blank, comment, leading blank)."""
+    return None if not line or line[0] <= 32 or line[:1] == b"#" else line.split()[0]
+
+
+@st.composite
+def run_lines(draw):
+    """Lines of runs: stretches of topics (short, 8 bytes and more than 32), some coming back, and odd lines."""
+    names = [b"1", b"22", b"7_3", b"abcdefgh", b"x" * 40, b"1234567890" * 3 + b"123456789"]
+    lines = []
+    for _ in range(draw(st.integers(1, 12))):
+        topic = draw(st.sampled_from(names))
+        sep = draw(st.sampled_from([b" ", b"\t"]))
+        for i in range(draw(st.integers(1, 40))):
+            lines.append(topic + sep + b"Q0 d%d %d 1.5 r" % (i, i))
+        if draw(st.integers(0, 5)) == 0:
+            lines.append(draw(st.sampled_from([b"", b"# a comment", b"  1 Q0 dd 1 1 r", b"\t"])))
+    return lines
+
+
+@given(lines=run_lines(), size=st.sampled_from([16, 64, 256, 1000]), end=st.sampled_from([b"\n", b""]))
+def test_chunks_end_where_the_first_field_changes_and_keep_every_byte(tmp_path_factory, lines, size, end):
+    path = tmp_path_factory.mktemp("chunks") / "r.txt"
+    text = b"\n".join(lines) + end
+    path.write_bytes(text)
+    got = list(source.chunks(str(path), size, stretches=True))
+    assert b"".join(bytes(c.raw[: c.n]) for c in got) == text + (b"\n" if text and not text.endswith(b"\n") else b"")
+    line = 1
+    for c, after in zip(got, got[1:] + [None]):
+        assert c.first_line == line
+        line += bytes(c.raw[: c.n]).count(b"\n")
+        if after is None or c.goes_on:
+            continue
+        last = bytes(c.raw[: c.n]).split(b"\n")[-2]
+        nxt = bytes(after.raw[: after.n]).split(b"\n")[0]
+        # a chunk that does not go on ends at a change of first field, between two lines that start with one
+        assert first_field(last) is not None and first_field(nxt) is not None
+        assert first_field(last) != first_field(nxt)
+    plain = all(first_field(x) is not None and len(first_field(x)) <= 39 for x in lines)
+    if plain:
+        assert not any(c.goes_on for c in got)
+
+
+def test_a_stretch_longer_than_its_limit_goes_on_in_the_next_chunk(tmp_path, monkeypatch):
+    monkeypatch.setattr(source, "MAX_STRETCH_BYTES", 256)
+    text = b"".join(b"7 Q0 d%d %d 1 r\n" % (i, i) for i in range(100)) + b"8 Q0 e 1 1 r\n"
+    (tmp_path / "r.txt").write_bytes(text)
+    got = list(source.chunks(str(tmp_path / "r.txt"), 64, stretches=True))
+    assert b"".join(bytes(c.raw[: c.n]) for c in got) == text
+    assert any(c.goes_on for c in got) and max(c.n for c in got) <= 256

@@ -1,10 +1,13 @@
-"""The library's modules import one another without a cycle, and the evaluator's stages call only those below.
+"""The library's modules import one another without a cycle, each part of it only the parts below, and the
+evaluator's stages only those before them.
 
 Imports are read from the source (every ``import``, at the top, in a function or for the type
 checker alone), so a cycle hidden in a function or behind ``TYPE_CHECKING`` counts too.  The
-evaluator is read → code → rank and join → measure → average → print: each of its modules
-may import only modules of its own stage or the stages before it.  ``irmeans eval`` loads only
-what it uses: none of the consistency command's modules.
+library's parts stand on one another (:data:`PARTS`): a module imports only modules of its own
+part or of the parts below, and the split-half experiment and the comparison, side by side,
+not each other.  The evaluator is read → rank and join → measure → average → pipeline: each
+of its modules may import only modules of its own stage or the stages before it.  ``irmeans
+eval`` loads only what it uses: none of the consistency command's modules.
 """
 
 import ast
@@ -19,20 +22,36 @@ LIBRARY = pathlib.Path(irmeans.__file__).parent
 
 #: The evaluator's modules, stage by stage (a module may import its own stage's and earlier ones').
 STAGES = [
-    ("read", ["source", "tokens", "arrow", "strings", "duplicates", "files"]),
+    ("shared", ["strings", "arrow_buffers"]),
+    ("read", ["source", "tokens", "arrow", "duplicates", "files", "run_blocks"]),
     ("rank and join", ["ranked", "ranking", "join"]),
     ("measure", ["segments", "gains", "context", "kernels", "table", "measure"]),
     ("average", ["summary"]),
     ("pipeline", ["evaluate"]),
 ]
+#: The library's parts, from the bottom up: each a list of modules or packages (a package with every module in
+#: it); those in one part's inner list stand side by side and import nothing of each other.
+PARTS = [
+    [["irmeans.errors", "irmeans.number_syntax", "irmeans._numeric", "irmeans._validation", "irmeans._progress"]],
+    [["irmeans._python_input"]],  # what the Python API is given, read as the files are
+    [["irmeans.averages", "irmeans.means", "irmeans.measures"]],  # the teaching API
+    [["irmeans.trec"]],  # the evaluator
+    [["irmeans.score_matrix", "irmeans.datasets"]],
+    [["irmeans.consistency"], ["irmeans.comparison"]],  # side by side
+    [["irmeans.cli"]],
+    [["irmeans"]],  # the package's one public face
+]
 #: What ``irmeans eval`` never needs: the consistency command and the modules only it uses.
 CONSISTENCY = {
     "irmeans.cli.consistency_command",
+    "irmeans.cli.compare_command",
     "irmeans.consistency",
-    "irmeans.halves",
-    "irmeans.topics",
-    "irmeans.kendall",
-    "irmeans.significance",
+    "irmeans.consistency.experiment",
+    "irmeans.consistency.halves",
+    "irmeans.consistency.topics",
+    "irmeans.consistency.kendall",
+    "irmeans.comparison",
+    "irmeans.comparison.significance",
     "irmeans._progress",
     "irmeans.measures",
     "irmeans.means",
@@ -102,6 +121,36 @@ def test_a_cycle_is_found_where_there_is_one(tmp_path):
     (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n")
     (pkg / "b.py").write_text("def f():\n    from . import a\n")
     assert cycles(import_graph(pkg)) == [["pkg.a", "pkg.b", "pkg.a"]]
+
+
+def part_of(module):
+    """(floor, side) of a library module in :data:`PARTS`, from its longest listed prefix."""
+    best = None
+    for floor, sides in enumerate(PARTS):
+        for side, names in enumerate(sides):
+            for name in names:
+                if (module == name or module.startswith(name + ".")) and (best is None or len(name) > best[0]):
+                    best = (len(name), floor, side)
+    assert best is not None, f"{module} has no part"
+    return best[1], best[2]
+
+
+def test_each_part_of_the_library_imports_only_its_own_and_the_parts_below():
+    graph = import_graph()
+    up = sorted(
+        (m, d)
+        for m, deps in graph.items()
+        for d in deps - {"irmeans"}  # the package itself, for its __version__: it imports every module lazily
+        if part_of(d)[0] > part_of(m)[0] or (part_of(d)[0] == part_of(m)[0] and part_of(d)[1] != part_of(m)[1])
+    )
+    assert up == []
+
+
+def test_an_import_from_a_part_above_is_found():
+    # the check itself can fail: the teaching API importing the comparison
+    graph = {"irmeans.averages": {"irmeans.comparison.compare"}, "irmeans.comparison.compare": set()}
+    assert [m for m, deps in graph.items() for d in deps if part_of(d)[0] > part_of(m)[0]] == ["irmeans.averages"]
+    assert part_of("irmeans.consistency.kendall")[0] == part_of("irmeans.comparison.tables")[0]
 
 
 def test_each_stage_of_the_evaluator_imports_only_its_own_and_earlier_stages():

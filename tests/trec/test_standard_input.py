@@ -100,3 +100,20 @@ def test_the_check_is_made_in_one_place():
     lib = pathlib.Path(irmeans.__file__).parent
     users = sorted(str(p.relative_to(lib)) for p in lib.rglob("*.py") if "sys.stdin" in p.read_text())
     assert users == ["trec/source.py"]
+
+
+def test_the_qrels_and_a_run_cannot_both_be_standard_input(capsys):
+    # one stream of qrels and run lines: the qrels' reading took the run's and said 'too many fields'
+    import io
+    import sys
+
+    from irmeans.cli import main
+
+    stream = io.TextIOWrapper(io.BytesIO(b"1 0 a 1\n1 Q0 a 1 1.5 run\n"))
+    sys.stdin, saved = stream, sys.stdin
+    try:
+        assert main(["eval", "-", "-"]) == 1
+    finally:
+        sys.stdin = saved
+    err = capsys.readouterr().err
+    assert "'-' (standard input) is given as the qrels and as a run" in err and "too many fields" not in err

@@ -259,7 +259,7 @@ FIGURES = {"fig-ch1-averages": averages_figure}
 # The self-check exercises' answers (irmeans_book.selfcheck), computed from the chapter's data
 # ---------------------------------------------------------------------------
 
-# The chapters' example data are their figure modules' (irmeans_book.figures): the one copy of each.
+# The chapter's example data are this module's (SCORES_A and SCORES_B above): the one copy of each.
 
 CH1_A, CH1_B = SCORES_A, SCORES_B
 

@@ -166,7 +166,7 @@ def rankings_table(depth=10, max_r=15, decimals=3):
     lo = np.maximum(rels.sum(axis=1), 1)
     ranks = range(1, depth + 1)
 
-    _, precision = ranked.precision_recall_points(rels)
+    _, precision = ranked.precision_recall_points(rels, lo)  # precision does not depend on R
     per_ranking = pd.DataFrame(
         {
             "m": masks,

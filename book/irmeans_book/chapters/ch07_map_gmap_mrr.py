@@ -5,7 +5,7 @@ per-topic AP: the easier half of the topics gains, the harder half loses.
 Each topic's change is the slider's setting times a fixed, seeded factor
 between 0 and 2, so the topics do not all move alike. For every setting of
 the two sliders, :func:`verdicts_table` computes MAP, GMAP and two paired
-t-tests with the library (:func:`irmeans.significance.paired_t_test`); the chart only picks rows.
+t-tests with the library (:func:`irmeans.paired_t_test`); the chart only picks rows.
 
 Examples
 --------
@@ -23,8 +23,9 @@ import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
-from irmeans import means, significance
+from irmeans import means
 from irmeans.averages import AM, GM
+from irmeans.comparison import significance
 
 from irmeans_book import robertson
 from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 from irmeans import consistency, datasets
 from irmeans.averages import AM, GM, HM, Median
-from irmeans.intervals import spec_label
+from irmeans.consistency.intervals import spec_label
 
 from irmeans_book.plots import OKABE_ITO, TREC_DATA, show, slider_param
 from irmeans_book.selfcheck import Number, selfcheck

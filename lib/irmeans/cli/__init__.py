@@ -2,8 +2,9 @@
 
 ``irmeans eval`` is :mod:`.eval_command`, ``irmeans consistency`` :mod:`.consistency_command`,
 ``irmeans compare`` :mod:`.compare_command`, ``irmeans datasets`` :mod:`.datasets_command`
-(each imported only when it is used); their shared argument types are in :mod:`.arguments`
-and the output stream in :mod:`.output`. Usage
+(each imported only when it is used); their shared argument types are in :mod:`.arguments`,
+the options ``consistency`` and ``compare`` share in :mod:`.options`, and the output stream in
+:mod:`.output`. Usage
 errors exit 2, the library's own errors (:class:`~irmeans.errors.IrmeansError`) and a
 failed or short write of the results (the help included) print one line and exit 1, an
 output closed early (``| head``) prints one line and exits 141, Ctrl-C exits 130, and
@@ -16,9 +17,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
 from ..errors import IrmeansError, one_line
@@ -43,6 +45,12 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A value that starts with '-' is a negative number, as C reads numbers (-1e-9, -.5, -inf), not an option:
+        # argparse's own matcher knows only -1 and -1.5, and took '--alpha -1e-9' for an option without its value.
+        self._negative_number_matcher = re.compile(r"^-(?:[0-9.]|inf|nan)", re.IGNORECASE)
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: {message}")
 

@@ -7,9 +7,14 @@ command line goes through here so that no subcommand reads one differently.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from .._validation import MAX_SPLITS
+from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX, c_float, c_int
+
+if TYPE_CHECKING:
+    from ..averages import Average
 
 __all__ = [
     "integer",
@@ -21,6 +26,7 @@ __all__ = [
     "seed",
     "splits",
     "dataset",
+    "average",
     "MAX_SPLITS",
     "EXIT_STATUS",
     "subcommand",
@@ -78,6 +84,16 @@ def dataset(text: str) -> tuple[str, str]:
     if not colon or not collection or not measure:
         raise argparse.ArgumentTypeError(f"{text!r} is not COLLECTION:MEASURE (for example adhoc8:ap)")
     return collection.strip().lower(), measure.strip().lower()
+
+
+def average(text: str) -> Average:
+    """An average's spec (``gm:0.01``), or a usage error."""
+    from ..averages import parse_average
+
+    try:
+        return parse_average(text)
+    except IrmeansError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def eps(text: str) -> float:

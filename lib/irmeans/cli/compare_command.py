@@ -28,8 +28,9 @@ transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
 powers 1/4 to 4)?
 
 ``--format csv`` and ``json`` hold every number unrounded (raw and adjusted
-p-values); ``text``, ``markdown`` and ``latex`` round them. ``--plot FILE.svg``
-(or ``.png``) draws each pair's per-topic differences on each average's scale
+p-values; JSON writes an infinite t as the string "inf" or "-inf" and a test
+that does not apply as null); ``text``, ``markdown`` and ``latex`` round them.
+``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on each average's scale
 (needs ``pip install 'irmeans[plot]'``). The results depend only on the inputs
 and ``--seed``.
 """
@@ -38,18 +39,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING
 
 from .._progress import Progress
-from ..comparison import DEFAULT_AVERAGES, MAX_COMPARISONS, TESTS, compare, work
-from ..comparison_result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
+from ..comparison.compare import DEFAULT_AVERAGES, TESTS, compare, work
+from ..comparison.result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
 from ..errors import IrmeansError
-from . import matrix_input
-from .arguments import digits, positive_integer, seed, subcommand
+from . import options
+from .arguments import average, positive_integer, subcommand
 from .output import Output
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["add_parser", "run_compare", "probability"]
 
@@ -71,23 +68,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "compare", "compare runs under several averages: differences, paired tests, verdicts", DESCRIPTION
     )
-    matrix_input.add_arguments(p)
-    p.add_argument(
-        "-a",
-        "--average",
-        action="append",
-        metavar="SPEC",
-        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + ")",
-    )
+    options.add_source(p)
+    options.add_averages(p, average, DEFAULT_AVERAGES)
     p.add_argument("--baseline", metavar="NAME", help="compare each system with this one, not every pair")
-    p.add_argument(
-        "-n",
-        "--permutations",
-        type=positive_integer,
-        default=10_000,
-        metavar="N",
-        help="sign vectors of the randomization test (default 10000)",
-    )
+    options.add_draws(p, "--permutations", positive_integer, 10_000, "sign vectors of the randomization test")
     p.add_argument(
         "-b",
         "--bootstrap",
@@ -101,9 +85,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p.add_argument(
         "--test", choices=TESTS, default="randomization", help="test that marks the verdicts (default randomization)"
     )
-    p.add_argument("--seed", type=seed, default=0, help="seed of the sign vectors and resamples (default 0)")
+    options.add_seed(p, "the sign vectors and resamples")
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
-    p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals of the rounded tables (default 4)")
+    options.add_digits(p, "decimals of the rounded tables")
     p.add_argument("--plot", metavar="FILE", help="draw the per-topic differences into FILE (.svg or .png)")
     p.set_defaults(handler=run_compare)
     return p
@@ -111,7 +95,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
 
 def _check_plot(path: str) -> None:
     """Refuse a plot that cannot be drawn before the work starts."""
-    from ..difference_plot import PLOT_FORMATS
+    from ..comparison.plot import PLOT_FORMATS
 
     if os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
         raise IrmeansError(f"--plot {path}: the file's extension must be {' or '.join(PLOT_FORMATS)}")
@@ -125,12 +109,10 @@ def _check_plot(path: str) -> None:
 
 def run_compare(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans compare`` for parsed ``opts``, writing the tables to ``out``; returns 0."""
-    from ..averages import parse_average
-
-    averages = [parse_average(a) for a in (opts.average or DEFAULT_AVERAGES)]  # a bad spec before any work
+    averages = opts.average or list(DEFAULT_AVERAGES)
     if opts.plot:
         _check_plot(opts.plot)
-    matrix = matrix_input.read_matrix(opts, "irmeans compare").matrix
+    matrix = options.read_matrix(opts, "irmeans compare").matrix
     n_systems, n_topics = matrix.shape
     if opts.baseline is not None and opts.baseline not in matrix.systems:
         shown = ", ".join(matrix.systems[:10]) + (f" and {n_systems - 10} more" if n_systems > 10 else "")
@@ -140,11 +122,6 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
         raise IrmeansError(
             f"--plot draws at most {MAX_PLOT_PAIRS} pairs, a row each; {n_pairs:,} pairs here: "
             "give --baseline, or fewer runs"
-        )
-    if n_pairs * len(set(averages)) > MAX_COMPARISONS:
-        raise IrmeansError(
-            f"{n_pairs:,} pairs x {len(set(averages))} averages is more than the {MAX_COMPARISONS:,} comparisons "
-            "irmeans compare makes at once: give --baseline, or fewer runs"
         )
     steps = work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
     what = " (sign vectors, resamples, intervals)"

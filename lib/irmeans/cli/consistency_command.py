@@ -25,12 +25,14 @@ Three ways to give the per-topic scores:
 
 For each average (``-a``, repeatable: ``am``, ``gm:0.01``, ``gm-floor:1e-5``,
 ``hm:0.01``, ``median``, ``logit:0.01``, and ``std-`` before any of them for
-the average of standardized scores; ``gm``, ``hm`` and ``logit`` without an ε
-take 0.01, the ε the book advises, and every line names the ε used) the
+the average of standardized scores; ``gm``, ``hm`` and ``logit`` name their
+ε: ``gm:0.01`` is the ε the book advises, ``gm:0`` the plain GM; every line
+names the ε used) the
 command prints the mean Kendall's τ over the splits, with two 95 % intervals
 of that mean: over splits (how far other random splits of these topics would
 move it) and over topics (how far another sample of topics would: the
-bootstrap, resampling the topics and rerunning the splits); then the same for
+bootstrap, resampling the topics and rerunning the splits; by default about as
+many splits in all as -n asks for, so that -n sets the cost of both); then the same for
 each average's difference from the AM on the same splits. The splits share
 their topics, so no test across splits is printed: its p-value would mean
 nothing. A split on which one half gives every system the same average has no
@@ -53,16 +55,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._progress import Progress
-from ..averages import GM, Average
+from ..averages import Average
+from ..consistency.halves import SPLIT_KINDS
+from ..consistency.topics import DIFFICULTY, DIFFICULTY_FROM
 from ..errors import IrmeansError
-from ..halves import SPLIT_KINDS
-from ..topics import DIFFICULTY, DIFFICULTY_FROM
-from . import matrix_input
-from .arguments import count, digits, seed, splits, subcommand
+from . import options
+from .arguments import count, splits, subcommand
 from .output import Output
 
 if TYPE_CHECKING:
-    from ..intervals import Interval
+    from ..consistency.intervals import Interval
 
 __all__ = ["add_parser", "run_consistency", "DEFAULT_AVERAGES"]
 
@@ -80,14 +82,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "consistency", "split-half consistency of averages of per-topic scores (Ravana & Moffat 2009)", DESCRIPTION
     )
-    matrix_input.add_arguments(p)
-    p.add_argument(
-        "-a",
-        "--average",
-        action="append",
-        metavar="SPEC",
-        help="average, repeatable (default: " + ", ".join(DEFAULT_AVERAGES) + "); gm, hm, logit alone take ε = 0.01",
-    )
+    options.add_source(p)
+    options.add_averages(p, options.standardized_average, DEFAULT_AVERAGES, "; std- before one: of standardized scores")
     p.add_argument(
         "--split",
         choices=SPLIT_KINDS,
@@ -106,23 +102,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         default="own",
         help="whose scores decide difficulty: each average's own (standardized for std-; default), raw, standardized",
     )
-    p.add_argument("-n", "--splits", type=splits, default=10_000, help="random splits (default 10000)")
-    p.add_argument("--seed", type=seed, default=0, help="seed of the random splits and resamples (default 0)")
+    options.add_draws(p, "--splits", splits, 10_000, "random splits")
+    options.add_seed(p, "the random splits and resamples")
     p.add_argument(
         "--bootstrap",
         type=count,
-        default=1000,
         metavar="B",
-        help="resamples of the topics for the intervals over topics (default 1000; 0: none)",
+        help="resamples of the topics for the intervals over topics (default: as many as --splits, at most 1000; "
+        "0: none)",
     )
     p.add_argument(
         "--bootstrap-splits",
         type=splits,
-        default=50,
         metavar="N",
-        help="random splits of each resample (default 50)",
+        help="random splits of each resample (default: --splits over the resamples, 1 to 50, so that the "
+        "resamples draw about as many splits as the experiment)",
     )
-    p.add_argument("--digits", type=digits, default=4, metavar="D", help="decimals (default 4)")
+    options.add_digits(p)
     p.set_defaults(handler=run_consistency)
     return p
 
@@ -157,7 +153,7 @@ def _described(label: str, avg: Average, std: bool) -> str:
 
 def _zeros_reason(avg: Average, std: bool, scores: np.ndarray, topics: Sequence[str]) -> str | None:
     """Why a geometric mean with ε = 0 leaves splits without a τ, if that is why."""
-    if std or not isinstance(avg, GM) or avg.form != "add" or avg.eps != 0:
+    if std or not avg.zero_gives_zero:
         return None
     all_zero = np.flatnonzero((scores == 0).all(axis=0))
     if all_zero.size:
@@ -181,12 +177,12 @@ def _interval(value: Interval | None, fmt: str) -> list[str]:
 def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     """Run ``irmeans consistency`` for parsed ``opts``, writing the report to ``out``; returns 0."""
     # here, not at the top: `irmeans eval` never needs them
-    from ..intervals import parse_spec, spec_label, tau_intervals
+    from ..consistency.intervals import bootstrap_size, parse_spec, spec_label, tau_intervals
 
     specs = opts.average or DEFAULT_AVERAGES
     parsed = {spec_label(s): parse_spec(s) for s in specs}  # each average once, in the order given
 
-    given = matrix_input.read_matrix(opts, "irmeans consistency")
+    given = options.read_matrix(opts, "irmeans consistency")
     scores, systems, topics = np.array(given.matrix.scores), given.matrix.systems, given.matrix.topics
     source, where = given.matrix.label, given.where
     n_systems, n_topics = scores.shape
@@ -196,10 +192,10 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
 
     random = opts.split == "random"
     n_splits = opts.splits if random else 1
-    per_resample = opts.bootstrap_splits if random else 1
+    resamples, per_resample = bootstrap_size(n_splits, opts.bootstrap, opts.bootstrap_splits, random=random)
     n_averages = len(set(parsed) | {BASELINE})
     what = f" ({n_averages} averages)" if n_averages > 1 else ""
-    total = (n_splits + opts.bootstrap * per_resample) * n_averages
+    total = (n_splits + resamples * per_resample) * n_averages
     with Progress(total, "irmeans consistency", "splits", what=what, per=n_averages) as progress:
         report = tau_intervals(
             scores,
@@ -210,8 +206,8 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
             split=opts.split,
             difficulty=opts.difficulty,
             difficulty_from=opts.difficulty_from,
-            n_bootstrap=opts.bootstrap,
-            bootstrap_splits=opts.bootstrap_splits,
+            n_bootstrap=resamples,
+            bootstrap_splits=per_resample,
             progress=progress.update,
         )
     taus = report.taus
@@ -245,7 +241,7 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
     level = f"{report.level:.0%}".replace("%", " %")
     topics_words = (
         f"over topics, from {report.n_bootstrap:,} bootstrap resamples of the {n_topics} topics"
-        + (f" ({report.bootstrap_splits:,} splits each)" if random else "")
+        + (f" ({report.bootstrap_splits:,} split{'s' * (report.bootstrap_splits != 1)} each)" if random else "")
         if report.n_bootstrap
         else "over topics: none (--bootstrap 0)"
     )

@@ -20,10 +20,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402 - after the BLAS setting
 
-from ..averages import Average, parse_average  # noqa: E402
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line  # noqa: E402
 from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures  # noqa: E402
-from .arguments import count, digits, eps, level, subcommand  # noqa: E402
+from .arguments import average, count, digits, eps, level, subcommand  # noqa: E402
 from .output import Output  # noqa: E402
 
 if TYPE_CHECKING:
@@ -120,7 +119,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     ev.add_argument(
         "-a",
         action="append",
-        type=_average,
+        type=average,
         metavar="SPEC",
         help="also average every measure printed per topic with SPEC (am, gm:0.01, gm-floor:1e-5, hm:0.01, "
         "median, logit:0.01): an 'all' line NAME/SPEC each; repeatable",
@@ -200,14 +199,6 @@ def write_evaluation(ev: Evaluation, opts: argparse.Namespace, out: Output, pref
         _note(f"note: {name} line left out, {undefined}: {reason}")
 
 
-def _average(text: str) -> Average:
-    """An ``-a`` spec as an average, or a usage error."""
-    try:
-        return parse_average(text)
-    except IrmeansError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def _note(text: str) -> None:
     print(f"irmeans eval: {text}", file=sys.stderr)
 
@@ -233,6 +224,10 @@ def run_eval(opts: argparse.Namespace, out: Output) -> int:
 
     selection: Selection = parse_measures(opts.m, extra=opts.extra, eps=opts.eps, averages=opts.a or ())
     runs = opts.runs
+    if opts.qrels == "-" and "-" in runs:  # before reading the qrels, which would take the run's lines too
+        raise IrmeansError(
+            "'-' (standard input) is given as the qrels and as a run: both cannot be read from one stream"
+        )
     qrels = read_qrels(opts.qrels)
     failed = 0
     for run in runs:

@@ -171,14 +171,22 @@ def _csv_rows(text: str, path: str) -> list[tuple[int, list[str]]]:
     """
     limit = csv.field_size_limit()
     csv.field_size_limit(sys.maxsize)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[tuple[int, list[str]]] = []
+    start = 1  # the line the row being read starts on
     try:
-        reader = csv.reader(io.StringIO(text, newline=""))
-        rows = []
         for fields in reader:
             if any(field.strip() for field in fields):
-                rows.append((reader.line_num, fields))
+                rows.append((start, fields))
+            start = reader.line_num + 1
         return rows
     except csv.Error as exc:
+        if "unexpected end of data" in str(exc):  # a quote opened and never closed: the rest of the file in one field
+            raise FileFormatError(
+                'a quote (") opened on this line is never closed: the rest of the file would be one field',
+                path=path,
+                line=start,
+            ) from None
         raise FileFormatError(f"not readable as CSV: {exc}", path=path, line=reader.line_num) from None
     finally:
         csv.field_size_limit(limit)

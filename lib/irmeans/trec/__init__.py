@@ -3,13 +3,15 @@
 Data flow one way, stage after stage, each module importing only its own stage's and earlier
 ones' (:func:`.evaluate.evaluate` runs them in turn):
 
-- read: :mod:`.source` gives a file's bytes in chunks of whole lines (a file, ``-``, gzip);
-  :mod:`.tokens` splits a chunk into fields with numpy (numbers read as C reads them, with
-  :mod:`irmeans.number_syntax`), :mod:`.arrow` with pyarrow's CSV reader for a big file;
-  :mod:`.strings` holds the docnos and hashes, compares and orders them;
-  :mod:`.duplicates` finds a document judged or retrieved twice; :mod:`.files` makes
-  :class:`~.files.Qrels` and :class:`~.files.Run`, and gives a run file a block of whole
-  topics at a time;
+- shared by the stages: :mod:`.strings` holds the docnos and hashes, compares and orders
+  them; :mod:`.arrow_buffers` lets numpy and pyarrow share arrays;
+- read: :mod:`.source` gives a file's bytes in chunks of whole lines (a file, ``-``, gzip),
+  for a run ending where the topic changes; :mod:`.tokens` splits a chunk into fields with
+  numpy (numbers read as C reads them, with :mod:`irmeans.number_syntax`), :mod:`.arrow`
+  with pyarrow's CSV reader for a big file; :mod:`.duplicates` finds a document judged or
+  retrieved twice; :mod:`.files` makes :class:`~.files.Qrels` and :class:`~.files.Run` and
+  reports a file's errors in one order; :mod:`.run_blocks` gives a run file a block of
+  whole topics at a time, each checked (:class:`~.run_blocks.RunReader`);
 - rank and join: :mod:`.ranking` orders each topic as trec_eval does, :mod:`.join` looks up
   the grades, block by block, into a :class:`~.ranked.Ranked` (:mod:`.ranked`);
 - measure: :mod:`.table` is trec_eval's table of measures and reads ``-m``; :mod:`.measure`

@@ -23,29 +23,22 @@ double, as C's ``strtod`` does; grades are read from their distinct tokens with
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
-from numpy.typing import DTypeLike
 
 from ..number_syntax import c_grade, grade_problem
+from .arrow_buffers import ArrowColumn, offsets, primitive
 from .source import Chunk
 from .strings import PAD, Strings
 from .tokens import Layout, Piece, TopicTable
 
-__all__ = ["fast_reader", "column_strings", "primitive", "release_memory", "ArrowArray", "ArrowTable"]
+__all__ = ["fast_reader", "column_strings"]
 
 # pyarrow's block: a line longer than this is left to the exact reader
 _BLOCK_BYTES = 1 << 22
 _BOM = b"\xef\xbb\xbf"
 
-# pyarrow has no type stubs, so its objects are Any to a type checker; these names say which is meant.
-#: A pyarrow ``Array``: one chunk of a column.
-ArrowArray: TypeAlias = Any
-#: A pyarrow ``ChunkedArray``: a column of a table.
-ArrowColumn: TypeAlias = Any
-#: A pyarrow ``Table``.
-ArrowTable: TypeAlias = Any
 #: What :func:`fast_reader` gives: ``fast(chunk)``, the rows of a chunk of a file, or None.
 FastReader: TypeAlias = Callable[[Chunk], Piece | None]
 
@@ -76,7 +69,7 @@ def fast_reader(layout: Layout, topics: TopicTable) -> FastReader:
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
-    # the C library's allocator, which gives freed memory back (see release_memory)
+    # the C library's allocator, which gives freed memory back (see arrow_buffers.release_memory)
     pool = pa.system_memory_pool()
     read = csv.ReadOptions(autogenerate_column_names=True, block_size=_BLOCK_BYTES, use_threads=True)
     parse_space, parse_tab = (
@@ -118,45 +111,26 @@ def fast_reader(layout: Layout, topics: TopicTable) -> FastReader:
         lines = (chunk.first_line, len(codes))
         if kind == "qrels":
             rels = _grades(table.column("f3"))
-            return None if rels is None else Piece(codes, docnos, rels, None, lines)
+            return None if rels is None else Piece(codes, docnos, rels, None, lines, chunk.goes_on)
         scores: list[np.ndarray] | np.ndarray = [primitive(c, np.float64) for c in table.column("f4").chunks]
         scores = scores[0] if len(scores) == 1 else np.concatenate(scores)
         if np.isnan(scores).any():
             return None
         tag = table.column("f5")[-1].as_py().decode("utf-8", "surrogateescape")
-        return Piece(codes, docnos, scores, tag, lines)
+        return Piece(codes, docnos, scores, tag, lines, chunk.goes_on)
 
     return fast
 
 
-def release_memory() -> None:
-    """Give the memory pyarrow has freed back to the system (its pool keeps it otherwise)."""
-    import pyarrow as pa
-
-    pa.system_memory_pool().release_unused()
-
-
-def primitive(chunk: ArrowArray, dtype: DTypeLike) -> np.ndarray:
-    """A pyarrow array of fixed-width values without nulls, as numpy (no copy; no pandas import)."""
-    size = np.dtype(dtype).itemsize
-    return np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * size)
-
-
-def arrow_offsets(chunk: ArrowArray) -> np.ndarray:
-    """The int32 offsets of a binary array chunk (``len + 1`` of them)."""
-    buf = chunk.buffers()[1]
-    return np.frombuffer(buf, dtype=np.int32, count=len(chunk) + 1, offset=4 * chunk.offset)
-
-
 def column_strings(column: ArrowColumn) -> Strings:
     """A pyarrow binary column as :class:`~.strings.Strings` (its bytes copied out once, end to end)."""
-    total = sum(int(arrow_offsets(c)[-1]) - int(arrow_offsets(c)[0]) for c in column.chunks)
+    total = sum(int(offsets(c)[-1]) - int(offsets(c)[0]) for c in column.chunks)
     n = sum(len(c) for c in column.chunks)
     data = np.zeros(total + PAD, dtype=np.uint8)
     starts = np.zeros(n, dtype=np.int64)
     at = row = 0
     for chunk in column.chunks:
-        o = arrow_offsets(chunk)
+        o = offsets(chunk)
         first, size, m = int(o[0]), int(o[-1]) - int(o[0]), len(chunk)
         raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8, count=first + size)
         data[at : at + size] = raw[first:]
@@ -169,7 +143,7 @@ def column_strings(column: ArrowColumn) -> Strings:
 def _nonempty(column: ArrowColumn) -> bool:
     """No empty token in a binary column (an empty field: the exact reader splits differently)."""
     for chunk in column.chunks:
-        o = arrow_offsets(chunk)
+        o = offsets(chunk)
         if len(chunk) and not (o[1:] > o[:-1]).all():
             return False
     return True

@@ -1,10 +1,11 @@
 """Vectorised, trec_eval-compatible evaluation of a run against qrels: :func:`evaluate`.
 
-:func:`evaluate` runs the evaluator's stages one after the other: read the qrels and the run
-(:mod:`.files`), rank the run and join it with the qrels (:mod:`.join`), compute the chosen
-measures for every topic (:mod:`.measure`, with the table of :mod:`.table`), and form the
-``all`` lines (:mod:`.summary`).  The :class:`Evaluation` it returns holds every line
-``irmeans eval`` prints; printing them is the command line's (:mod:`irmeans.cli.eval_command`).
+:func:`evaluate` runs the evaluator's stages one after the other: read the qrels, and the run
+a block of whole topics at a time (:mod:`.files`), rank each block and join it with the
+qrels (:mod:`.join`), compute the chosen measures for every topic (:mod:`.measure`, with the
+table of :mod:`.table`), and form the ``all`` lines (:mod:`.summary`).  The :class:`Evaluation`
+it returns holds every line ``irmeans eval`` prints; printing them is the command line's
+(:mod:`irmeans.cli.eval_command`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
+from .._python_input import frame_rows, is_frame, nested_rows
 from .._validation import whole_number
 from ..averages import Average
 from ..errors import IrmeansError
@@ -23,6 +25,7 @@ from ..number_syntax import INT64_MAX
 from .files import Qrels, Run, read_qrels
 from .join import build_ranked
 from .measure import measure
+from .run_blocks import InMemory, RunBlocks, RunReader
 from .summary import summarize
 from .table import EXTRA_EPS, Kind, Selection, parse_measures
 
@@ -91,23 +94,23 @@ def _as_qrels(qrels: QrelsInput) -> Qrels:
     if isinstance(qrels, (tuple, list)) and len(qrels) == 3:
         return Qrels.from_arrays(*qrels)
     if isinstance(qrels, Mapping):
-        return Qrels.from_arrays(*_flatten(qrels, "qrels"), source="<dict>")
-    if _is_frame(qrels):
-        return Qrels.from_arrays(*_columns(qrels, "qrels", "relevance"), source="<DataFrame>")
+        return Qrels.from_arrays(*nested_rows(qrels, "qrels", "relevance"), source="<dict>")
+    if is_frame(qrels):
+        return Qrels.from_arrays(*frame_rows(qrels, "relevance", "qrels"), source="<DataFrame>")
     return read_qrels(_path(qrels, "qrels", _expected("Qrels", "rels", "relevance")))
 
 
-def _as_run(run: RunInput) -> Run | str:
-    """A :class:`Run`, or a file to read as it is joined (see :func:`~.join.build_ranked`)."""
+def _as_run(run: RunInput) -> RunBlocks:
+    """The run's blocks of whole topics: one for a run in memory, a file's as it is read (:class:`.RunReader`)."""
     if isinstance(run, Run):
-        return run
+        return InMemory(run)
     if isinstance(run, (tuple, list)) and len(run) in (3, 4):
-        return Run.from_arrays(*run)
+        return InMemory(Run.from_arrays(*run))
     if isinstance(run, Mapping):
-        return Run.from_arrays(*_flatten(run, "run"), source="<dict>")
-    if _is_frame(run):
-        return Run.from_arrays(*_columns(run, "run", "score"), source="<DataFrame>")
-    return _path(run, "run", _expected("Run", "scores[, runid]", "score"))
+        return InMemory(Run.from_arrays(*nested_rows(run, "run", "score"), source="<dict>"))
+    if is_frame(run):
+        return InMemory(Run.from_arrays(*frame_rows(run, "score", "run"), source="<DataFrame>"))
+    return RunReader(_path(run, "run", _expected("Run", "scores[, runid]", "score")))
 
 
 def _expected(kind: str, values: str, column: str) -> str:
@@ -116,35 +119,6 @@ def _expected(kind: str, values: str, column: str) -> str:
         f"a {kind}, a file, (topics, docnos, {values}) sequences, a pandas DataFrame (query_id, doc_id, {column}) "
         f"or a dict of dicts ({{query: {{doc: {column}}}}})"
     )
-
-
-def _is_frame(data: object) -> bool:
-    """Whether ``data`` is a pandas DataFrame (told without importing pandas)."""
-    return type(data).__module__.startswith("pandas") and type(data).__name__ == "DataFrame"
-
-
-def _columns(frame: Any, name: str, value: str) -> tuple[list[str], list[str], Any]:
-    """A DataFrame's ``query_id``, ``doc_id`` and ``value`` columns, as ir_measures names them."""
-    missing = [c for c in ("query_id", "doc_id", value) if c not in frame.columns]
-    if missing:
-        have = ", ".join(map(str, frame.columns))
-        raise IrmeansError(f"{name}: the DataFrame has no column {', '.join(missing)} (it has {have})")
-    topics = [str(t) for t in frame["query_id"].tolist()]
-    docnos = [str(d) for d in frame["doc_id"].tolist()]
-    return topics, docnos, frame[value].to_numpy()
-
-
-def _flatten(nested: Mapping[Any, Any], name: str) -> tuple[list[str], list[str], list[Any]]:
-    """``{query: {doc: value}}`` (pytrec_eval's and ranx's form) as topics, docnos and values."""
-    topics, docnos, values = [], [], []
-    for topic, docs in nested.items():
-        if not isinstance(docs, Mapping):
-            raise IrmeansError(f"{name}: topic {topic!r} maps to a {type(docs).__name__}, not to a dict of documents")
-        for doc, value in docs.items():
-            topics.append(str(topic))
-            docnos.append(str(doc))
-            values.append(value)
-    return topics, docnos, values
 
 
 def _path(source: object, name: str, expected: str) -> str:
@@ -228,9 +202,13 @@ def evaluate(
         _as_qrels(qrels), _as_run(run), relevance_level=relevance_level, depth=depth, complete=complete
     )
     per_topic = measure(ranked, chosen, num_docs)
-    aggregates, notes = summarize(
-        per_topic, chosen, runid=ranked.runid, judged_positive=ranked.judged_positive if complete else None
-    )
     topics = [t.decode("utf-8", "surrogateescape") for t in ranked.topics.tolist()]
+    aggregates, notes = summarize(
+        per_topic,
+        chosen,
+        runid=ranked.runid,
+        judged_positive=ranked.judged_positive if complete else None,
+        topics=topics,
+    )
     kinds = chosen.kinds | {name: "double" for name, _, _ in chosen.averaged}
     return Evaluation(topics, per_topic, aggregates, kinds, ranked.missing, ranked.runid, chosen.printed, notes)

@@ -3,9 +3,9 @@
 A file is read chunk by chunk (:mod:`.source`), each chunk split into fields by the exact
 tokeniser (:mod:`.tokens`) or, for a big file, by pyarrow's (:mod:`.arrow`) where it takes
 the chunk; the rows of the chunks are then put together.  Any error names the file and the
-line.  :meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build the same from sequences
-in memory.  :class:`RunBlocks` gives a run a block of whole topics at a time, for the join
-to rank each block as it is read, so that a big run is never held whole.
+line, and a file's errors are reported in one order however it is read (:class:`Errors`).
+:meth:`Qrels.from_arrays` and :meth:`Run.from_arrays` build the same from sequences in
+memory.  :mod:`.run_blocks` reads a run a block of whole topics at a time with these pieces.
 
 ``-`` reads standard input, and gzip-compressed files are read transparently.
 """
@@ -13,13 +13,13 @@ to rank each block as it is read, so that a big run is never held whole.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import float_array, integer_array, labels
+from .. import _python_input as given
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
@@ -28,16 +28,15 @@ from .source import Chunk, chunks, file_size
 from .strings import PAD, Strings, gather
 from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
 
-__all__ = ["Qrels", "Run", "RunBlocks", "read_qrels", "read_run", "pieces", "ARROW_BYTES", "STREAM_BYTES"]
+__all__ = ["Qrels", "Run", "Errors", "Rows", "read_qrels", "read_run", "pieces", "lines_of", "ARROW_BYTES"]
 
-#: From this many bytes on, a file's chunks go to pyarrow's tokeniser (its import costs more
-#: than it saves on a smaller file, and its libraries add about 30 MiB).
-ARROW_BYTES = 1 << 25
-#: A run file of this many bytes or more is ranked a block of whole topics at a time as it is
-#: read (when its topics each come in one stretch of lines); a smaller one is read whole.
-STREAM_BYTES = 1 << 22
-# The chunks in which a run file's topics are checked before it is streamed.
-PRESCAN_BYTES = 1 << 18
+#: From this many bytes on, a file's chunks go to pyarrow's tokeniser: its threads then read a
+#: big file faster, but its libraries take about 40 MiB of memory, more than a run of a few
+#: hundred megabytes takes streamed (the 34 MiB of two tracks' runs stacked: 104 MiB with it,
+#: 57 without; trec_eval 76).
+ARROW_BYTES = 1 << 28
+#: A file smaller than this is read as one chunk when it is read whole.
+WHOLE_BYTES = 1 << 22
 
 
 class _Rows:
@@ -98,20 +97,23 @@ class Qrels(_Rows):
     def from_arrays(
         cls, topics: Iterable[str | bytes], docnos: Iterable[str | bytes], rels: ArrayLike, source: str = "<arrays>"
     ) -> Qrels:
-        """Build qrels from in-memory sequences (str or bytes).
+        """Build qrels from in-memory sequences.
 
-        Raises ``ValueError`` for relevance values that are not integers (or
-        do not fit in 64 bits), masked arrays, sequences of different lengths,
-        or a document judged twice for one topic (the message names the row,
-        counted from 0).
+        Ids and grades are read as the Python API reads them (:mod:`irmeans._python_input`):
+        ids as text or whole numbers (``1.0`` is ``'1'``), grades as integers or text read as
+        C reads them.  Raises ``ValueError`` for a missing or malformed id, two values read
+        as one id, relevance values that are not integers (or do not fit in 64 bits), masked
+        arrays, sequences of different lengths, or a document judged twice for one topic (the
+        message names the row, counted from 0).
 
         Examples
         --------
         >>> Qrels.from_arrays(["7"], ["d"], [2.0]).rels.tolist()
         [2]
         """
-        topics, docnos = labels(topics, "the qrels' topics", source), labels(docnos, "the qrels' docnos", source)
-        rels = integer_array(rels, "relevance", source)
+        where = f"{source} (qrels)"
+        topics, docnos = given.ids(topics, "topic", where), given.ids(docnos, "document", where)
+        rels = given.values(rels, "relevance", source, kind="grade")
         high = rels > MAX_GRADE
         if high.any():
             i = int(np.flatnonzero(high)[0])
@@ -141,10 +143,9 @@ class Run(_Rows):
         The tag of the last line (what trec_eval reports as ``runid``).
     source : str
     lines : numpy.ndarray of int64 or None
-    checked : bool
-        False for a run whose duplicates are still to be checked (one read by
-        ``read_run(path, check=False)``: :func:`~irmeans.trec.join.build_ranked`
-        checks them while joining, at no extra cost).
+
+    A run is checked for documents retrieved twice when it is made, by :meth:`from_arrays`,
+    :func:`read_run` or :class:`RunReader` (block by block).
 
     Examples
     --------
@@ -160,7 +161,6 @@ class Run(_Rows):
     runid: str = "run"
     source: str = "<arrays>"
     lines: np.ndarray | ConsecutiveLines | None = None
-    checked: bool = True
 
     @classmethod
     def from_arrays(
@@ -171,19 +171,23 @@ class Run(_Rows):
         runid: str = "run",
         source: str = "<arrays>",
     ) -> Run:
-        """Build a run from in-memory sequences (str or bytes).
+        """Build a run from in-memory sequences.
 
-        Raises ``ValueError`` for an empty run, sequences of different
-        lengths, a masked array, a score that is NaN, or a document
-        retrieved twice for one topic (the message names the row, counted from 0).
+        Ids and scores are read as the Python API reads them (:mod:`irmeans._python_input`):
+        ids as text or whole numbers (``1.0`` is ``'1'``), scores as numbers or text read as
+        C reads them.  Raises ``ValueError`` for an empty run, a missing or malformed id, two
+        values read as one id, sequences of different lengths, a masked array, a score that
+        is NaN, or a document retrieved twice for one topic (the message names the row,
+        counted from 0).
 
         Examples
         --------
         >>> Run.from_arrays([b"7"], [b"d"], [0.5]).topics.tolist()
         [b'7']
         """
-        topics, docnos = labels(topics, "the run's topics", source), labels(docnos, "the run's docnos", source)
-        s = float_array(scores, "scores", infinite=True).reshape(-1)
+        where = f"{source} (run)"
+        topics, docnos = given.ids(topics, "topic", where), given.ids(docnos, "document", where)
+        s = given.values(scores, "score", source, infinite=True)
         ids, codes = _code_topics(topics)
         d = Strings.from_sequence(docnos)
         if not (len(codes) == len(d) == len(s)):
@@ -211,17 +215,46 @@ def _code_topics(topics: Iterable[str | bytes]) -> tuple[list[bytes], np.ndarray
     return list(table), codes
 
 
-def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False) -> Generator[Piece, int | None, None]:
+class Errors:
+    """The one place that decides which of a file's errors is reported, however the file is read.
+
+    A wrong number of fields comes first (the first in the file), then a score or grade that
+    is not read (the first), then a document judged or retrieved twice (the first found, the
+    pair whose later line comes first): as if the file were checked in one go, field counts,
+    then values, then duplicates.  A count error is raised where it is found; a bad value or
+    a duplicate is kept, nothing more is handed on, and the rest of the file is still read
+    for what outranks it before :meth:`raise_found` reports it.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.value: BadNumber | None = None
+        self.duplicate: IrmeansError | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.value is not None or self.duplicate is not None
+
+    def raise_found(self) -> None:
+        if self.value is not None:
+            raise line_error(self.source, self.value.line, self.value.message) from None
+        if self.duplicate is not None:
+            raise self.duplicate
+
+
+def pieces(
+    source: str, layout: Layout, topics: TopicTable, errors: Errors, *, whole: bool = False, stretches: bool = False
+) -> Iterator[Piece]:
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
     A file of at least :data:`ARROW_BYTES` is tokenised by pyarrow where it takes a chunk, the
-    exact tokeniser doing the rest.  With ``whole``, a file smaller than :data:`STREAM_BYTES`
-    is read as one chunk (its rows then point into one buffer: nothing to copy together).
-    Wrong field counts are reported first wherever they are, then bad values, as if the file
-    were checked in one go: after a bad value no more pieces are given, but the rest of the
-    file is still read for field counts before the error.  Sending the generator a byte
-    offset of the piece just given (see :attr:`~.tokens.Piece.offsets`) reads the lines from
-    there again, at the head of the next piece.
+    exact tokeniser doing the rest.  With ``whole``, a file of fewer than
+    :data:`~.run_blocks.STREAM_BYTES` is read as one chunk (its rows then point into one
+    buffer: nothing to copy together).
+    With ``stretches``, a chunk ends where the topic changes (:func:`~.source.chunks`), its
+    piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  Errors are reported in
+    the order :class:`Errors` keeps: no piece is given after one is found, and the generator
+    raises it when the file has been read to its end.
     """
     size = file_size(source) or 0
     fast = None
@@ -231,41 +264,28 @@ def pieces(source: str, layout: Layout, topics: TopicTable, whole: bool = False)
 
         fast = fast_reader(layout, topics)
         chunk_bytes *= 2  # pyarrow's reader: bigger chunks
-    elif whole and 0 < size < STREAM_BYTES:
+    elif whole and 0 < size < WHOLE_BYTES:
         chunk_bytes = max(chunk_bytes, size + 1)
-    pending: BadNumber | None = None
-    reading = chunks(source, chunk_bytes)
-    again: int | None = None
     try:
-        while True:
-            try:
-                chunk = reading.send(again)  # the consumer's offset, sent on: this chunk's lines from there again
-            except StopIteration:
-                break
-            again = None
-            if fast is not None and pending is None:
-                piece = fast(chunk)
-                if piece is not None:
-                    again = yield piece
-                    continue
-            if pending is not None:
+        for chunk in chunks(source, chunk_bytes, stretches=stretches):
+            if errors.value is not None:
                 _check_counts(chunk, layout, source)
                 continue
-            try:
-                got = parse(chunk, layout, topics, source)
-            except BadNumber as exc:
-                pending = exc
-                continue
-            if got is not None:
-                again = yield got
+            got = fast(chunk) if fast is not None else None
+            if got is None:
+                try:
+                    got = parse(chunk, layout, topics, source)
+                except BadNumber as exc:
+                    errors.value = exc
+                    continue
+            if got is not None and not errors.found:
+                yield got
     finally:
-        reading.close()
         if fast is not None:
-            from .arrow import release_memory
+            from .arrow_buffers import release_memory
 
             release_memory()
-    if pending is not None:
-        raise line_error(source, pending.line, pending.message) from None
+    errors.raise_found()
 
 
 def _check_counts(chunk: Chunk, layout: Layout, source: str) -> None:
@@ -336,16 +356,16 @@ class _Gathered:
         )
 
 
-def _collect(source: str, layout: Layout) -> tuple[TopicTable, Piece | None]:
+def _collect(source: str, layout: Layout, errors: Errors) -> tuple[TopicTable, Piece | None]:
     """Every row of ``source``, each piece added as it is read."""
     topics = TopicTable()
-    rows = _Open(file_size(source) or 2 * source_module.CHUNK_BYTES)
-    for piece in pieces(source, layout, topics):
+    rows = Rows(file_size(source) or 2 * source_module.CHUNK_BYTES)
+    for piece in pieces(source, layout, topics, errors, whole=True):
         rows.add(piece)
     return topics, rows.piece() if rows else None
 
 
-def _lines(piece: Piece) -> ConsecutiveLines | np.ndarray:
+def lines_of(piece: Piece) -> ConsecutiveLines | np.ndarray:
     return ConsecutiveLines(piece.lines[1], piece.lines[0]) if isinstance(piece.lines, tuple) else piece.lines
 
 
@@ -378,15 +398,15 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ([b'd1', b'd2'], [1, 0], [2, 3])
     """
     source = os.fspath(path)
-    topics, rows = _collect(source, QRELS)
+    topics, rows = _collect(source, QRELS, Errors(source))
     if rows is None:
         raise FileFormatError("no judgments in the file", path=source)
-    qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, _lines(rows))
+    qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, lines_of(rows))
     raise_duplicate(qrels, "judged")
     return qrels
 
 
-def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
+def read_run(path: str | os.PathLike[str]) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``).
 
     The rank column is ignored, as trec_eval does; the ranking is rebuilt
@@ -396,10 +416,6 @@ def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     ----------
     path : str or os.PathLike
         A file (gzip-compressed or not), or ``"-"`` for standard input.
-    check : bool
-        Check that no document is retrieved twice for a topic.  With False
-        the check is left to :func:`~irmeans.trec.evaluate.evaluate`, which
-        makes it while joining the run with the qrels, block by block.
 
     Returns
     -------
@@ -423,85 +439,19 @@ def read_run(path: str | os.PathLike[str], check: bool = True) -> Run:
     ([b'd1', b'd2'], [2.5, 1.5], 'bm25')
     """
     source = os.fspath(path)
-    topics, rows = _collect(source, RUN)
+    topics, rows = _collect(source, RUN, Errors(source))
     if rows is None:
         raise FileFormatError("the run is empty", path=source)
     assert rows.tag is not None  # every line of a run has its tag
-    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, _lines(rows), checked=check)
-    if check:
-        raise_duplicate(run, "retrieved")
+    run = Run(topics.ids(), rows.codes, rows.docnos, rows.values, rows.tag, source, lines_of(rows))
+    raise_duplicate(run, "retrieved")
     return run
 
 
-class RunBlocks:
-    """A run file's rows, a block of whole topics at a time (a :class:`Run` each), in file order.
-
-    A big file (:data:`STREAM_BYTES` or more) whose topics each come in one stretch of lines
-    (checked before reading, by :func:`_in_one_stretch`) is given block by block as it is read:
-    a block is the whole topics of a chunk (pointing into it: no copy), the lines of its last
-    topic, which may go on, read again at the head of the next chunk; a topic longer than a
-    chunk is a block of its own (its rows copied together).  Any other file (a small one,
-    standard input, one whose topics come back after others) is one block.  After the last
-    block, :attr:`topic_ids` holds every topic of the file and :attr:`runid` its tag; a file
-    without a line raises.  Blocks' duplicates are not checked here (the join checks them).
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.source = os.fspath(path)
-        self.topics = TopicTable()
-        self.runid: str | None = None
-        size = file_size(self.source)
-        self.streamed = size is not None and size >= STREAM_BYTES and _in_one_stretch(self.source)
-
-    @property
-    def topic_ids(self) -> list[bytes]:
-        return self.topics.ids()
-
-    def __iter__(self) -> Iterator[Run]:
-        size = file_size(self.source) or 2 * source_module.CHUNK_BYTES
-        carry = _Open(size)  # the rows of a topic that goes on past a whole piece (or of the whole file)
-        reading = pieces(self.source, RUN, self.topics, whole=not self.streamed)
-        again: int | None = None
-        while True:
-            try:
-                piece = reading.send(again)
-            except StopIteration:
-                break
-            again = None
-            self.runid = piece.tag
-            if not self.streamed:
-                carry.add(piece)
-                continue
-            codes = piece.codes
-            if carry:  # the open topic's rows at the head of this piece: that topic is a block of its own
-                open_topic = carry.topic()
-                head = int(np.argmax(codes != open_topic)) if (codes != open_topic).any() else len(codes)
-                carry.add(piece.slice(0, head))
-                if head == len(codes):
-                    continue  # the open topic goes on
-                yield self._run(carry.piece())
-                carry = _Open(size)
-                piece, codes = piece.slice(head, len(codes)), codes[head:]
-            # the piece's whole topics as they are (no copy); its last topic may go on in the next piece
-            tail = len(codes) - int(np.argmax(codes[::-1] != codes[-1])) if (codes != codes[-1]).any() else 0
-            if tail:
-                yield self._run(piece.slice(0, tail))
-            if tail and piece.offsets is not None:
-                again = int(piece.offsets[tail])  # its lines read again at the head of the next piece
-            else:
-                carry.add(piece.slice(tail, len(codes)))
-        if carry:
-            yield self._run(carry.piece())
-        if self.runid is None:
-            raise FileFormatError("the run is empty", path=self.source)
-
-    def _run(self, rows: Piece) -> Run:
-        return Run(self.topic_ids, rows.codes, rows.docnos, rows.values, "", self.source, _lines(rows), checked=False)
-
-
-class _Open:
+class Rows:
     """Rows that come in several pieces (a topic longer than a piece, a file read whole): one piece, or several
-    put together as they come (:class:`_Gathered`), each let go once added."""
+    put together as they come (:class:`_Gathered`), each let go once added (``size``: the file's, for the
+    room reserved)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -533,40 +483,3 @@ class _Open:
             return self.one
         assert self.rows is not None  # only asked for when something was added
         return self.rows.piece()
-
-
-_ONES = np.uint64(0x0101010101010101)
-_HIGH = np.uint64(0x8080808080808080)
-
-
-def _in_one_stretch(source: str) -> bool:
-    """Whether each topic of a run file comes in one stretch of lines (read from the first field of each line).
-
-    Only the first eight bytes of each line are looked at: a topic id of up to seven bytes
-    and its separator.  A line that starts blank or with ``#``, or a longer topic id, answers
-    no: the file is then read whole.
-    """
-    seen: set[bytes] = set()
-    last = -1
-    for chunk in chunks(source, PRESCAN_BYTES):
-        b = chunk.buf
-        begin = np.flatnonzero(b[: chunk.n - 1] == 10)
-        begin += 1
-        begin = np.concatenate((np.zeros(1, np.int64), begin))
-        w = np.ndarray(shape=(len(b) - 7,), dtype="<u8", buffer=b, strides=(1,))[begin]
-        first = w & np.uint64(0xFF)
-        if (first <= 32).any() or (first == 35).any():  # a blank line, a leading blank, a comment
-            return False
-        # the bytes <= 32 of each word marked (exact for the first such byte), and the bytes before it kept
-        marks = (w - _ONES * np.uint64(33)) & ~w & _HIGH
-        if not marks.all():  # a topic id of eight bytes or more
-            return False
-        low = marks & (~marks + np.uint64(1))
-        w &= (low >> np.uint64(7)) - np.uint64(1)
-        change = np.flatnonzero(np.concatenate(([w[0] != last], w[1:] != w[:-1])))
-        ids = w[change].tolist()
-        if seen.intersection(ids) or len(set(ids)) != len(ids):
-            return False
-        seen.update(ids)
-        last = int(w[-1])
-    return True

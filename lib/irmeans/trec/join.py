@@ -7,28 +7,27 @@ what the measures need of each topic's judgments.  A run is ranked and joined a 
 whole topics at a time (:func:`rank_block`): within a topic, documents by score descending,
 ties by docno descending (:mod:`.ranking`); each gets its grade from the qrels,
 :data:`~.ranked.NONPOOL` if it is not in them and :data:`~.ranked.UNJUDGED` if it is judged
-with a negative grade.  A run file comes a block at a time as it is read
-(:class:`~.files.RunBlocks`), so only the grades of ranked documents are kept, not the
-run's docnos and scores.  :func:`build_ranked` puts the blocks together into a
-:class:`~.ranked.Ranked`.
+with a negative grade.  The join takes a run as blocks of whole topics, checked by their
+reader (:class:`~.run_blocks.RunBlocks`: a file's :class:`~.run_blocks.RunReader` gives them as it
+reads), so only the grades of ranked documents are kept, not the run's docnos and scores.
+:func:`build_ranked` puts the ranked blocks together into a :class:`~.ranked.Ranked`.
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 import weakref
-from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ..errors import IrmeansError, TopicsLeftOutWarning, shown_path
-from .duplicates import duplicate_error, find_duplicate
-from .files import Qrels, Run, RunBlocks
+from .files import Qrels, Run
 from .ranked import NONPOOL, UNJUDGED, Ranked, TopicJudgments
 from .ranking import rank
+from .run_blocks import RunBlocks
 from .strings import Strings, equal_at
 
 __all__ = ["Judgments", "QrelsIndex", "Block", "judgments", "rank_block", "build_ranked"]
@@ -169,15 +168,8 @@ class Block:
 def rank_block(judged: Judgments, rows: Run, depth: int | None) -> Block:
     """Rank and join the rows of whole topics (a run, or a block of one): trec_eval's ranked grades.
 
-    A document retrieved twice for a topic is an error, whether or not the topic is judged
-    (unless ``rows.checked`` says it was looked for already).  Rows of topics the qrels do not
-    judge are left out.
+    Rows of topics the qrels do not judge are left out.
     """
-    if not rows.checked:
-        rows.docno_strings.hashes()  # made once, for the duplicate check and the lookup
-        pair = find_duplicate(rows.topic_codes, rows.docno_strings)
-        if pair is not None:
-            raise duplicate_error(rows, pair, "retrieved")
     of_code = np.array([judged.index.get(t, -1) for t in rows.topic_ids], dtype=np.int64)
     topic = of_code[rows.topic_codes]
     keep = np.flatnonzero(topic >= 0)
@@ -198,50 +190,22 @@ def rank_block(judged: Judgments, rows: Run, depth: int | None) -> Block:
     return Block(topics, retrieved, kept, grade[order].astype(judged.rel_dtype))
 
 
-def _rank_blocks(judged: Judgments, blocks: Iterable[Run], depth: int | None) -> list[Block]:
-    """Every block ranked and joined.
-
-    A document retrieved twice is reported after the rest of the file has been read, so that
-    a wrong field count or value anywhere is reported first, as when the file is read whole.
-    """
-    out: list[Block] = []
-    problem: IrmeansError | None = None
-    for block in blocks:
-        if problem is not None:
-            continue  # only reading on, for an error that comes first
-        try:
-            out.append(rank_block(judged, block, depth))
-        except IrmeansError as exc:
-            problem = exc
-    if problem is not None:
-        raise problem
-    return out
-
-
 def build_ranked(
     qrels: Qrels,
-    run: Run | str | os.PathLike[str],
+    run: RunBlocks,
     *,
     relevance_level: int = 1,
     depth: int | None = None,
     complete: bool = False,
 ) -> Ranked:
-    """Rank the run, cut it at ``depth`` and look up relevance (see the module's text).
+    """Rank the run's blocks, cut them at ``depth`` and look up relevance (see the module's text).
 
-    ``run`` is a :class:`~.files.Run`, or a file, which is then read and joined block by block.
     Qrels topics without results are left out with a :class:`~irmeans.errors.TopicsLeftOutWarning`,
     or with ``complete`` evaluated as trec_eval's ``-c`` does.
     """
     judged = judgments(qrels, int(relevance_level))
-    if isinstance(run, Run):
-        blocks, run_ids, runid, source = [rank_block(judged, run, depth)], run.topic_ids, run.runid, run.source
-    else:
-        stream = RunBlocks(run)
-        blocks = _rank_blocks(judged, stream, depth)
-        run_ids, source = stream.topic_ids, stream.source
-        assert stream.runid is not None  # a run read to its end has a tag (an empty one raises)
-        runid = stream.runid
-    return _assemble(judged, blocks, set(run_ids), runid, complete, depth, qrels.source, source)
+    blocks = run.map(partial(rank_block, judged, depth=depth))
+    return _assemble(judged, blocks, set(run.topic_ids), run.runid, complete, depth, qrels.source, run.source)
 
 
 def _assemble(
@@ -265,7 +229,10 @@ def _assemble(
     missing = [judged.topic_ids[c].decode("utf-8", "surrogateescape") for c in np.flatnonzero(~in_run)]
     evaluated = in_run | complete
     if not evaluated.any():
-        raise IrmeansError(f"{shown_path(run_source)}: no topic of the run has judgments in {shown_path(qrels_source)}")
+        raise IrmeansError(
+            f"{shown_path(run_source)}: no topic of the run has judgments in {shown_path(qrels_source)}: the run's "
+            f"topics are {_some(run_ids)}, the qrels' {_some(set(judged.topic_ids))}"
+        )
     if missing and not complete:
         warnings.warn(TopicsLeftOutWarning(missing, qrels_source, run_source), stacklevel=4)
     ev = np.flatnonzero(evaluated)
@@ -295,3 +262,10 @@ def _assemble(
         missing=missing,
         judged_positive=judged.judged_positive,
     )
+
+
+def _some(topic_ids: set[bytes], shown: int = 5) -> str:
+    """A few topic ids, in strcmp order, for a message: ``'401', '402', ... (50 in all)``."""
+    names = sorted(topic_ids)
+    text = ", ".join(repr(t.decode("utf-8", "backslashreplace")) for t in names[:shown])
+    return text + (f", ... ({len(names)} in all)" if len(names) > shown else "")

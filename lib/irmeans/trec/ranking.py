@@ -15,9 +15,6 @@ there than the numpy sort by enough to pay for pyarrow's import.
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any
-
 import numpy as np
 
 from .strings import Strings, order_descending
@@ -74,43 +71,22 @@ def _score_order(rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.
     return rows[by_score[by_topic]]
 
 
-def _table(pa: ModuleType, tcode: np.ndarray, scores: np.ndarray, names: Any) -> Any:
-    """The sort's table, from the arrays' buffers (``pa.table`` of numpy arrays would import pandas)."""
-    t = pa.int32() if tcode.dtype == np.int32 else pa.int64()
-    columns = [
-        pa.Array.from_buffers(t, len(tcode), [None, pa.py_buffer(np.ascontiguousarray(tcode))]),
-        pa.Array.from_buffers(pa.float64(), len(scores), [None, pa.py_buffer(np.ascontiguousarray(scores))]),
-        names,
-    ]
-    return pa.Table.from_arrays(columns, names=["t", "s", "d"])
-
-
 def _arrow_order(docnos: Strings, rows: np.ndarray, tcode: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """``rows`` ordered by topic code, score descending, docno descending (pyarrow's sort)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .arrow import primitive, release_memory
+    from .arrow_buffers import binary_column, numbers_column, primitive, release_memory
 
     subset = len(rows) != len(tcode)  # else rows are all the rows, in some order
     names = docnos.take(rows) if subset else docnos
     if subset:
         tcode, scores = tcode[rows], scores[rows]
-    offsets = names.offsets()
-    if offsets is None:  # not stored end to end: copied so
-        names = names.compact()
-        offsets = names.offsets()
-        assert offsets is not None  # compact strings are end to end
-    n = len(tcode)
-    big = int(offsets[-1]) >= np.iinfo(np.int32).max
-    kind, width = (pa.large_binary(), np.int64) if big else (pa.binary(), np.int32)
-    column = pa.Array.from_buffers(
-        kind, n, [None, pa.py_buffer(offsets.astype(width)), pa.py_buffer(np.ascontiguousarray(names.data))]
-    )
-    table = _table(pa, tcode, scores, column)
+    columns = [numbers_column(tcode), numbers_column(scores), binary_column(names)]
+    table = pa.Table.from_arrays(columns, names=["t", "s", "d"])  # pa.table of numpy arrays would import pandas
     keys = [("t", "ascending"), ("s", "descending"), ("d", "descending")]
     order = pc.sort_indices(table, sort_keys=keys, memory_pool=pa.system_memory_pool())
-    del table, column
+    del table, columns
     out = primitive(order, np.int64).copy()
     del order
     release_memory()

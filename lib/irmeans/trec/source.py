@@ -20,7 +20,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Generator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
@@ -35,8 +35,10 @@ __all__ = [
     "open_source",
     "standard_input",
     "file_size",
+    "stretch_start",
     "CHUNK_BYTES",
     "MAX_LINE_BYTES",
+    "MAX_STRETCH_BYTES",
     "SLACK",
     "STDIN",
 ]
@@ -45,6 +47,8 @@ __all__ = [
 STDIN = "-"
 #: Chunks are about this many bytes; a line longer than a chunk grows it.
 CHUNK_BYTES = 1 << 19
+#: A stretch of lines of one first field is kept in one chunk up to this size.
+MAX_STRETCH_BYTES = 1 << 24
 #: The longest line read (a docno may be a long URL; nothing real comes near this).
 MAX_LINE_BYTES = 1 << 26
 #: Zero bytes after a chunk: room for a missing final newline, and for reading a few words
@@ -155,12 +159,15 @@ class Chunk:
 
     ``buf`` is ``raw`` seen as a numpy array, ``first_line`` the 1-based number of the
     chunk's first line.  The buffer is the chunk's own: what points into it stays valid after
-    the next chunk is read.
+    the next chunk is read.  ``goes_on`` is true when the chunk was asked to end at a change
+    of first field (see :func:`chunks`) and could not: the lines of its last first field may
+    go on in the next chunk.
     """
 
     raw: bytearray
     n: int
     first_line: int
+    goes_on: bool = False
 
     @property
     def buf(self) -> np.ndarray:
@@ -172,15 +179,18 @@ class Chunk:
         return int(np.count_nonzero(self.buf[: self.n] == 10))
 
 
-def chunks(name: str, size: int | None = None) -> Generator[Chunk, int | None, None]:
+def chunks(name: str, size: int | None = None, *, stretches: bool = False) -> Iterator[Chunk]:
     """Read a file in chunks of about ``size`` (default :data:`CHUNK_BYTES`) bytes that end at a newline.
 
     A newline is added after a last line that has none.  A NUL byte or a line longer than
-    :data:`MAX_LINE_BYTES` raises, naming the file and the line.  Sending the generator a byte
-    offset of the chunk just given (instead of ``next``) makes the next chunk start there, at
-    the start of a line: the lines from there on are given again, at the head of the next
-    chunk (a reader that holds back the rows of a topic that may go on reads them again,
-    rather than copying them).
+    :data:`MAX_LINE_BYTES` raises, naming the file and the line.
+
+    With ``stretches``, a chunk ends where the first field of the lines changes (a run's
+    topic id), so that the lines of one first field that come one after another are in one
+    chunk: the stretch of lines at the end of a chunk starts the next one instead.  A
+    stretch longer than :data:`MAX_STRETCH_BYTES`, or one whose first field cannot be told
+    from its bytes alone (a blank line, a comment, a line starting with a blank), ends its
+    chunk at a newline with :attr:`Chunk.goes_on` set.
     """
     cap = size or CHUNK_BYTES
     size = file_size(name)
@@ -189,6 +199,7 @@ def chunks(name: str, size: int | None = None) -> Generator[Chunk, int | None, N
             cap = max(1, min(cap, size + 1))
         store = bytearray(cap + SLACK)
         have, line, eof, checked = 0, 1, False, 0
+        search = _SEARCH_BYTES  # bytes searched for the last stretch's start, at first: a bit more than the last one's
         while True:
             view = memoryview(store)
             try:
@@ -202,6 +213,7 @@ def chunks(name: str, size: int | None = None) -> Generator[Chunk, int | None, N
                 view.release()
             _check_nul(store, checked, have, name, line)  # at once: a binary file is not read on
             checked = have
+            goes_on = False
             if eof:
                 cut = have
                 if have and store[have - 1] != 10:
@@ -209,7 +221,17 @@ def chunks(name: str, size: int | None = None) -> Generator[Chunk, int | None, N
                     cut = have + 1
             else:
                 cut = store.rfind(b"\n", 0, have) + 1
-                if cut == 0:  # a line longer than the buffer: grow it
+                if cut and stretches:
+                    start = stretch_start(np.frombuffer(store, np.uint8), cut, search)
+                    if start:
+                        search = max(_SEARCH_BYTES, (cut - start) * 5 // 4)
+                    if start is None or (start == 0 and cap >= MAX_STRETCH_BYTES):
+                        goes_on = True  # cut at the newline, the stretch going on
+                    elif start == 0:
+                        cut = 0  # one stretch fills the chunk: read more of it
+                    else:
+                        cut = start
+                if cut == 0:  # a line (or a stretch) longer than the buffer: grow it
                     if cap >= MAX_LINE_BYTES:
                         what = f"line longer than {MAX_LINE_BYTES >> 20} MiB: this is not a TREC file"
                         raise FileFormatError(what, path=name, line=line)
@@ -222,17 +244,92 @@ def chunks(name: str, size: int | None = None) -> Generator[Chunk, int | None, N
                 return
             left = bytes(store[cut:have])  # what is left of this chunk starts the next one
             store[cut : cut + SLACK] = bytes(SLACK)  # zeros after the chunk
-            again = yield Chunk(store, cut, line)
-            start = cut if again is None else again
-            if not 0 < start <= cut:
-                raise ValueError(f"a chunk can start again only inside the last one (at 1 to {cut}), not at {start}")
-            if eof and start == cut:
+            yield Chunk(store, cut, line, goes_on)
+            if eof:
                 return
-            line += int(np.count_nonzero(np.frombuffer(store, np.uint8, start) == 10))
-            left = bytes(store[start:cut]) + left
+            line += int(np.count_nonzero(np.frombuffer(store, np.uint8, cut) == 10))
             store = bytearray(cap + SLACK)  # the next chunk's own buffer
             store[: len(left)] = left
             have = checked = len(left)
+
+
+# The last bytes of a chunk searched for a change of first field, at first (four times as many until one is found).
+_SEARCH_BYTES = 1 << 14
+_ONES = np.uint64(0x0101010101010101)
+_HIGH_BITS = np.uint64(0x8080808080808080)
+
+
+def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int | None:
+    """Where the last stretch of lines of ``buf[:end]`` (whole lines) with the last line's first field starts.
+
+    0 if every line has it; None if the stretch, or the line before it, does not start with
+    its first field (a blank line, a comment, a leading blank), or if the first field is
+    longer than 39 bytes: those are left to the reader of the lines.  ``buf`` holds
+    :data:`SLACK` readable bytes after ``end``.  The last ``search`` bytes are looked at
+    first, four times as many next, and so on.
+
+    >>> b = np.frombuffer(b"1 a\\n2 b\\n2 c\\n" + bytes(SLACK), np.uint8)
+    >>> stretch_start(b, 12), stretch_start(b, 4)
+    (4, 0)
+    """
+    window, want, width = search, None, 0
+    while True:
+        lo = max(0, end - 1 - window)
+        starts = np.flatnonzero(buf[lo : end - 1] == 10) + (lo + 1)
+        if lo == 0:
+            starts = np.concatenate((np.zeros(1, np.int64), starts))
+        if not len(starts):  # a line longer than the window
+            window *= 4
+            continue
+        if want is None:
+            field = _first_field(buf, starts[-1:])
+            if field is None:
+                return None
+            width, want = field[0], field[1][0]
+        got = _first_field(buf, starts, width)
+        if got is None:
+            return None
+        _, words, plain = got
+        same = (words == want).all(axis=1) & plain
+        if not same.all():
+            k = int(np.flatnonzero(~same)[-1])
+            first = int(buf[starts[k]])
+            return None if first <= 32 or first == 35 else int(starts[k + 1])
+        if lo == 0:
+            return 0
+        window *= 4
+
+
+def _first_field(
+    buf: np.ndarray, starts: np.ndarray, width: int | None = None
+) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """The first field of the lines at ``starts``, as words of 8 bytes (zero past its end), and whether each
+    line starts with one (not a blank or ``#``) that ends within ``width`` words.
+
+    Without ``width`` (one line): its field's width in words (its separator counted) is
+    found, or None if it does not start with a field or the field is longer than 39 bytes.
+    """
+    words = 5 if width is None else width
+    at = np.ndarray(shape=(len(buf) - 8 * words + 1,), dtype=f"V{8 * words}", buffer=buf, strides=(1,))
+    w = at[starts].view("<u8").reshape(len(starts), words).copy()
+    # the bytes <= 32 of each word marked (exactly, up to the first one), then everything from the first one cleared
+    marks = (w - _ONES * np.uint64(33)) & ~w & _HIGH_BITS
+    ended = np.zeros(len(starts), dtype=bool)
+    for j in range(words):
+        w[ended, j] = 0
+        m = marks[:, j]
+        stop = (m != 0) & ~ended
+        low = m[stop] & (~m[stop] + np.uint64(1))
+        w[stop, j] &= (low >> np.uint64(7)) - np.uint64(1)
+        ended |= stop
+    first = buf[starts]
+    plain = ended & (first > 32) & (first != 35)
+    if width is None:
+        if not plain[0]:
+            return None
+        width = int(np.flatnonzero(marks[0])[0]) + 1
+        return width, w[:, :width], plain
+    return width, w, plain
 
 
 def _check_nul(store: bytearray, start: int, end: int, name: str, line: int) -> None:

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_average
+from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_averages
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
@@ -79,6 +79,10 @@ class Sum(Average):
     def _value(self, a: np.ndarray, axis: int | None) -> Any:
         total = np.cumsum(a, axis=axis)
         return total[-1] if axis is None else np.take(total, -1, axis=axis)
+
+    def unchecked(self, values: np.ndarray) -> float | int:
+        """Integers added exactly (an int), anything else as trec_eval adds it (a float)."""
+        return int(values.sum()) if values.dtype.kind in "iub" else super().unchecked(values)
 
     @property
     def spec(self) -> str:
@@ -397,7 +401,7 @@ class Chosen:
 def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: str) -> list[float]:
     values = []
     for piece in text.split(","):
-        value = parse(piece)
+        value = parse(piece.strip(_C_SPACE))  # C's atol and atof skip blanks before; trec_eval takes 'P.5 ' too
         if value is None:
             raise IrmeansError(
                 f"measure {spec!r}: {what} {piece!r} is not {'an integer' if parse is c_int else 'a number'}"
@@ -406,6 +410,9 @@ def _numbers(spec: str, text: str, parse: Callable[[str], float | None], what: s
             raise IrmeansError(f"measure {spec!r}: {what} {piece!r} is not a finite number")
         values.append(value)
     return values
+
+
+_C_SPACE = " \t\n\v\f\r"  # C's isspace
 
 
 def _parse_params(fam: Family, text: str | None, spec: str) -> Chosen:
@@ -442,7 +449,7 @@ def _parse_params(fam: Family, text: str | None, spec: str) -> Chosen:
     pairs = []
     for piece in text.split(","):
         name, _, value = piece.partition("=")
-        number = c_float(value)
+        number = c_float(value.strip(_C_SPACE))
         if number is None or not math.isfinite(number):
             raise IrmeansError(f"measure {spec!r}: value {value!r} of {name!r} is not a finite number")
         pairs.append((name, number))
@@ -474,11 +481,15 @@ class Selection:
         return [line for c in self.chosen if c.family.per_topic for line in c.lines]
 
     @property
+    def numbers(self) -> list[str]:
+        """The lines that give a number for each topic, in order (``-q``'s, but ``relstring``)."""
+        kinds = self.kinds
+        return [line for line in self.printed if kinds[line] != "string"]
+
+    @property
     def averaged(self) -> list[tuple[str, str, Average]]:
         """(line name, the per-topic line it averages, the average) of each ``-a`` line, in printing order."""
-        kinds = self.kinds
-        numbers = [line for line in self.printed if kinds[line] != "string"]
-        return [(f"{line}/{a.spec}", line, a) for line in numbers for a in self.averages]
+        return [(f"{line}/{a.spec}", line, a) for line in self.numbers for a in self.averages]
 
 
 def parse_measures(
@@ -529,6 +540,12 @@ def parse_measures(
         specs, extra = ["all_trec"], True
     if isinstance(specs, str):
         specs = [specs]
+    given = list(specs) if isinstance(specs, Iterable) else None
+    if given is None or not all(isinstance(spec, str) for spec in given):
+        raise IrmeansError(
+            f"measures must be a trec_eval measure such as 'map' or 'P.10', or a list of them; got {specs!r:.80}"
+        )
+    specs = given
     marked: set[str]
     texts: dict[str, str]
     marked, texts = set(), {}
@@ -560,6 +577,4 @@ def parse_measures(
             out.append(replace(chosen, average=average))
     if not out:
         raise IrmeansError("no measure selected")
-    if isinstance(averages, (str, Average)):
-        averages = [averages]
-    return Selection(tuple(out), tuple(dict.fromkeys(parse_average(a) for a in averages)))
+    return Selection(tuple(out), tuple(parse_averages(averages)))

@@ -72,25 +72,25 @@ RUN = Layout("run", 6, False, 4, True, 5, True)
 class Piece:
     """The rows of a chunk of a file: topic codes (into the file's :class:`TopicTable`), docnos,
     grades or scores, the last line's run tag, the rows' line numbers (``(first, count)`` when
-    they are consecutive, else an array), and where each row starts in its chunk (None when
-    not known: pyarrow's reader)."""
+    they are consecutive, else an array), and whether the last topic's lines may go on in the
+    next piece (:attr:`~.source.Chunk.goes_on`)."""
 
     codes: np.ndarray
     docnos: Strings
     values: np.ndarray
     tag: str | None
     lines: tuple[int, int] | np.ndarray
-    offsets: np.ndarray | None = None
+    goes_on: bool = False
 
     def __len__(self) -> int:
         return len(self.codes)
 
     def slice(self, a: int, b: int) -> Piece:
-        """Rows ``a`` to ``b - 1`` (sharing the buffers)."""
+        """Rows ``a`` to ``b - 1`` (sharing the buffers); it goes on if it ends where the piece does, which goes on."""
         lines = self.lines
-        offsets = None if self.offsets is None else self.offsets[a:b]
         lines = (lines[0] + a, b - a) if isinstance(lines, tuple) else lines[a:b]
-        return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, lines, offsets)
+        goes_on = self.goes_on and b == len(self)
+        return Piece(self.codes[a:b], self.docnos.slice(a, b), self.values[a:b], self.tag, lines, goes_on)
 
 
 # Topic ids up to this many words of 8 bytes are compared as whole words read at once (longer ones by hash, then bytes).
@@ -338,4 +338,4 @@ def parse(chunk: Chunk, layout: Layout, topics: TopicTable, source: str) -> Piec
     if layout.tag is not None:
         s, e = lines.field(layout.tag)
         tag = buf[int(s[-1]) : int(e[-1])].tobytes().decode("utf-8", "surrogateescape")
-    return Piece(codes, docnos, values, tag, lines.lines, np.ascontiguousarray(first[0]))
+    return Piece(codes, docnos, values, tag, lines.lines, chunk.goes_on)

@@ -12,7 +12,10 @@ adjusted p-values, and Robertson's check of the pair. It reads as two tables:
   whether the averages disagree, and whether the sign survives Robertson's family.
 
 CSV and JSON hold every number unrounded (raw and adjusted p-values alike); the text,
-Markdown and LaTeX tables round them for reading.
+Markdown and LaTeX tables round them for reading.  A number that is not finite is written as
+CSV writes it (``inf``, ``-inf``; NaN, a test that does not apply, as an empty cell) and, since
+JSON has no such numbers, in JSON as the string ``"inf"`` or ``"-inf"`` (t is infinite when a
+pair's differences are all equal and not 0) and NaN as ``null``.
 """
 
 from __future__ import annotations
@@ -24,11 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._numeric import TOLERANCE
-from .averages import Average
-from .difference_plot import save_spec, topic_differences_spec
-from .errors import IrmeansError
-from .score_matrix import ScoreMatrix
+from .._numeric import TOLERANCE
+from ..averages import Average
+from ..errors import IrmeansError
+from ..score_matrix import ScoreMatrix
 from .significance import SignTest
 from .tables import FORMATS, Table, csv_text, render
 
@@ -111,10 +113,12 @@ class Verdict:
     reversed_by: tuple[str, ...]
 
 
-def _float(x: Any) -> float | None:
-    """A JSON number: None for NaN."""
+def _float(x: Any) -> float | str | None:
+    """A number as JSON holds it: a finite one as it is, an infinite one as the string "inf" or "-inf", NaN as None."""
     v = float(x)
-    return None if math.isnan(v) else v
+    if math.isnan(v):
+        return None
+    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
 def _p(p: float) -> str:
@@ -148,7 +152,7 @@ class Comparison:
     reversed_by : tuple of tuple of str
         For each pair, the transformations whose sign differs from the arithmetic mean's.
     family : tuple of str
-        The transformations tried (:data:`irmeans.robustness.FAMILY`, those that take the scores).
+        The transformations tried (:data:`irmeans.comparison.robustness.FAMILY`, those that take the scores).
     permutations : int
         Sign vectors of the randomization test (2**topics when ``exact``).
     exact : bool
@@ -313,7 +317,7 @@ class Comparison:
         return _save(csv_text(COLUMNS, rows), path)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything, as plain Python values (NaN as None): what :meth:`to_json` writes."""
+        """Everything, as plain Python values (NaN as None, ±inf as "inf" and "-inf"): what :meth:`to_json` writes."""
         names = self.matrix.systems
         verdicts = []
         for v in self.verdicts():
@@ -355,7 +359,8 @@ class Comparison:
         }
 
     def to_json(self, path: str | os.PathLike[str] | None = None) -> str:
-        """:meth:`to_dict` as JSON text (strict: no NaN, null instead); written to ``path`` if given."""
+        """:meth:`to_dict` as JSON text, strict (JSON has no NaN or infinity: null for NaN, the strings "inf" and
+        "-inf" for ±inf); written to ``path`` if given."""
         import json  # here: the command line's other subcommands never need it
 
         # On one line: json's C encoder writes it (an indented dump is written in Python, 10 times slower).
@@ -374,7 +379,7 @@ class Comparison:
             else f"{self.permutations:,} random sign vectors (seed {self.seed})"
         )
         scales = ", ".join(
-            f"{a.spec} on {_scale_name(a)}" if not np.isnan(self.tests.p_t[k]).all() else f"none for {a.spec}"
+            f"{a.spec} on {a.scale}" if not np.isnan(self.tests.p_t[k]).all() else f"none for {a.spec}"
             for k, a in enumerate(self.averages)
         )
         return [
@@ -415,7 +420,8 @@ class Comparison:
         rows = []
         for j, v in enumerate(self.verdicts()):
             marks = [sym[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(self.averages))]
-            robust = "yes" if v.robust else "no: " + ", ".join(v.reversed_by)
+            # not robust: reversed by some transformations, or a tie to begin with (no sign to survive)
+            robust = "yes" if v.robust else "no: " + (", ".join(v.reversed_by) or "the AM ties them")
             rows.append(
                 (
                     v.system_a,
@@ -475,36 +481,21 @@ class Comparison:
                 f"{self.first.size:,} pairs are too many to plot (at most {MAX_PLOT_PAIRS}, a row each): "
                 "compare with a baseline, or fewer systems"
             )
+        from .plot import topic_differences_spec  # here: only a plot needs it
+
         s = self.matrix.scores
-        scaled = [_on_scale(a, s) for a in self.averages]
-        columns = [f"{a.label}: {_scale_name(a)}" for a in self.averages]
+        # each average's own scale, or the scores themselves where it has none that is finite on them
+        scaled = [g if (g := a.on_scale(s)) is not None else s for a in self.averages]
+        columns = [f"{a.label}: {a.scale if a.on_scale(s) is not None else 'x'}" for a in self.averages]
         by_pair = [g[self.first] - g[self.second] for g in scaled]
         names = [f"{a} - {b}" for a, b in self.pairs]
         return topic_differences_spec(names, columns, self.matrix.topics, np.stack(by_pair, axis=1), self.notes()[0])
 
     def save_plot(self, path: str | os.PathLike[str]) -> None:
         """Draw :meth:`plot_spec` into ``path``, SVG or PNG by its extension (needs ``irmeans[plot]``)."""
+        from .plot import save_spec
+
         save_spec(self.plot_spec(), path)
-
-
-def _scale_name(avg: Average) -> str:
-    """The scale g(x) the average's t-test runs on, in words."""
-    eps = getattr(avg, "eps", 0.0)
-    kind = avg.spec.partition(":")[0]
-    names = {
-        "am": "x",
-        "gm": f"log(x + {eps:g})",
-        "gm-floor": f"log(max(x, {eps:g}))",
-        "gm-zeros": f"log(x, 0 as {eps:g})",
-        "hm": f"-1/(x + {eps:g})",
-        "logit": f"log-odds with ε = {eps:g}",
-    }
-    return names.get(kind, "x")
-
-
-def _on_scale(avg: Average, scores: np.ndarray) -> np.ndarray:
-    g = avg.transform(scores)
-    return scores if g is None or not np.isfinite(g).all() else g
 
 
 def _cell(v: Any) -> Any:

@@ -1,4 +1,4 @@
-"""How consistently an average of per-topic scores orders a set of systems.
+"""The split-half experiment: how consistently an average of per-topic scores orders a set of systems.
 
 Ravana & Moffat (2009) split the topics of a collection into two random
 halves, order the systems on each half by some average of their per-topic
@@ -6,10 +6,8 @@ scores, and compare the two orders with Kendall's τ. The more consistent the
 average, the closer the τ values of many such splits sit to 1.
 
 :func:`split_half` runs the experiment for any average and :func:`halves_tau`
-evaluates given halves. The pieces it is made of have their own modules and
-are re-exported here: :func:`~irmeans.kendall.kendall_tau`, the halves
-(:mod:`irmeans.halves`) and the per-topic views of the scores
-(:mod:`irmeans.topics`: difficulty and standardized scores).
+evaluates given halves, with Kendall's τ of :mod:`.kendall` and the halves of
+:mod:`.halves`.
 """
 
 from __future__ import annotations
@@ -19,26 +17,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import equal_steps
-from ._validation import check_memory, random_generator, score_matrix, split_count, whole_number
-from .averages import Average, Logit, Median, parse_average
-from .errors import IrmeansError
-from .halves import SPLIT_KINDS, _random_halves, difficulty_halves, draw_halves, make_halves
-from .kendall import _dense_ranks, _rank_type, _scatter_ranks, _tau_from_ranks, kendall_tau
-from .topics import DIFFICULTY, standardize, topic_difficulty
+from .._numeric import equal_steps
+from .._validation import check_memory, random_generator, score_matrix, split_count, whole_number
+from ..averages import Average, parse_average
+from ..errors import IrmeansError
+from .halves import _random_halves
+from .kendall import _dense_ranks, _rank_type, _scatter_ranks, _tau_from_ranks
 
-__all__ = [
-    "kendall_tau",
-    "draw_halves",
-    "halves_tau",
-    "split_half",
-    "DIFFICULTY",
-    "SPLIT_KINDS",
-    "topic_difficulty",
-    "difficulty_halves",
-    "make_halves",
-    "standardize",
-]
+__all__ = ["halves_tau", "split_half"]
 
 # Splits are evaluated (by default) in chunks of about this many scores, splits ×
 # systems × topics: memory stays bounded whatever the number of splits or
@@ -55,14 +41,11 @@ def _monotone_form(average: Average, s: np.ndarray) -> np.ndarray | None:
     So the order of the systems by ``average`` on a half is their order by the sum of g
     over the half, which one matrix product gives for every split at once (see
     :meth:`irmeans.averages.Average.transform`). ``None`` for an average without such a
-    form (the median), or where g would not be finite on these scores.
+    form (the median), where g would not be finite on these scores, or where means of g
+    would not map back to averages with their digits (:meth:`~irmeans.averages.Average.maps_back`).
     """
-    g = average.transform(s)
-    if g is None or not np.isfinite(g).all():
-        return None
-    if isinstance(average, Logit) and np.abs(g).max() > 30:
-        return None  # far out in the log-odds the map back to a score saturates at 0 or 1
-    return g
+    g = average.on_scale(s)
+    return g if g is not None and average.maps_back(g) else None
 
 
 def _half_averages(by_topic: np.ndarray, average: Average, halves: np.ndarray) -> np.ndarray:
@@ -76,18 +59,6 @@ def _averages_of(x: np.ndarray, average: Average) -> np.ndarray:
     Every caller hands over this layout (systems innermost, each average taken
     along the topics), so each value comes out of the same arithmetic.
     """
-    if isinstance(average, Median):
-        # np.median's own values (the middle score, or the mean of the two middle
-        # ones), from one sort of each half: much faster than its partitions here.
-        x = np.sort(x.transpose(0, 2, 1), axis=-1)
-        h = x.shape[-1]
-        if h % 2:
-            return x[..., h // 2]
-        low, high = x[..., h // 2 - 1], x[..., h // 2]
-        with np.errstate(over="ignore"):
-            middle = (low + high) / 2
-        # two scores whose sum passes the largest double: halved first (exact), as Median does
-        return np.where(np.isfinite(middle), middle, low / 2 + high / 2)
     return np.asarray(average(x.transpose(0, 2, 1), axis=-1))
 
 
@@ -110,7 +81,7 @@ def halves_tau(
         Topic indices of each split's two halves (as from :func:`draw_halves`
         or :func:`difficulty_halves`). A topic may be in a half more than once
         (the halves of a resample of the topics, as the bootstrap of
-        :func:`irmeans.intervals.tau_intervals` makes): it counts as often.
+        :func:`irmeans.consistency.intervals.tau_intervals` makes): it counts as often.
     chunk_size : int, optional
         Splits handled per step; bounds memory, not the result. By default
         about four million scores' worth (splits × systems × topics).
@@ -212,19 +183,33 @@ _PRODUCT_VALUES = 200_000
 
 
 def _products(pick: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """``pick @ g`` in blocks of rows small enough for the BLAS to use one thread.
+    """``pick @ g`` in blocks small enough for the BLAS to use one thread.
 
     On a busy machine a second BLAS thread, left spinning after each product,
     slows down all the numpy work that follows; one-thread blocks cost a few
-    milliseconds for 10,000 splits. A block's sums may differ in the last bit from
-    the whole product's (the BLAS adds in another order): nothing here depends on it.
+    milliseconds for 10,000 splits.  Blocks are rows of ``pick`` while a row's product is
+    small enough, else columns of ``g`` too (10,000 systems: a product of one row each
+    would be a matrix-vector product, several times slower than a few rows at once).  A
+    block's sums may differ in the last bit from the whole product's (the BLAS adds in
+    another order): nothing here depends on it.
     """
-    step = max(1, _PRODUCT_VALUES // (g.shape[0] * g.shape[1]))
-    if step >= pick.shape[0]:
+    m, k = pick.shape
+    n = g.shape[1]
+    if m * k * n <= _PRODUCT_VALUES:
         return np.asarray(pick @ g)
-    out = np.empty((pick.shape[0], g.shape[1]))
-    for start in range(0, pick.shape[0], step):
-        np.matmul(pick[start : start + step], g, out=out[start : start + step])
+    out = np.empty((m, n))
+    rows = max(1, _PRODUCT_VALUES // (k * n))
+    if rows > 1 or k * n <= _PRODUCT_VALUES:
+        for start in range(0, m, rows):
+            np.matmul(pick[start : start + rows], g, out=out[start : start + rows])
+        return out
+    rows = min(m, max(1, _PRODUCT_VALUES // (k * 256)))  # a row is too long: columns of g blocked too
+    columns = max(1, _PRODUCT_VALUES // (rows * k))
+    for start in range(0, m, rows):
+        for at in range(0, n, columns):
+            np.matmul(
+                pick[start : start + rows], g[:, at : at + columns], out=out[start : start + rows, at : at + columns]
+            )
     return out
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import IrmeansError
+from ..errors import IrmeansError
 
 __all__ = ["topic_differences_spec", "save_spec", "PLOT_FORMATS"]
 

@@ -12,9 +12,9 @@ correction of many p-values at once. Each takes many pairs of systems at once
 Two averages compared over the same split-half splits get no test here: the
 splits share their topics and systems, so their τ values are not independent
 samples of topics: a p-value across them speaks of these topics' splits alone.
-:func:`irmeans.intervals.tau_intervals` gives intervals instead.
+:func:`irmeans.consistency.intervals.tau_intervals` gives intervals instead.
 
->>> from irmeans.significance import paired_t_test
+>>> from irmeans.comparison.significance import paired_t_test
 >>> t, p = paired_t_test([0.2, 0.4, 0.5], [0.1, 0.3, 0.5])
 >>> round(float(t), 3), round(float(p), 3)
 (2.0, 0.184)
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import TOLERANCE
-from ._validation import float_array, whole_number
-from .errors import IrmeansError
+from .._numeric import TOLERANCE
+from .._validation import float_array, whole_number
+from ..errors import IrmeansError
 
 __all__ = [
     "paired_t_test",
@@ -99,8 +99,10 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
     return t, p
 
 
-#: Sign vectors are drawn and used this many at a time (rows of one block of flips).
+#: Sign vectors are drawn and used this many at a time (rows of one block of flips)...
 FLIP_BLOCK = 1000
+#: ... or fewer, so that a block holds at most this many signs (32 MiB of doubles) whatever the topics.
+FLIP_VALUES = 1 << 22
 # A permuted statistic counts as "at least as large" as the observed one within the project's one
 # tolerance for equality (irmeans._numeric.TOLERANCE): the identity and the all-swapped permutation
 # must count whatever the rounding of their sums.
@@ -130,9 +132,10 @@ def sign_flips(
     """The sign vectors of a paired randomization test over ``n`` topics, in blocks.
 
     Returns (blocks, count, exact): each block a (rows, n) float64 array of ±1 (−1 where
-    the topic's two scores are swapped). When 2**n <= ``permutations`` every vector is
-    given once (exact: count = 2**n); otherwise ``permutations`` vectors drawn uniformly
-    at random, with replacement, from ``seed``.
+    the topic's two scores are swapped), of ``block`` rows, or fewer for many topics (at most
+    :data:`FLIP_VALUES` signs a block, so that memory does not grow with the topics). When
+    2**n <= ``permutations`` every vector is given once (exact: count = 2**n); otherwise
+    ``permutations`` vectors drawn uniformly at random, with replacement, from ``seed``.
 
     Examples
     --------
@@ -142,6 +145,7 @@ def sign_flips(
     """
     total, exact = flip_count(n, permutations)
     rng = _rng(seed)  # checked even when every vector is used
+    block = max(1, min(block, FLIP_VALUES // n))
 
     def blocks() -> Iterator[np.ndarray]:
         bits = np.arange(n, dtype=np.int64)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import flat
-from ._validation import score_matrix, whole_number
-from .errors import IrmeansError
+from .._numeric import flat
+from .._validation import score_matrix, whole_number
+from ..errors import IrmeansError
 
 __all__ = ["DIFFICULTY", "DIFFICULTY_FROM", "topic_difficulty", "standardize"]
 
@@ -15,7 +15,7 @@ __all__ = ["DIFFICULTY", "DIFFICULTY_FROM", "topic_difficulty", "standardize"]
 DIFFICULTY = ("eq2", "eq1", "max")
 
 #: Whose scores decide topic difficulty in a split-half experiment with averages of raw and of
-#: standardized scores (:func:`irmeans.intervals.tau_intervals`): each average's own scores
+#: standardized scores (:func:`irmeans.consistency.intervals.tau_intervals`): each average's own scores
 #: (standardized for a ``std-`` average), the raw scores, or the standardized scores.
 DIFFICULTY_FROM = ("own", "raw", "standardized")
 
@@ -111,13 +111,18 @@ def standardize(
     ddof = whole_number(ddof, "ddof", minimum=0)
     if r.shape[0] <= ddof:
         raise IrmeansError(f"ddof={ddof} needs more than {ddof} reference systems, got {r.shape[0]}")
+    # z is the same for a topic's scores scaled by a power of two (exactly): scaled to below 1, scores near
+    # the largest double do not overflow the mean and the standard deviation
+    scale = np.ldexp(1.0, -np.frexp(np.abs(r).max(axis=0))[1])
+    with np.errstate(over="ignore"):  # a score far above the reference's: z is infinite, its CDF 1
+        r, s = r * scale, s * scale
     mu = r.mean(axis=0)
     sd = r.std(axis=0, ddof=ddof)
     level = flat(r, axis=0)
     if level.any() and constant == "raise":
         t = int(np.argmax(level))
         raise IrmeansError(
-            f"topic {t}: every reference system scores {float(r[0, t])!r}, so its standard deviation is 0 "
+            f"topic {t}: every reference system scores {float(r[0, t] / scale[t])!r}, so its standard deviation is 0 "
             "and the scores cannot be standardized; pass constant='half' to give them all 0.5"
         )
     z = (s - mu) / np.where(level | (sd == 0), 1.0, sd)

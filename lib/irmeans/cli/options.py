@@ -1,30 +1,78 @@
-"""The per-topic scores ``irmeans consistency`` and ``irmeans compare`` work on, given one of three ways.
+"""The options ``irmeans consistency`` and ``irmeans compare`` share, each defined once, and the scores they read.
+
+Both commands work on per-topic scores given one of three ways (:func:`add_source`, read by
+:func:`read_matrix`):
 
 - ``--dataset COLLECTION:MEASURE``: a TREC matrix shipped with irmeans;
 - ``--scores CSV``: a CSV of per-topic scores (:func:`irmeans.datasets.read_csv`);
 - ``QRELS RUN RUN...`` with ``-m MEASURE``: runs evaluated on every qrels topic
-  (:func:`irmeans.evaluate_runs`, trec_eval's ``-c``), its warnings shown on standard error.
+  (:func:`irmeans.evaluate_runs`, trec_eval's ``-c``), its warnings shown on standard error;
+
+and both take averages (``-a``, :func:`add_averages`), a number of random draws (``-n``,
+:func:`add_draws`), a seed (:func:`add_seed`) and the decimals printed (:func:`add_digits`).
+The module of datasets is imported only for ``--dataset`` or ``--scores``.
 """
 
 from __future__ import annotations
 
 import argparse
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._progress import Progress
 from ..errors import IrmeansError, one_line, shown_path
-from .arguments import dataset
+from .arguments import dataset, digits, seed
 from .output import say
 
 if TYPE_CHECKING:
     from ..score_matrix import ScoreMatrix
 
-__all__ = ["add_arguments", "read_matrix", "Given"]
+__all__ = ["add_source", "add_averages", "add_draws", "add_seed", "add_digits", "read_matrix", "Given"]
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def add_averages(
+    p: argparse.ArgumentParser, read: Callable[[str], Any], default: Sequence[str], more: str = ""
+) -> None:
+    """``-a SPEC`` (``--average``), repeatable, each read by ``read`` (a bad spec is a usage error)."""
+    p.add_argument(
+        "-a",
+        "--average",
+        action="append",
+        type=read,
+        metavar="SPEC",
+        help=f"average, repeatable (default: {', '.join(default)}){more}",
+    )
+
+
+def add_draws(p: argparse.ArgumentParser, long: str, read: Callable[[str], int], default: int, what: str) -> None:
+    """``-n N`` (``long``): how many random draws (``what``)."""
+    p.add_argument("-n", long, type=read, default=default, metavar="N", help=f"{what} (default {default})")
+
+
+def add_seed(p: argparse.ArgumentParser, what: str) -> None:
+    """``--seed``: a whole number >= 0, default 0."""
+    p.add_argument("--seed", type=seed, default=0, help=f"seed of {what} (default 0)")
+
+
+def add_digits(p: argparse.ArgumentParser, what: str = "decimals") -> None:
+    """``--digits D``: 0 to 17, default 4."""
+    p.add_argument("--digits", type=digits, default=4, metavar="D", help=f"{what} (default 4)")
+
+
+def standardized_average(text: str) -> str:
+    """An ``-a`` of ``irmeans consistency``: a spec, ``std-`` before it for standardized scores, read back as its
+    label (``gm:0.01``, ``std-am``), or a usage error."""
+    from ..consistency.intervals import spec_label  # here: the other commands never need it
+
+    try:
+        return spec_label(text)
+    except IrmeansError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_source(p: argparse.ArgumentParser) -> None:
     """The three sources' options: ``--dataset``, ``--scores``, ``-m`` and the positional ``QRELS RUN...``."""
     p.add_argument(
         "--dataset",
@@ -47,8 +95,6 @@ class Given:
 
 def read_matrix(opts: argparse.Namespace, command: str) -> Given:
     """The scores from the one source ``opts`` gives (refused: none, or more than one)."""
-    from .. import datasets  # here: `irmeans eval` never needs it
-
     given = [
         name
         for name, used in (("--dataset", opts.dataset), ("--scores", opts.scores), ("QRELS RUN", opts.files))
@@ -56,6 +102,8 @@ def read_matrix(opts: argparse.Namespace, command: str) -> Given:
     ]
     if len(given) > 1:
         raise IrmeansError(f"give one of --dataset, --scores or QRELS RUN..., not {' and '.join(given)}")
+    if opts.dataset or opts.scores:
+        from .. import datasets  # here: only a shipped matrix or a CSV needs it
     if opts.dataset:
         collection, measure = opts.dataset
         where = f"--dataset {collection}:{measure}"

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import dense_ranks
-from ._validation import check_memory, float_array, random_generator, score_matrix, split_count, whole_number
-from .errors import IrmeansError
+from .._numeric import dense_ranks
+from .._validation import check_memory, float_array, random_generator, score_matrix, split_count, whole_number
+from ..errors import IrmeansError
 from .topics import topic_difficulty
 
 __all__ = ["draw_halves", "SPLIT_KINDS", "difficulty_halves", "make_halves"]

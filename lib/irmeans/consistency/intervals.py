@@ -16,7 +16,9 @@ answers:
   some topics twice, which the two halves can then share, and that raises τ; the interval is
   therefore the bias-corrected percentile interval (Efron 1981), which recentres it on the
   observed mean. Each replicate draws only ``bootstrap_splits`` splits: their own noise widens
-  the interval a little, never narrows it.
+  the interval a little, never narrows it. By default the resamples draw about as many splits
+  in all as the experiment itself (:func:`bootstrap_size`), so that the intervals cost what
+  ``n_splits`` asks for, not a fixed 50,000 splits.
 
 The difference of an average's mean τ from the baseline's (the AM's, by default) gets both
 intervals too, from the differences split by split (the same splits for every average) and
@@ -36,17 +38,17 @@ consistency`` prints it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_memory, finite_number, random_generator, score_matrix, split_count, whole_number
-from .averages import Average, parse_average
-from .consistency import _HalvesTau, _split_half_taus
-from .errors import IrmeansError
+from .._validation import check_memory, finite_number, random_generator, score_matrix, split_count, whole_number
+from ..averages import Average, parse_average
+from ..errors import IrmeansError
+from .experiment import _HalvesTau, _split_half_taus
 from .halves import SPLIT_KINDS, _random_halves, difficulty_halves
 from .topics import DIFFICULTY, DIFFICULTY_FROM, standardize, topic_difficulty
 
@@ -57,8 +59,37 @@ __all__ = [
     "Interval",
     "parse_spec",
     "spec_label",
+    "bootstrap_size",
+    "BOOTSTRAP",
+    "BOOTSTRAP_SPLITS",
     "DIFFICULTY_FROM",
 ]
+
+#: The most topic resamples the intervals over topics draw by default.
+BOOTSTRAP = 1000
+#: The most splits of each resample they draw by default.
+BOOTSTRAP_SPLITS = 50
+
+
+def bootstrap_size(
+    n_splits: int, n_bootstrap: int | None = None, bootstrap_splits: int | None = None, *, random: bool = True
+) -> tuple[int, int]:
+    """(resamples of the topics, splits of each) of the intervals over topics: each as given, or by default.
+
+    By default about as many splits in all as the experiment draws, so that the bootstrap costs
+    what ``n_splits`` asks for: ``min(1000, n_splits)`` resamples of ``n_splits // resamples``
+    splits each, at least 1 and at most 50.  A split by difficulty (not ``random``) is one split a
+    resample, of 1,000 resamples by default.
+
+    >>> bootstrap_size(10_000), bootstrap_size(100), bootstrap_size(100_000), bootstrap_size(1, random=False)
+    ((1000, 10), (100, 1), (1000, 50), (1000, 1))
+    """
+    if not random:
+        return (BOOTSTRAP if n_bootstrap is None else n_bootstrap), 1
+    resamples = min(BOOTSTRAP, n_splits) if n_bootstrap is None else n_bootstrap
+    if bootstrap_splits is None:
+        bootstrap_splits = min(BOOTSTRAP_SPLITS, max(1, n_splits // max(resamples, 1)))
+    return resamples, bootstrap_splits
 
 
 def parse_spec(spec: str | Average) -> tuple[Average, bool]:
@@ -68,19 +99,17 @@ def parse_spec(spec: str | Average) -> tuple[Average, bool]:
     >>> avg.spec, std
     ('gm:0.01', True)
     """
-    if isinstance(spec, Average):
-        return spec, False
     if not isinstance(spec, str):
-        raise IrmeansError(f"an average is a spec such as 'gm:0.01' or 'std-am', or an Average; got {spec!r}")
+        return parse_average(spec), False  # an Average as it is, anything else refused
     text = spec.strip().lower()
     standardized = text.startswith("std-")
     return parse_average(text[4:] if standardized else text), standardized
 
 
 def spec_label(spec: str | Average) -> str:
-    """The spec as it is read back, ε included: ``"std-gm:0.01"``, ``"gm:0.01"`` for ``"gm"``.
+    """The spec as it is read back: ``"std-gm:0.01"``, ``"gm:0.01"`` for ``"GM:1e-2"``.
 
-    >>> spec_label("GM"), spec_label("std-am")
+    >>> spec_label("GM:1e-2"), spec_label("std-am")
     ('gm:0.01', 'std-am')
     """
     average, std = parse_spec(spec)
@@ -266,7 +295,7 @@ _RESAMPLE_VALUES = 1 << 21
 
 def tau_intervals(
     scores: ArrayLike,
-    averages: Sequence[str | Average],
+    averages: str | Average | Sequence[str | Average],
     n_splits: int = 10_000,
     seed: int | np.random.Generator | None = None,
     *,
@@ -274,8 +303,8 @@ def tau_intervals(
     split: str = "random",
     difficulty: str = "eq2",
     difficulty_from: str = "own",
-    n_bootstrap: int = 1000,
-    bootstrap_splits: int = 50,
+    n_bootstrap: int | None = None,
+    bootstrap_splits: int | None = None,
     level: float = 0.95,
     progress: Callable[[int], object] | None = None,
 ) -> ConsistencyReport:
@@ -284,7 +313,7 @@ def tau_intervals(
     Parameters
     ----------
     scores : array_like, shape (systems, topics)
-    averages : sequence of str or Average
+    averages : str, Average, or a sequence of them
         Specs (``"am"``, ``"gm:0.01"``, ``"median"``...), each optionally ``std-``
         for the average of standardized scores (:func:`irmeans.standardize` over
         all the systems, a flat topic giving 0.5), or Average values.
@@ -303,10 +332,12 @@ def tau_intervals(
         so a ``std-`` average's split is by the standardized scores' difficulty (as
         chapter 9 reproduces Ravana & Moffat's SP cells); ``"raw"`` or
         ``"standardized"``: one split for every average, by those scores.
-    n_bootstrap : int, default 1000
-        Resamples of the topics for the intervals over topics; 0 for none.
-    bootstrap_splits : int, default 50
-        Random splits of each resample.
+    n_bootstrap : int, optional
+        Resamples of the topics for the intervals over topics; 0 for none.  By default as
+        many as ``n_splits``, at most 1,000 (:func:`bootstrap_size`).
+    bootstrap_splits : int, optional
+        Random splits of each resample.  By default ``n_splits`` over the resamples, 1 to 50:
+        the resamples draw about as many splits in all as the experiment.
     level : float, default 0.95
         Coverage of every interval.
     progress : callable, optional
@@ -317,6 +348,8 @@ def tau_intervals(
     ConsistencyReport
     """
     s = score_matrix(scores)
+    if isinstance(averages, str) or not isinstance(averages, Iterable):
+        averages = [averages]  # one average, not a sequence of letters
     parsed: dict[str, tuple[Average, bool]] = {}
     for spec in averages:
         parsed.setdefault(spec_label(spec), parse_spec(spec))
@@ -331,8 +364,11 @@ def tau_intervals(
     if difficulty_from not in DIFFICULTY_FROM:
         raise IrmeansError(f"difficulty_from must be one of {', '.join(DIFFICULTY_FROM)}, got {difficulty_from!r}")
     n_splits = split_count(n_splits) if split == "random" else 1
-    n_bootstrap = whole_number(n_bootstrap, "n_bootstrap", minimum=0)
-    bootstrap_splits = split_count(bootstrap_splits, "bootstrap_splits")
+    if n_bootstrap is not None:
+        n_bootstrap = whole_number(n_bootstrap, "n_bootstrap", minimum=0)
+    if bootstrap_splits is not None:
+        bootstrap_splits = split_count(bootstrap_splits, "bootstrap_splits")
+    n_bootstrap, bootstrap_splits = bootstrap_size(n_splits, n_bootstrap, bootstrap_splits, random=split == "random")
     level = finite_number(level, "level")
     if not 0 < level < 1:
         raise IrmeansError(f"level must be between 0 and 1, got {level!r}")

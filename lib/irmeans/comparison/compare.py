@@ -19,8 +19,8 @@ for every pair of systems (or each system against a baseline) and every average:
 
 then Holm's correction over all the comparisons each test made, a verdict for each pair
 (which system each average prefers, and whether the averages disagree), and Robertson's
-check: does the sign survive the family of :mod:`irmeans.robustness`? The result is a
-:class:`~irmeans.comparison_result.Comparison`, which prints as a table and writes Markdown,
+check: does the sign survive the family of :mod:`irmeans.comparison.robustness`? The result is a
+:class:`~irmeans.comparison.result.Comparison`, which prints as a table and writes Markdown,
 LaTeX, CSV, JSON and a plot.
 
 The default averages are the AM, the εGM with ε = 0.01 added (chapter 10's advice for a
@@ -38,13 +38,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import TOLERANCE
-from ._validation import finite_number, whole_number
-from .averages import Average, parse_average
-from .comparison_result import Comparison, Tests
-from .errors import IrmeansError
+from .._numeric import TOLERANCE
+from .._python_input import is_frame
+from .._validation import check_memory, finite_number, whole_number
+from ..averages import Average, parse_averages
+from ..errors import IrmeansError
+from ..score_matrix import ScoreMatrix
+from .result import Comparison, Tests
 from .robustness import sign_survives
-from .score_matrix import ScoreMatrix
 from .significance import (
     count_at_least,
     flip_count,
@@ -73,9 +74,8 @@ def _as_matrix(scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLi
         return scores
     if isinstance(scores, Mapping):
         return ScoreMatrix.from_dict(scores)
-    index, columns = getattr(scores, "index", None), getattr(scores, "columns", None)
-    if index is not None and columns is not None:  # a pandas DataFrame: a row per system, a column per topic
-        return ScoreMatrix(np.asarray(scores, dtype=np.float64), tuple(map(str, index)), tuple(map(str, columns)))
+    if is_frame(scores):  # a row per system, a column per topic
+        return ScoreMatrix.from_frame(scores)
     a = np.asarray(scores)
     if a.ndim != 2:
         raise IrmeansError(f"scores must be a systems × topics matrix, got shape {a.shape}")
@@ -105,12 +105,6 @@ def _check_scores(matrix: ScoreMatrix, averages: Sequence[Average]) -> None:
                 f"{matrix.label or 'scores'}: system {matrix.systems[i]!r}, topic {matrix.topics[j]!r}: score "
                 f"{float(matrix.scores[i, j])!r}; {avg.label} needs {avg.requirement} (choose other averages with -a)"
             )
-
-
-def _scale(avg: Average, scores: np.ndarray) -> np.ndarray | None:
-    """g(scores) for the tests on the average's own scale, or None if it has none (the median) or it is not finite."""
-    g = avg.transform(scores)
-    return g if g is not None and np.isfinite(g).all() else None
 
 
 def _chunks(total: int, size: int) -> Iterator[slice]:
@@ -200,10 +194,7 @@ def compare(
         raise IrmeansError(f"compare needs at least 2 systems, got {n_systems}")
     if n_topics < 2:
         raise IrmeansError(f"compare needs at least 2 topics, got {n_topics}")
-    specs = DEFAULT_AVERAGES if averages is None else averages
-    if isinstance(specs, (str, Average)):
-        specs = [specs]
-    parsed = list(dict.fromkeys(parse_average(a) for a in specs))  # each average once, in the order given
+    parsed = parse_averages(DEFAULT_AVERAGES if averages is None else averages)
     if not parsed:
         raise IrmeansError("no averages to compare under")
     if test not in TESTS:
@@ -223,17 +214,22 @@ def compare(
             "compare makes at once: compare with a baseline, or fewer systems"
         )
     _check_scores(matrix, parsed)
+    check_memory(  # before any work: the replicates of the bootstrap are kept whole
+        8.0 * len(parsed) * n_systems * bootstrap,
+        f"the bootstrap's averages of {n_systems:,} systems under {len(parsed)} averages on {bootstrap:,} resamples "
+        "of the topics (give fewer resamples: bootstrap, -b)",
+    )
     done = progress if progress is not None else (lambda k: None)
 
     s = matrix.scores
     means = np.stack([np.asarray(avg(s, axis=1), dtype=np.float64) for avg in parsed])
-    scales = [_scale(avg, s) for avg in parsed]
+    scales = [avg.on_scale(s) for avg in parsed]  # None for the median, or a GM with ε = 0 on zeros
     t, p_t = np.full((len(parsed), first.size), np.nan), np.full((len(parsed), first.size), np.nan)
     for k, g in enumerate(scales):
         if g is not None:
             t[k], p_t[k] = paired_t_test(g[first], g[second])
     p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
-    low, high = _bootstrap(s, parsed, first, second, bootstrap, confidence, seed, done)
+    low, high = _bootstrap(s, parsed, scales, first, second, bootstrap, confidence, seed, done)
     signs = sign_test(s[first], s[second])
     robust, reversed_by, family = sign_survives(s[first], s[second])
     tests = Tests(
@@ -301,7 +297,7 @@ def _randomization(
 
 
 def _count_by_average(avg: Average, x: np.ndarray, y: np.ndarray, flips: np.ndarray) -> np.ndarray:
-    """:func:`~irmeans.significance.count_at_least` for an average without a transform: the average's own difference
+    """:func:`~.significance.count_at_least` for an average without a transform: the average's own difference
     on the scores swapped where a sign vector says −1; x, y (pairs, topics), flips (b, topics)."""
     observed = np.abs(np.asarray(avg(x, axis=1)) - np.asarray(avg(y, axis=1)))
     swap = flips[None, :, :] < 0
@@ -316,6 +312,7 @@ def _count_by_average(avg: Average, x: np.ndarray, y: np.ndarray, flips: np.ndar
 def _bootstrap(
     s: np.ndarray,
     averages: Sequence[Average],
+    scales: Sequence[np.ndarray | None],
     first: np.ndarray,
     second: np.ndarray,
     resamples: int,
@@ -326,33 +323,54 @@ def _bootstrap(
     """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2.
 
     Every system is averaged on the same resamples, so each pair's differences are paired;
-    the resamples come from ``seed`` by a stream of their own (not the sign vectors').
+    the resamples come from ``seed`` by a stream of their own (not the sign vectors').  An
+    average with a finite scale g (``scales``) is, on a resample, its map back from the mean of
+    g over the resampled topics, which is the times each topic is drawn (one matrix product
+    for every system and resample) times g; one without (the median) is computed from the
+    resampled scores themselves.
     """
     n_systems, n_topics = s.shape
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     replicates = np.empty((len(averages), n_systems, resamples))
+    by_topic = [None if g is None else np.ascontiguousarray(g.T) for g in scales]
     for part in _chunks(resamples, _BLOCK_VALUES // (n_systems * n_topics)):
-        picked = s[:, rng.integers(0, n_topics, size=(part.stop - part.start, n_topics))]
-        for k, avg in enumerate(averages):
-            replicates[k, :, part] = avg(picked, axis=2)
-        done(part.stop - part.start)
+        m = part.stop - part.start
+        drawn = rng.integers(0, n_topics, size=(m, n_topics))
+        if any(g is not None for g in by_topic):
+            cells = (drawn + (np.arange(m) * n_topics)[:, None]).ravel()
+            times = np.bincount(cells, minlength=m * n_topics).reshape(m, n_topics).astype(np.float64)
+        if any(g is None for g in by_topic):
+            picked = s[:, drawn]
+        for k, (avg, g) in enumerate(zip(averages, by_topic)):
+            if g is not None:
+                replicates[k, :, part] = avg.from_mean((times @ g) / n_topics).T
+            else:
+                replicates[k, :, part] = avg(picked, axis=2)
+        done(m)
     tail = (1 - confidence) / 2
     low = np.empty((len(averages), first.size))
     high = np.empty_like(low)
+    ranks = {q: _order_statistics(resamples, q) for q in (tail, 1 - tail)}
+    kth = sorted({r for below, above, _ in ranks.values() for r in (below, above)})
     for k in range(len(averages)):
         for part in _chunks(first.size, _BLOCK_VALUES // resamples):
             d = replicates[k, first[part]] - replicates[k, second[part]]
-            d.sort(axis=1)  # numpy's vectorised sort: faster here than the partitions of np.quantile
-            low[k, part], high[k, part] = _quantile_of_sorted(d, tail), _quantile_of_sorted(d, 1 - tail)
+            d.partition(kth, axis=1)  # the order statistics of the two quantiles, in place (faster than a sort)
+            low[k, part], high[k, part] = (_quantile(d, *ranks[q]) for q in (tail, 1 - tail))
             done(part.stop - part.start)
     return low, high
 
 
-def _quantile_of_sorted(rows: np.ndarray, q: float) -> np.ndarray:
-    """The q-quantile of each sorted row, interpolated as ``np.quantile``'s default (linear) method does."""
-    h = (rows.shape[1] - 1) * q
+def _order_statistics(n: int, q: float) -> tuple[int, int, float]:
+    """The two order statistics of n values that the q-quantile lies between, and its weight on the upper one."""
+    h = (n - 1) * q
     below = int(np.floor(h))
-    above = min(below + 1, rows.shape[1] - 1)
+    return below, min(below + 1, n - 1), h - below
+
+
+def _quantile(rows: np.ndarray, below: int, above: int, weight: float) -> np.ndarray:
+    """The quantile of each row from its order statistics (in place), interpolated as ``np.quantile``'s default
+    (linear) method does."""
     lower, upper = rows[:, below], rows[:, above]
-    value: np.ndarray = lower + (h - below) * (upper - lower)
+    value: np.ndarray = lower + weight * (upper - lower)
     return value

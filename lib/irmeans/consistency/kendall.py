@@ -1,7 +1,7 @@
 """Kendall's τ-b between score vectors, one pair or a whole stack of them at once.
 
 :func:`kendall_tau` is the public function; the rank helpers below it are
-shared with :mod:`irmeans.consistency`, which ranks the systems on every half
+shared with :mod:`irmeans.consistency.experiment`, which ranks the systems on every half
 of a split-half experiment and compares the two orders with them.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._numeric import steps
-from ._validation import float_array
-from .errors import IrmeansError
+from .._numeric import steps
+from .._validation import float_array
+from ..errors import IrmeansError
 
 __all__ = ["kendall_tau"]
 
@@ -40,7 +40,9 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
     a vector are tied when they are equal within irmeans' tolerance (they
     differ by at most 1e-12 of the vector's largest magnitude; see
     :mod:`irmeans._numeric`), so that rounding alone neither makes nor breaks a
-    tie. Otherwise the value is that of ``scipy.stats.kendalltau(x, y).statistic``.
+    tie; integers, which have no rounding, are tied only when they are equal
+    (and are compared as integers, however large). Otherwise the value is that
+    of ``scipy.stats.kendalltau(x, y).statistic``.
 
     Parameters
     ----------
@@ -76,8 +78,7 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
     >>> round(kendall_tau([1, 1, 2, 3], [1, 2, 2, 3]), 6)  # ties in both: τ-b
     0.8
     """
-    x = float_array(x, "x")
-    y = float_array(y, "y")
+    x, y = _scores(x, "x"), _scores(y, "y")
     if x.ndim == 0 or y.ndim == 0:
         raise IrmeansError("kendall_tau needs score vectors, got a scalar")
     try:
@@ -98,6 +99,21 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
     if not lead:
         return float(out[0])
     return out.reshape(lead)
+
+
+def _scores(v: ArrayLike, name: str) -> np.ndarray:
+    """Scores to rank: floats (checked), or, for integers, their exact dense ranks as floats (2**53 + 1 is not
+    2**53, and no tolerance applies to integers)."""
+    raw = np.asarray(v) if not isinstance(v, np.ma.MaskedArray) else v
+    if isinstance(raw, np.ndarray) and raw.dtype.kind in "iu" and raw.ndim >= 1 and raw.shape[-1] > 0:
+        order = np.argsort(raw, axis=-1, kind="stable")
+        ordered = np.take_along_axis(raw, order, axis=-1)
+        dense = np.zeros(raw.shape, dtype=np.float64)
+        dense[..., 1:] = np.cumsum(ordered[..., 1:] != ordered[..., :-1], axis=-1)
+        ranks = np.empty_like(dense)
+        np.put_along_axis(ranks, order, dense, axis=-1)
+        return ranks
+    return float_array(v, name)
 
 
 def _rank_type(n: int) -> type[np.integer]:

@@ -7,15 +7,16 @@ transformation we used". Every such transformation keeps each topic's order of t
 systems; what it changes is how much a change at one end of the scale counts against a
 change at the other, and so the sign of the mean difference can flip.
 
-:data:`FAMILY` is the stated family the check uses: the scores themselves (the arithmetic
-mean), the log with several ε (the εGM's scale, from trec_eval's 10⁻⁵ to 1), the logit with
-ε = 0.01 (log-odds, stretching both ends; Robertson §4.2) and powers below and above 1.
-A member applies only where it is finite and strictly increasing on the scores given (the
-logit on [0, 1], the powers on scores >= 0). :func:`sign_survives` runs the check for many
-pairs of systems at once.
+:data:`FAMILY` is the stated family the check uses: the scales of averages (each asked for
+its own, :attr:`irmeans.averages.Average.scale` and :meth:`~irmeans.averages.Average.transform`):
+the scores themselves (the arithmetic mean), the log with several ε (the εGM's scale, from
+trec_eval's 10⁻⁵ to 1), the log-odds with ε = 0.01 (the logit mean's, stretching both ends;
+Robertson §4.2); and powers below and above 1. A member applies only where it is finite and
+strictly increasing on the scores given (an average's scale on the scores it takes, the
+powers on scores >= 0). :func:`sign_survives` runs the check for many pairs of systems at once.
 
 >>> import numpy as np
->>> from irmeans.robustness import sign_survives
+>>> from irmeans.comparison.robustness import sign_survives
 >>> a, b = np.array([[0.0, 0.9, 0.9, 0.9]]), np.array([[0.4, 0.4, 0.4, 0.4]])
 >>> survives, reversed_by, used = sign_survives(a, b)
 >>> bool(survives[0]), reversed_by[0][:2]
@@ -29,8 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._numeric import TOLERANCE
-from .averages import GM, Logit
+from .._numeric import TOLERANCE
+from ..averages import AM, GM, Average, Logit
 
 __all__ = ["Transform", "FAMILY", "sign_survives", "applicable"]
 
@@ -45,25 +46,23 @@ class Transform:
     takes: Callable[[np.ndarray], bool]
 
 
-def _log(eps: float) -> Transform:
-    return Transform(f"log(x + {eps:g})", GM(eps=eps).transform, lambda x: bool((x + eps > 0).all()))
+def _scale_of(average: Average) -> Transform:
+    """An average's own scale, on the scores it takes."""
+    assert average.scale is not None  # every average of the family has one
+    return Transform(
+        average.scale, lambda x: np.asarray(average.transform(x)), lambda x: average.on_scale(x) is not None
+    )
 
 
 def _power(p: float) -> Transform:
     return Transform(f"x^{p:g}", lambda x: np.power(x, p), lambda x: bool((x >= 0).all()))
 
 
-_LOGIT_EPS = 0.01
-
-#: The family of :func:`sign_survives`, in order: the scores, logs, the logit, powers.
+#: The family of :func:`sign_survives`, in order: the scores, logs, the log-odds, powers.
 FAMILY: tuple[Transform, ...] = (
-    Transform("x", lambda x: np.asarray(x, dtype=np.float64), lambda x: True),
-    *(_log(eps) for eps in (1e-5, 1e-3, 0.01, 0.1, 1.0)),
-    Transform(
-        f"logit (ε = {_LOGIT_EPS:g})",
-        Logit(eps=_LOGIT_EPS).transform,
-        lambda x: bool(((x >= 0) & (x <= 1)).all()),
-    ),
+    _scale_of(AM()),
+    *(_scale_of(GM(eps=eps)) for eps in (1e-5, 1e-3, 0.01, 0.1, 1.0)),
+    _scale_of(Logit(eps=0.01)),
     *(_power(p) for p in (0.25, 0.5, 2.0, 4.0)),
 )
 

@@ -2,7 +2,11 @@
 
 A :class:`Table` holds a title, notes, column names and rows of cells already turned into
 text (the caller decides the digits); :func:`render` writes it in one of :data:`FORMATS`.
-Columns whose every cell reads as a number are aligned to the right.
+Columns whose every cell reads as a number are aligned to the right.  Each spelling escapes
+what its syntax needs, so that no name (a system's, a file's) can break a table: text shows a
+character that does not print as its escape (a newline as ``\n``), Markdown escapes its
+punctuation and writes a line break as ``<br>``, LaTeX escapes its special characters and
+writes a line break, or a blank line, as a space (a blank line would end the paragraph).
 
 >>> t = Table("Means", ("system", "AP"), [("bm25", "0.3120"), ("dfr_x", "0.2871")], notes=("per-topic AP",))
 >>> print(render(t, "text"))
@@ -17,7 +21,7 @@ dfr_x   0.2871
 | system | AP |
 |:--|--:|
 | bm25 | 0.3120 |
-| dfr_x | 0.2871 |
+| dfr\\_x | 0.2871 |
 """
 
 from __future__ import annotations
@@ -52,7 +56,18 @@ def _numeric(table: Table) -> list[bool]:
     ]
 
 
+def _shown(text: str) -> str:
+    """Text on one line: a character that does not print (a newline, a tab) as its escape."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _text(table: Table) -> str:
+    table = Table(
+        _shown(table.title),
+        [_shown(c) for c in table.columns],
+        [[_shown(c) for c in row] for row in table.rows],
+        [_shown(n) for n in table.notes],
+    )
     widths = [max([len(c)] + [len(row[j]) for row in table.rows]) for j, c in enumerate(table.columns)]
     right = _numeric(table)
 
@@ -68,13 +83,19 @@ def _sentences(notes: Sequence[str]) -> str:
     return " ".join(note if note.endswith(".") else note + "." for note in notes)
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~#&])")
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _markdown_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
+    """Text for a Markdown cell: its punctuation escaped, a line break as ``<br>``, nothing else that does not print."""
+    escaped = _MARKDOWN.sub(r"\\\1", text)
+    return "<br>".join(_shown(part) for part in _LINE_BREAK.split(escaped))
 
 
 def _markdown(table: Table) -> str:
     align = ["--:" if r else ":--" for r in _numeric(table)]
-    lines = [f"**{table.title}.** " + _sentences(table.notes), ""]
+    lines = [f"**{_markdown_cell(table.title)}.** " + _markdown_cell(_sentences(table.notes)), ""]
     lines.append("| " + " | ".join(_markdown_cell(c) for c in table.columns) + " |")
     lines.append("|" + "|".join(align) + "|")
     lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in table.rows]
@@ -104,12 +125,16 @@ _LATEX_TABLE = str.maketrans(_LATEX)
 
 
 def latex_escape(text: str) -> str:
-    """``text`` for LaTeX: its special characters escaped, ε, −, × and ≤ in math mode.
+    """``text`` for LaTeX: its special characters escaped, ε, −, × and ≤ in math mode, a line break (or blank line,
+    which would end the paragraph) as a space and anything else that does not print as its escape.
 
     >>> latex_escape("εGM (ε = 0.01), run_1 & 50%")
     '$\\\\varepsilon$GM ($\\\\varepsilon$ = 0.01), run\\\\_1 \\\\& 50\\\\%'
+    >>> latex_escape("two\\n\\nparagraphs\\tno")
+    'two paragraphs no'
     """
-    return text.translate(_LATEX_TABLE)
+    one_line = re.sub(r"\s+", " ", _LINE_BREAK.sub(" ", text.replace("\t", " ")))
+    return _shown(one_line).translate(_LATEX_TABLE)
 
 
 def _latex(table: Table) -> str:

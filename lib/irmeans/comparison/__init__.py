@@ -1,0 +1,18 @@
+"""Comparing systems under several averages: which run is better, under which average, and how sure is it.
+
+A module for each part, each importing only those above it in this list:
+
+- :mod:`.significance`: paired tests over topics for many pairs at once (the t-test, Fisher's
+  randomization test, the sign test, Holm's correction, Wilcoxon's test);
+- :mod:`.robustness`: Robertson's check, whether a difference's sign survives a stated
+  family of increasing transformations of the scores;
+- :mod:`.tables`: one table as text, Markdown, LaTeX or CSV;
+- :mod:`.plot`: the per-topic differences as a Vega-Lite figure;
+- :mod:`.result`: :class:`~.result.Comparison`, what :func:`~.compare.compare` finds, and its outputs;
+- :mod:`.compare`: :func:`~.compare.compare` itself.
+
+Import from the modules (``from irmeans.comparison.significance import holm``) or from the top
+level (``irmeans.compare``, ``irmeans.holm``); the package re-exports nothing.
+"""
+
+__all__: list[str] = []
