@@ -63,6 +63,8 @@ class _Rows:
 class Qrels(_Rows):
     """Relevance judgments: one row per judged (topic, document) pair.
 
+    ``topics`` and ``docnos`` give the rows' topics and docnos as numpy bytes arrays.
+
     Attributes
     ----------
     topic_ids : list of bytes
@@ -77,8 +79,6 @@ class Qrels(_Rows):
         File name (or ``"<arrays>"``) used in error messages.
     lines : numpy.ndarray of int64 or None
         Line number of each row in ``source``.
-
-    ``topics`` and ``docnos`` give the rows' topics and docnos as numpy bytes arrays.
 
     Examples
     --------
