@@ -67,6 +67,9 @@ EPS_EXPONENT = Grid(-4.0, 1.0, 0.25, decimals=2)
 
 #: The palette without its yellow, which is hard to see on white as a thin line or a label.
 _COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
+#: The systems' colours in the first figure: no two alike on a light page (sky blue and blue, both drawn a
+#: shade darker there, were S2 and S4).
+_SYSTEM_COLOURS = [OKABE_ITO[i] for i in (0, 4, 2, 6, 5, 1, 7)]
 
 #: The averages, in the order of Table 1's columns.
 AVERAGE_NAMES = ("AM", "GM", "εGM", "HM", "εHM", "MD")
@@ -266,7 +269,7 @@ def eps_chart(systems=TABLE1_SCORES, eps_values=None):
     ['column']
     """
     table = eps_table(systems, eps_values)
-    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=list(systems), range=_COLOURS))
+    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=list(systems), range=_SYSTEM_COLOURS))
     base = alt.Chart().encode(color=colour)
     lo, hi = int(np.floor(np.log10(table.eps.min()))), int(np.ceil(np.log10(table.eps.max())))
     decades = [10.0**d for d in range(lo, hi + 1)]
