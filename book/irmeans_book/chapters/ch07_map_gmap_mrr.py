@@ -31,6 +31,7 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, s
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "paper_table",
     "EXAMPLE",
     "verdicts_alt",
     "rank_shares_alt",
@@ -629,6 +630,26 @@ def rank_shares_figure(ranks=RANKS):
     True
     """
     return show(rank_shares_chart(ranks), alt=rank_shares_alt(ranks))
+
+
+#: The settings of the paper table: every fourth of the figure's gains, every fourth of its losses.
+PAPER_GAINS, PAPER_LOSSES = GAINS[4::4], LOSSES[2::4]
+
+
+def paper_table(ap, gains=PAPER_GAINS, losses=PAPER_LOSSES, seed=SEED, eps=EPS):
+    """What the figure's read-out shows at some settings of its two sliders, for paper
+    (:mod:`irmeans_book.paper`): MAP, GMAP and the two t-tests.
+
+    Examples
+    --------
+    >>> t = paper_table(EXAMPLE["baseline"], [0.2], [0.3])
+    >>> t.columns.tolist()
+    ['MAP', 'GMAP', 't on AP', 'p on AP', 't on log', 'p on log']
+    """
+    table = verdicts_table(ap, gains, losses, seed=seed, eps=eps)[0]
+    table = table.set_index(["gain", "loss"])[["map", "gmap", "t_ap", "p_ap", "t_log", "p_log"]]
+    table.columns = ["MAP", "GMAP", "t on AP", "p on AP", "t on log", "p on log"]
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
