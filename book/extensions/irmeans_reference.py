@@ -16,7 +16,9 @@ its public name (``irmeans.split_half``), although each is defined in a module o
   an object result without the text around the words searched for);
 - the ``irmeans-cli-help`` directive writes ``irmeans --help``, or ``irmeans COMMAND --help``
   with the command as its argument, as the parser prints it when the book is built (80
-  columns), so that ``chapters/cli-reference.md`` never goes stale.
+  columns), so that ``chapters/cli-reference.md`` never goes stale; a line the parser prints
+  longer than that (a measure's list of defaults) is wrapped under its own text
+  (:func:`wrapped`), so that nothing scrolls sideways on a laptop.
 """
 
 from __future__ import annotations
@@ -154,6 +156,40 @@ def command_help(command: str | None, width: int = 80) -> str:
     return out.getvalue()
 
 
+#: The widest line of a command's help on the page: what fits its box on a 1366 px laptop (86 characters).
+HELP_COLUMNS = 80
+
+
+def wrapped(text: str, width: int = HELP_COLUMNS) -> str:
+    """``text`` with each line longer than ``width`` broken between words, its continuation indented under
+    the line's own text: under a term's description ("  utility   p1 a + ..."), else two spaces in.
+
+    Examples
+    --------
+    >>> print(wrapped("  name      a description that goes on and on", 30))
+      name      a description that
+                goes on and on
+    >>> print(wrapped("      -m LEVELS e.g. x.1,2 (default 0,0.1,0.2,0.3)", 32))
+          -m LEVELS e.g. x.1,2
+            (default 0,0.1,0.2,0.3)
+    """
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        term = re.match(r"^(\s*\S+\s{2,})\S", line)
+        hang = len(term.group(1)) if term else len(line) - len(line.lstrip()) + 2
+        current = line[: len(line) - len(line.lstrip())]
+        for token in re.findall(r"\S+\s*", line):  # each word with the spaces after it
+            if current.strip() and len(current.rstrip()) + 1 + len(token.rstrip()) > width:
+                out.append(current.rstrip())
+                current = " " * hang
+            current += token
+        out.append(current.rstrip())
+    return "\n".join(out)
+
+
 def commands() -> list[str]:
     """The names of the ``irmeans`` subcommands, in the order of ``irmeans --help``."""
     from irmeans.cli import build_parser
@@ -173,6 +209,7 @@ class CliHelp(SphinxDirective):
             text = command_help(command)
         except ValueError as exc:
             raise self.error(str(exc)) from None
+        text = wrapped(text)
         block = nodes.literal_block(text, text, language="text")
         self.set_source_info(block)
         return [block]

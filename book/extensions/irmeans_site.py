@@ -17,16 +17,21 @@ It also makes the pages right for a reader with no Jupyter:
   declares ``THEBE_JS_URL`` twice (a script error on every page) and points
   at a CDN, and the book has no live code cells;
 - the menu and "Contents" buttons work (:func:`_no_navbar_header`);
-- a search for "epsilon" finds the pages that write ε (:data:`SEARCH_SYNONYMS`),
+- a search for "epsilon" finds the pages that write ε (:data:`SEARCH_SYNONYMS`), the chapter
+  that defines what was searched for comes first (:data:`SEARCH_SCORER`),
   a search for a command-line option (``-c``, ``trec_eval -c``, ``--eps``) finds
   the pages that name it in their text (:func:`page_options`), and search results
   show the page's text, not LaTeX, code or the page's buttons (``irmeans-search.js``);
 - every page gets ``irmeans-page.js``: a box that scrolls sideways says so, a wide
   table of text is stacked on a narrow screen, long code may break across printed pages;
+- a folded solution opens when its title is clicked anywhere but on its link to the exercise,
+  which throws no script error (``irmeans-togglebutton.js``, in place of sphinx-togglebutton
+  0.4.5's click handler);
 - the site serves the source tree it was built from and the library's wheel
   (:mod:`irmeans_book.downloads`, in ``downloads/``), which the ``{irmeans-downloads}``
   directive lists with their sizes and SHA-256, and a command that installs the wheel (a
   course's site, ``irmeans_course``, its chapters without their solutions);
+- a number's percent sign stays on its line ("30 %": :func:`keep_percent_with_number`);
 - the bibliography is labelled author–year, like the citations in the text
   (:class:`AuthorYearStyle`, the ``bibtex_default_style`` ``irmeans_author_year``), and the
   citations write the year as the bibliography's label does, with its letter ("Urbano et al.
@@ -69,8 +74,13 @@ FIGURES_JS = "irmeans-figures.js"
 SEARCH_JS = "irmeans-search.js"
 #: On every page: scroll cues, stacked tables, long code marked for print (book/static).
 PAGE_JS = "irmeans-page.js"
+#: sphinx-togglebutton's click handler, replaced: a folded solution's title opens it, its link goes to the
+#: exercise (book/static). After togglebutton.js, whose scripts have the default priority, 500.
+TOGGLE_JS = "irmeans-togglebutton.js"
 #: Words a reader searches for that the book writes as symbols: a page with the symbol gets the word as a keyword.
 SEARCH_SYNONYMS = {"ε": "epsilon", "τ": "tau"}
+#: How the search orders its results (Sphinx's ``html_search_scorer``): the defining chapter first.
+SEARCH_SCORER = Path(__file__).resolve().parents[1] / "static" / "irmeans-search-scorer.js"
 #: A command-line option as the text names it: ``-c``, ``-M``, ``--eps``, ``--extra`` (not ``-1`` or ``x-y``).
 #: irmeans-search.js reads a query's options the same way.
 OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][A-Za-z0-9_-]*)")
@@ -101,6 +111,16 @@ def _add_vega_script(app, pagename, templatename, context, doctree):
     if any(f"{SITE_DRAW}(" in node.astext() for node in doctree.findall(nodes.raw)):
         app.add_js_file(VEGA_JS)  # in html-page-context: this page only
         app.add_js_file(FIGURES_JS)
+
+
+def _search_scorer(app, config):
+    """The site's search scorer (:data:`SEARCH_SCORER`), unless the configuration names another.
+
+    Sphinx reads the file from where the build runs; the path is absolute, so the book's two
+    builds (the site, and the PDF's single page from ``_build/pdf``) find it.
+    """
+    if not config.html_search_scorer:
+        config.html_search_scorer = str(SEARCH_SCORER)
 
 
 def _no_navbar_header(app, config):
@@ -138,6 +158,63 @@ def page_options(doctree) -> list[str]:
         for option in OPTION.findall(node.astext()):
             found.setdefault(option, None)
     return list(found)
+
+
+#: A number and its percent sign, written with a space between them ("30 %"), as the book writes them.
+_PERCENT = re.compile(r"(\d) %")
+#: Nodes whose text is code or maths, written as it is.
+_VERBATIM = (nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw)
+
+
+def keep_percent_with_number(doctree) -> int:
+    """A number's percent sign never starts a line: the space between them ("30 %", "12.0 %", where the
+    number is computed and the sign follows it in the text) becomes a no-break space. Not in code or maths.
+
+    Returns how many spaces changed.
+
+    Examples
+    --------
+    >>> p = nodes.paragraph()
+    >>> p += [nodes.Text("by 30 % and "), nodes.inline(text="12.0"), nodes.Text(" % of "), nodes.literal(text="5 %")]
+    >>> keep_percent_with_number(p), p.astext()
+    (2, 'by 30\xa0% and 12.0\xa0% of 5 %')
+    """
+    changed = 0
+    for text in list(doctree.findall(nodes.Text)):
+        if any(isinstance(a, _VERBATIM) for a in _ancestors(text)):
+            continue
+        new, n = _PERCENT.subn("\\1\u00a0%", str(text))
+        if new.startswith(" %"):
+            before = _text_before(text)
+            if before and before[-1].isdigit():
+                new, n = "\u00a0" + new[1:], n + 1
+        if n:
+            text.parent.replace(text, nodes.Text(new))
+            changed += n
+    return changed
+
+
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
+def _text_before(text) -> str:
+    """The text just before ``text`` in its paragraph (its previous sibling's, or that of its parent's)."""
+    node = text
+    while node.parent is not None:
+        index = node.parent.index(node)
+        if index > 0:
+            return node.parent[index - 1].astext()
+        if isinstance(node.parent, nodes.TextElement) and not isinstance(node.parent, nodes.inline):
+            return ""
+        node = node.parent
+    return ""
+
+
+def _percent_signs(app, doctree, docname):
+    keep_percent_with_number(doctree)
 
 
 def _search_keywords(app, doctree, docname):
@@ -262,8 +339,10 @@ def _drop_thebe_config(app, doctree, docname):
             node.parent.remove(node)
 
 
-#: The book as a PDF, the student's edition (book/scripts/make_pdf.py writes it into the site's top folder).
+#: The book as a PDF, the student's edition (book/scripts/make_pdf.py writes it into the site's top folder),
+#: and the instructor's (make_pdf.EDITIONS names both).
 BOOK_PDF = "irmeans-book.pdf"
+INSTRUCTOR_PDF = "irmeans-book-instructor.pdf"
 
 
 def _pdf_button_gives_the_book(app, pagename, templatename, context, doctree):
@@ -318,17 +397,47 @@ def _write_downloads(app):
         app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir), rewrite)
 
 
+def where_the_files_are(address: str | None) -> list[nodes.Node]:
+    """Where a reader of the book without its site finds the files ``{irmeans-downloads}`` lists (the
+    PDF's page 1 and "Get the code"): at the site's public address (Sphinx's ``html_baseurl``,
+    ``html.baseurl`` in ``_config.yml``) if it has one; while it has none, who to ask and how to make them.
+
+    Examples
+    --------
+    >>> print(nodes.paragraph("", "", *where_the_files_are(None)).astext())  # doctest: +ELLIPSIS
+    They are served by the book's site, on its page “Get the code”; the site has no public address yet: ...
+    >>> print(nodes.paragraph("", "", *where_the_files_are("https://example.org/irmeans/")).astext())
+    They are served by the book's site, https://example.org/irmeans/, on its page “Get the code”.
+    """
+    if address:
+        link = nodes.reference(address, address, refuri=address)
+        return [nodes.Text("They are served by the book's site, "), link, nodes.Text(", on its page “Get the code”.")]
+    return [
+        nodes.Text("They are served by the book's site, on its page “Get the code”; the site has no public "),
+        nodes.Text("address yet: ask whoever gave you this book for the source archive. In its folder, "),
+        nodes.literal(text="make lab"),
+        nodes.Text(" opens the chapters in JupyterLab, "),
+        nodes.literal(text="make book"),
+        nodes.Text(" builds the site with these files, and "),
+        nodes.literal(text="make pdf"),
+        nodes.Text(" both editions (“Get the code” says what they need)."),
+    ]
+
+
 class DownloadsDirective(SphinxDirective):
     """``{irmeans-downloads}``: the site's downloads, linked, with their sizes and SHA-256, then the
-    command that installs the wheel. Where the build wrote none (the PDF's single page), their names only."""
+    command that installs the wheel. Where the build wrote none (the PDF's single page), their names, the
+    book's two PDFs, and where the files are (:func:`where_the_files_are`)."""
 
     has_content = False
 
     def run(self):
         made = getattr(self.env.app, "irmeans_downloads", {})
+        if not made:
+            return [self.on_paper()]
         what = {
             "source": [
-                nodes.Text("the source tree this site was built from (the library, the chapters, the book's code, "),
+                nodes.Text("the source tree this book was built from (the library, the chapters, the book's code, "),
                 nodes.Text("the tests and the example files); it unpacks into a folder "),
                 nodes.literal(text=downloads.SOURCE_FOLDER),
             ],
@@ -337,23 +446,29 @@ class DownloadsDirective(SphinxDirective):
         here = self.env.app.builder.get_target_uri(self.env.docname)
         items = nodes.bullet_list()
         for kind, text in what.items():
+            d = made[kind]
             item = nodes.paragraph()
-            if kind in made:
-                d = made[kind]
-                uri = relative_uri(here, f"{downloads.FOLDER}/{d.name}")
-                item += nodes.reference("", "", nodes.literal(text=d.name), refuri=uri, classes=["irmeans-download"])
-                item += nodes.Text(f" ({d.size / 1e6:.1f} MB, SHA-256 {d.sha256[:16]}…): ")
-            else:
-                item += nodes.Text(
-                    f"{downloads.SOURCE_ARCHIVE if kind == 'source' else 'the wheel'}, on the book's site: "
-                )
+            uri = relative_uri(here, f"{downloads.FOLDER}/{d.name}")
+            item += nodes.reference("", "", nodes.literal(text=d.name), refuri=uri, classes=["irmeans-download"])
+            # The whole digest: a reader checks a download against all of it (it was cut to 16 hex digits).
+            item += [nodes.Text(f" ({d.size / 1e6:.1f} MB, SHA-256 "), nodes.literal(text=d.sha256), nodes.Text("): ")]
             item += text
             items += nodes.list_item("", item)
-        out = [items]
-        if "wheel" in made:
-            command = f"python3 -m pip install {made['wheel'].name}"
-            out.append(nodes.literal_block(command, command, language="sh"))
-        return out
+        command = f"python3 -m pip install {made['wheel'].name}"
+        return [items, nodes.literal_block(command, command, language="sh")]
+
+    def on_paper(self) -> nodes.paragraph:
+        """Where no site was built (the PDF's single page): the files, the PDFs among them, and where they are."""
+        code = lambda text: nodes.literal(text=text)  # noqa: E731
+        files = nodes.paragraph(classes=["irmeans-where"])
+        files += [code(downloads.SOURCE_ARCHIVE), nodes.Text(" (the source tree this book was built from: the ")]
+        files += nodes.Text("library, the chapters, the book's code, the tests and the example files), ")
+        files += [code("irmeans-*.whl"), nodes.Text(" (the library alone, for "), code("pip install")]
+        files += [nodes.Text(") and the book's two editions, "), code(BOOK_PDF), nodes.Text(" and ")]
+        files += code(INSTRUCTOR_PDF)
+        address = (self.config.html_baseurl or "").strip() or None
+        files += [nodes.Text(". "), *where_the_files_are(address)]
+        return files
 
 
 def setup(app):
@@ -365,8 +480,11 @@ def setup(app):
     if VegaLiteSiteRenderer not in plugins:
         plugins.append(VegaLiteSiteRenderer)
     app.add_js_file(PAGE_JS)  # every page
+    app.add_js_file(TOGGLE_JS, priority=501)  # every page, after sphinx-togglebutton's script
     app.connect("config-inited", _no_navbar_header)
+    app.connect("config-inited", _search_scorer)
     app.connect("doctree-resolved", _search_keywords)
+    app.connect("doctree-resolved", _percent_signs)
     app.connect("html-page-context", _add_vega_script)
     # Late: after sphinx-thebe has added its assets and its config node.
     app.connect("html-page-context", _drop_thebe_assets, priority=900)

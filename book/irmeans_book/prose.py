@@ -60,6 +60,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from docutils.utils.smartquotes import educateQuotes
+
 __all__ = [
     "BIBLIOGRAPHY",
     "BOOK_ROOT",
@@ -68,11 +70,13 @@ __all__ = [
     "MYST_MIMETYPE",
     "Reference",
     "bibliography_order",
+    "caption",
     "chapter_title",
     "cite_p",
     "cite_t",
     "doc",
     "eval_expressions",
+    "exercise",
     "labelled_years",
     "numbered_figures",
     "numref",
@@ -90,10 +94,11 @@ BIBLIOGRAPHY = "references.bib"
 BOOK_ROOT = Path(__file__).resolve().parents[2]
 
 #: What an ``{eval}`` of the prose may be: a name, an f-string formatting one name
-#: (``f"{x:.3f}"``), or a reference (``numref("fig-ch4-eps")``, ``cite_p("a", "b")``).
+#: (``f"{x:.3f}"``), a reference (``numref("fig-ch4-eps")``, ``cite_p("a", "b")``), or a figure's
+#: caption (``caption("fig-ch4-eps")``, for JupyterLab, which does not show myst-nb's captions).
 EVAL_PATTERN = (
     r'^(?:[A-Za-z_]\w*|f"\{[A-Za-z_]\w*(?::[^{}"]*)?\}"'
-    r'|(?:numref|doc|cite_p|cite_t)\("[\w.:-]+"(?:, "[\w.:-]+")*\))$'
+    r'|(?:numref|doc|cite_p|cite_t|caption)\("[\w.:-]+"(?:, "[\w.:-]+")*\))$'
 )
 #: An ``{eval}`` role in markdown, and the expression in it.
 EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
@@ -102,6 +107,10 @@ EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
 FIGURE_DIRECTIVE = re.compile(
     r"^[`:]{3,}\{(?:figure|glue:figure)\}[^\n]*\n(?:[ \t]*:[^\n]*\n)*?[ \t]*:name:\s*(\S+)", re.M
 )
+# An exercise directive in a markdown cell (a self-check too), with its :label: option.
+EXERCISE_DIRECTIVE = re.compile(r"^[`:]{3,}\{exercise\}[^\n]*\n(?:[ \t]*:[^\n]*\n)*?[ \t]*:label:\s*(\S+)", re.M)
+#: How the site writes an exercise's number (sphinx-exercise's).
+EXERCISE_FORMAT = "Exercise {}"
 CHAPTER_FILES = "[0-9][0-9]-*.ipynb"
 
 
@@ -174,6 +183,43 @@ def numbered_figures(chapters: Path | None = None) -> list[dict]:
         for number, (label, caption) in enumerate(labels, start=1):
             found.append({"label": label, "chapter": chapter, "number": number, "caption": caption})
     return found
+
+
+def caption(label: str, chapters: Path | None = None) -> Reference:
+    """The caption of figure ``label``, as its cell's metadata gives it to the site (myst-nb's
+    ``mystnb.figure.caption``): for the line under the figure in JupyterLab, where jupyterlab-myst
+    shows no caption (a markdown cell the site removes: :func:`lab_caption_source`)."""
+    for figure in numbered_figures(chapters):
+        if figure["label"] == label:
+            # With the site's typographic quotes ("A’s", not "A's"), as Sphinx's smart quotes set it there.
+            text = educateQuotes(figure["caption"], language="en")
+            return Reference(text, figure["caption"])
+    raise ValueError(f"no figure labelled {label!r} in the chapters of {_folder(chapters)}")
+
+
+def lab_caption_source(label: str) -> str:
+    """The markdown of a figure's caption cell for JupyterLab: its number and caption, both computed.
+
+    >>> print(lab_caption_source("fig-ch4-eps"))
+    **{eval}`numref("fig-ch4-eps")`** {eval}`caption("fig-ch4-eps")`
+    """
+    return f'**{{eval}}`numref("{label}")`** {{eval}}`caption("{label}")`'
+
+
+def exercise(label: str, chapters: Path | None = None) -> Reference:
+    """``{ref}`label```: "Exercise 4.1" for the first exercise of chapter 4, as the site numbers them (the
+    exercises and the self-checks of a chapter, in order)."""
+    for path in sorted(_folder(chapters).glob(CHAPTER_FILES)):
+        labels = [
+            found
+            for cell in _source(path)
+            if cell["cell_type"] == "markdown"
+            for found in EXERCISE_DIRECTIVE.findall("".join(cell["source"]))
+        ]
+        if label in labels:
+            number = f"{int(path.name[:2])}.{labels.index(label) + 1}"
+            return Reference(EXERCISE_FORMAT.format(number), f"{{ref}}`{label}`")
+    raise ValueError(f"no exercise labelled {label!r} in the chapters of {_folder(chapters)}")
 
 
 def chapter_title(name: str, chapters: Path | None = None) -> str:

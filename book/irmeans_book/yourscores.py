@@ -6,9 +6,12 @@ As the reader types, the page computes each average and says which system it
 prefers. No formula is written here: each average's expressions come from
 :mod:`irmeans_book.vega_forms`, the library's formulas in Vega's expression
 language; this module only parses the boxes and lays out the table. A score that is not a number, or
-not between 0 and 1, gets a short note beside the boxes, and an average that
-cannot take a score (the harmonic mean of a 0 without ε) reads "undefined",
-with the reason.
+not between 0 and 1, gets a short note under the boxes naming the first such
+entry, in lines short enough for a phone's width; two systems with different
+numbers of scores get a warning there too (an average over other topics does not
+compare). An average that cannot take a score (the harmonic mean of a 0 without
+ε) reads "undefined", with the reason, written with ε where the library writes
+"eps", and saying what ε would do only in a box that has an average with ε.
 
 Each cell of the table is labelled for assistive technology with its row and
 column ("GM, System A: 0.2367"; "GM, Higher: B"), which is also how the site's
@@ -28,6 +31,7 @@ Examples
 from __future__ import annotations
 
 import json
+import re
 
 import altair as alt
 from irmeans.averages import Average
@@ -35,7 +39,7 @@ from irmeans.averages import Average
 from irmeans_book.plots import VegaLiteFigure, show
 from irmeans_book.vega_forms import vega_form
 
-__all__ = ["PARAMS", "your_scores_chart", "your_scores", "as_text"]
+__all__ = ["PARAMS", "your_scores_chart", "your_scores", "as_text", "requirement"]
 
 #: The parameters bound to the two boxes, by system.
 PARAMS = {"A": "scores_a", "B": "scores_b"}
@@ -50,6 +54,18 @@ def as_text(scores) -> str:
     '0.6, 0.55, 0.01'
     """
     return ", ".join(f"{float(s):g}" for s in scores)
+
+
+def requirement(average: Average, with_eps: bool) -> str:
+    """What ``average`` needs of its scores, as the box says it: ε for the library's "eps", and what ε
+    would change only if the box shows an average with ε (``with_eps``).
+
+    >>> from irmeans.averages import HM
+    >>> requirement(HM(), True), requirement(HM(), False)
+    ('scores > 0 (a zero needs ε > 0)', 'scores > 0')
+    """
+    text = re.sub(r"\beps\b", "ε", average.requirement)
+    return text if with_eps else re.sub(r"\s*\([^()]*ε[^()]*\)", "", text).strip()
 
 
 def _parsed():
@@ -107,8 +123,10 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
 
     labels = json.dumps({f"v_{k}": name for k, name in enumerate(names)}, ensure_ascii=False)
     order = json.dumps({f"v_{k}": k for k in range(len(names))})
+    with_eps = any(getattr(avg, "eps", 0) for avg in averages.values())
     why = json.dumps(
-        {f"v_{k}": f"needs {avg.requirement}" for k, avg in enumerate(averages.values())}, ensure_ascii=False
+        {f"v_{k}": f"needs {requirement(avg, with_eps)}" for k, avg in enumerate(averages.values())},
+        ensure_ascii=False,
     )
     valid = "isValid(datum.{0}) && isFinite(datum.{0})"
     table = [
@@ -158,32 +176,7 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         width=min(width, 300), height=alt.Step(60)
     )
 
-    notes = [
-        *_parsed(),
-        {"calculate": "datum.ok ? 1 : 0", "as": "ok_n"},
-        {"calculate": "datum.bad ? 1 : 0", "as": "bad_n"},
-        {
-            "aggregate": [
-                {"op": "sum", "field": "ok_n", "as": "n"},
-                {"op": "sum", "field": "bad_n", "as": "nbad"},
-                {"op": "max", "field": "bad_token", "as": "first_bad"},
-            ],
-            "groupby": ["system"],
-        },
-        {
-            "calculate": "'System ' + datum.system + ': ' + (datum.nbad > 0"
-            " ? '“' + datum.first_bad + '” is not a score between 0 and 1'"
-            " + (datum.nbad > 1 ? ' (' + datum.nbad + ' entries are not)' : '') + '; the others are used.'"
-            " : datum.n == 0 ? 'no scores yet.' : datum.n + (datum.n == 1 ? ' score.' : ' scores.'))",
-            "as": "note",
-        },
-    ]
-    note_view = (
-        alt.Chart(alt.InlineData(values=[{"system": "A"}, {"system": "B"}]), transform=notes)
-        .mark_text(align="left", fontSize=13)
-        .encode(x=alt.value(0), y=alt.Y("system:N", axis=None), text="note:N", description="note:N")
-        .properties(width=width, height=40)
-    )
+    note_view = _notes(width)
     box = {
         system: alt.param(
             name=PARAMS[system],
@@ -193,6 +186,90 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         for system, scores in (("A", scores_a), ("B", scores_b))
     }
     return alt.vconcat(note_view, cells, spacing=8).add_params(box["A"], box["B"]).configure_view(stroke=None)
+
+
+#: A bad entry is quoted up to this many characters (then "…"), so that its line fits a phone.
+QUOTED = 12
+
+
+def _note_lines() -> str:
+    """The Vega expression of a system's note, as lines of at most about 40 characters (a phone's figure is
+    358 px wide: a note on one line ran to 501 px and was cut), then the whole sentence, for assistive
+    technology. The first entry that is not a score is named (the largest, as text, was)."""
+    quoted = (
+        f"'“' + (length(datum.first_bad) > {QUOTED} ? substring(datum.first_bad, 0, {QUOTED - 1}) + '…'"
+        " : datum.first_bad) + '”'"
+    )
+    others = "(datum.nbad > 1 ? ' (' + datum.nbad + ' entries are not)' : '')"
+    return (
+        "datum.nbad > 0"
+        f" ? [['System ' + datum.system + ': ' + {quoted} + ' is not a score',"
+        f" 'between 0 and 1' + {others} + ';', 'the others are used.'],"
+        f" 'System ' + datum.system + ': ' + {quoted} + ' is not a score between 0 and 1' + {others}"
+        " + '; the others are used.']"
+        " : datum.n == 0 ? [['System ' + datum.system + ': no scores yet.'],"
+        " 'System ' + datum.system + ': no scores yet.']"
+        " : [['System ' + datum.system + ': ' + datum.n + (datum.n == 1 ? ' score.' : ' scores.')],"
+        " 'System ' + datum.system + ': ' + datum.n + (datum.n == 1 ? ' score.' : ' scores.')]"
+    )
+
+
+#: The warning when the two systems have different numbers of scores, its lines and its sentence.
+_TOPICS_WARNING = (
+    "datum.system == 'B' && datum.n_a > 0 && datum.n_b > 0 && datum.n_a != datum.n_b"
+    " ? [[{counts}, 'Compare two systems on the same topics.'],"
+    " {counts} + ' Compare two systems on the same topics.']"
+    " : null"
+).format(
+    counts="'Warning: A has ' + datum.n_a + (datum.n_a == 1 ? ' score' : ' scores') + ' and B has ' + datum.n_b + '.'"
+)
+
+
+def _notes(width: int) -> alt.LayerChart:
+    """The notes under the boxes: per system, how many scores it has or which entry is not a score; and a
+    warning when the systems have different numbers of scores. One row per line of text; each note's first
+    line carries the whole note for assistive technology."""
+    transforms = [
+        *_parsed(),
+        {"window": [{"op": "row_number", "as": "position"}], "groupby": ["system"]},
+        {"calculate": "datum.ok ? 1 : 0", "as": "ok_n"},
+        {"calculate": "datum.bad ? 1 : 0", "as": "bad_n"},
+        {"calculate": "datum.bad ? datum.position : null", "as": "bad_position"},
+        {
+            "aggregate": [
+                {"op": "sum", "field": "ok_n", "as": "n"},
+                {"op": "sum", "field": "bad_n", "as": "nbad"},
+                {"op": "argmin", "field": "bad_position", "as": "first"},
+            ],
+            "groupby": ["system"],
+        },
+        {"calculate": "datum.nbad > 0 ? datum.first.token : ''", "as": "first_bad"},
+        {"calculate": "datum.system == 'A' ? datum.n : 0", "as": "a_n"},
+        {"calculate": "datum.system == 'B' ? datum.n : 0", "as": "b_n"},
+        {
+            "joinaggregate": [{"op": "sum", "field": "a_n", "as": "n_a"}, {"op": "sum", "field": "b_n", "as": "n_b"}],
+        },
+        {"calculate": _note_lines(), "as": "note"},
+        {"calculate": _TOPICS_WARNING, "as": "warning"},
+        # The system's note, then (under B's) the warning: each a list of lines and a sentence.
+        {"calculate": "datum.warning ? [datum.note, datum.warning] : [datum.note]", "as": "notes"},
+        {"flatten": ["notes"], "as": ["one"]},
+        {"window": [{"op": "row_number", "as": "which"}], "groupby": ["system"]},
+        {"calculate": "datum.one[0]", "as": "lines"},
+        {"calculate": "datum.one[1]", "as": "sentence"},
+        {"flatten": ["lines"], "as": ["line"]},
+        {"window": [{"op": "row_number", "as": "k"}], "groupby": ["system", "which"]},
+        {
+            "window": [{"op": "row_number", "as": "row"}],
+            "sort": [{"field": "system"}, {"field": "which"}, {"field": "k"}],
+        },
+    ]
+    base = alt.Chart(alt.InlineData(values=[{"system": "A"}, {"system": "B"}]), transform=transforms).encode(
+        x=alt.value(0), y=alt.Y("row:O", axis=None), text="line:N"
+    )
+    first = base.transform_filter("datum.k == 1").mark_text(align="left", fontSize=13).encode(description="sentence:N")
+    rest = base.transform_filter("datum.k > 1").mark_text(align="left", fontSize=13, aria=False)
+    return alt.layer(first, rest).properties(width=width, height=alt.Step(17))
 
 
 def your_scores(averages: dict[str, Average], scores_a, scores_b) -> VegaLiteFigure:

@@ -16,6 +16,14 @@ the cell's ``user_expressions`` metadata, as jupyterlab-myst stores them when th
 cell is run: a chapter opened in JupyterLab shows its numbers, references and
 citations before anything is run. An expression that fails stops the run.
 
+Before a chapter runs, the cells it has for JupyterLab alone are brought up to date
+(:func:`lab_cells`): jupyterlab-myst numbers a chapter's exercises 1, 2, ... and shows no
+caption under a figure (it does not read myst-nb's figure metadata), where the site says
+"Exercise 4.1" and "Fig. 4.1" with its caption. A first cell of MyST front matter numbers
+them "4.1", ...; under each figure, a cell gives its number and caption, both computed
+(``numref``, ``caption``: stored and checked like the prose's other ``{eval}`` roles). The
+site removes these cells (tag ``remove-cell``).
+
 Usage: ``python book/scripts/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter of the book).
 
 The kernels use local sockets (``irmeans_kernel.LocalKernelManager``), as in the book's build,
@@ -31,7 +39,7 @@ from pathlib import Path
 
 import nbformat
 from irmeans_book.claims import note
-from irmeans_book.prose import EVAL_PATTERN, eval_expressions
+from irmeans_book.prose import EVAL_PATTERN, eval_expressions, lab_caption_source
 from nbclient import NotebookClient
 from nbclient.util import ensure_async
 
@@ -43,6 +51,43 @@ from irmeans_kernel import LocalKernelManager  # noqa: E402 - a module of the bo
 
 #: Where jupyterlab-myst keeps a markdown cell's evaluated expressions.
 USER_EXPRESSIONS = "user_expressions"
+#: What a cell for JupyterLab alone is, in its metadata: ``{"irmeans": {"lab": "numbering" | "caption"}}``.
+LAB = "lab"
+
+
+def lab_numbering_source(chapter: int) -> str:
+    """The front matter that numbers a chapter's exercises (and anything else MyST numbers) as the site does,
+    "4.1", "4.2", ...; display maths unnumbered, as on the site.
+
+    >>> print(lab_numbering_source(4))
+    ---
+    numbering:
+      enumerator: "4.%s"
+      equation: false
+    ---
+    """
+    return f'---\nnumbering:\n  enumerator: "{chapter}.%s"\n  equation: false\n---'
+
+
+def _lab_cell(kind: str, source: str):
+    return nbformat.v4.new_markdown_cell(source, metadata={"tags": ["remove-cell"], "irmeans": {LAB: kind}})
+
+
+def lab_cells(nb, chapter: int) -> bool:
+    """Bring ``nb``'s cells for JupyterLab alone up to date (see the top of this file); whether any changed."""
+    kind = lambda cell: cell.metadata.get("irmeans", {}).get(LAB)  # noqa: E731
+    before = [(c.cell_type, c.source, kind(c)) for c in nb.cells]
+    cells = [c for c in nb.cells if kind(c) is None]
+    out = [_lab_cell("numbering", lab_numbering_source(chapter))]
+    for cell in cells:
+        out.append(cell)
+        figure = cell.metadata.get("mystnb", {}).get("figure", {})
+        if cell.cell_type == "code" and figure.get("name"):
+            out.append(_lab_cell("caption", lab_caption_source(figure["name"])))
+    old = {(c.source, kind(c)): c for c in nb.cells if kind(c)}
+    # A cell already there keeps its metadata (its stored {eval} results).
+    nb.cells = [old.get((c.source, kind(c)), c) if kind(c) else c for c in out]
+    return before != [(c.cell_type, c.source, kind(c)) for c in nb.cells]
 
 
 class ExpressionError(RuntimeError):
@@ -88,6 +133,9 @@ class ProseClient(NotebookClient):
 def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
     """Run ``path`` top to bottom in its own folder and write it back with its outputs; return it."""
     nb = nbformat.read(path, as_version=4)
+    chapter = re.match(r"(\d\d)-", path.name)  # a chapter of the book, named 04-averaging.ipynb
+    if chapter:
+        lab_cells(nb, int(chapter.group(1)))
     # record_timing=False: no timestamps in the file, so a re-run with equal outputs changes nothing.
     client = ProseClient(
         nb,

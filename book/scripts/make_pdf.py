@@ -18,12 +18,20 @@ it too; ``--course``, for a course's site, prints the student's edition alone: `
 3. Before printing, ``make_pdf_paper.js`` makes the page one of the book's two
    editions: the student's leaves the exercises' solutions out; the
    instructor's moves them, with every self-check's answer and hint, into an
-   appendix at the back. Both get a heading for each part, a contents page,
-   and an outline (the PDF's bookmarks: parts, chapters, sections). Each is
-   printed twice: the first print tells the contents page where each heading
-   fell. Chromium makes the bookmarks from the headings as laid out, and glues
-   the words either side of a heading's line break ("AP andRR") or repeats a
-   heading; each bookmark is then given its heading's own text (pypdf).
+   appendix at the back. Both say which edition they are (page 1, and the
+   PDF's title), get a heading for each part, a contents page, and an outline
+   (the PDF's bookmarks: parts, chapters, sections); the library's and the
+   command line's reference go last, an appendix a printed copy may leave out
+   (:data:`REFERENCE_DOCS`); a table of numbers too wide for the page is split
+   by columns. Every link leads somewhere on paper: into the PDF, or to another
+   site; a link to a file of the site is a link only if the site has a public
+   address (``html.baseurl`` in ``_config.yml``; there is none yet), else text.
+   Each edition is printed twice: the first print tells the contents page where
+   each heading fell. Chromium makes the bookmarks from the headings as laid
+   out, and glues the words either side of a heading's line break ("AP andRR")
+   or repeats a heading; each bookmark is then given its heading's own text,
+   and the PDF its edition's title (pypdf). A PDF with a link to the server it
+   was printed from, or a contents entry without its page, is an error.
 4. The PDFs are written to ``_build/pdf/`` (:data:`EDITIONS`) and copied into
    the site (``--site``), where the front page, "Get the code" and every
    chapter's ".pdf" button link to them.
@@ -48,6 +56,15 @@ SITE = ROOT / "_build" / "html"
 #: The book's two editions and their files: the student's, without solutions, is "the book".
 EDITIONS = {"student": "irmeans-book.pdf", "instructor": "irmeans-book-instructor.pdf"}
 PDF_NAME = EDITIONS["student"]
+#: What each edition is called, on its first page and in its title, and what it holds.
+EDITION_NAMES = {"student": "Student\u2019s edition", "instructor": "Instructor\u2019s edition"}
+EDITION_DESCRIPTIONS = {
+    "student": "the exercises without their solutions, which the instructor\u2019s edition has.",
+    "instructor": "every exercise\u2019s solution and every self-check\u2019s answer, in an appendix at the back.",
+}
+#: The reference pages, moved to an appendix at the very end of both editions, and its heading.
+REFERENCE_DOCS = ["chapters/api-reference", "chapters/cli-reference"]
+REFERENCE_CAPTION = "Appendix: Library and command-line reference"
 #: Makes the single page an edition for paper (parts, contents page, solutions in or out).
 PAPER_JS = Path(__file__).with_name("make_pdf_paper.js")
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
@@ -139,6 +156,18 @@ def build_single_page(out: Path, course: bool = False) -> tuple[Path, str]:
     return folder, page
 
 
+def public_address() -> str | None:
+    """The site's public address (``html.baseurl`` in ``_config.yml``), or None while it has none."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    address = ((config.get("html") or {}).get("baseurl") or "").strip()
+    return address or None
+
+
+def edition(key: str) -> dict:
+    """What ``make_pdf_paper.js`` is told of an edition: its key, name and description."""
+    return {"key": key, "name": EDITION_NAMES[key], "description": EDITION_DESCRIPTIONS[key]}
+
+
 def toc_parts() -> list[dict]:
     """The book's parts as ``_toc.yml`` lists them: each part's caption, its chapters' documents, and
     whether its chapters are numbered (the contents page lists their sections)."""
@@ -180,20 +209,44 @@ def _key(text: str) -> str:
     return number.group(1) if number else re.sub(r"\s+", "", text).casefold()
 
 
+def reads_as(mark: str, heading: str) -> bool:
+    """Whether an outline ``mark``, as Chromium writes it, stands for ``heading``.
+
+    Chromium makes a heading's bookmark from its lines as laid out: it drops the space at a line break
+    ("AP andRR"), and for some headings it writes the first line twice ("Answers: 2. Ranked lists:
+    precision, recall,Answers: 2. Ranked lists: precision, recall,AP and RR"), or the whole heading twice.
+
+    Examples
+    --------
+    >>> reads_as("2. Ranked lists: AP andRR", "2. Ranked lists: AP and RR")
+    True
+    >>> reads_as("Answers: 2. Ranked,Answers: 2. Ranked,AP and RR", "Answers: 2. Ranked, AP and RR")
+    True
+    >>> reads_as("LicencesLicences", "Licences"), reads_as("Other", "Some")
+    (True, False)
+    """
+    m, h = _key(mark), _key(heading)
+    if m == h:
+        return True
+    m, h = re.sub(r"\s+", "", mark).casefold(), re.sub(r"\s+", "", heading).casefold()
+    return len(h) <= len(m) <= 2 * len(h) and m == h[: len(m) - len(h)] + h
+
+
 def contents_pages(entries: list[dict], marks: list[tuple[str, int]]) -> dict[str, int]:
-    """The page of each contents entry (``{"id", "text"}``), found in order among the outline's ``marks``.
+    """The page of each contents entry (``{"id", "text"}``), found in order among the outline's ``marks``
+    (:func:`reads_as`: the instructor's contents gave no page for "Answers: 4", "Answers: 7" and "Answers: 10").
 
     Examples
     --------
     >>> contents_pages([{"id": "a", "text": "1. One and two"}, {"id": "b", "text": "Answers: 1. One and two"}],
-    ...                [("Title", 1), ("Contents", 2), ("1. One andtwo", 3), ("Answers: 1. One and two", 9)])
+    ...                [("Title", 1), ("Contents", 2), ("1. One andtwo", 3), ("Answers: 1.Answers: 1. One and two", 9)])
     {'a': 3, 'b': 9}
     """
     pages, k = {}, 0
     for entry in entries:
-        key = _key(_plain(entry["text"]))
+        text = _plain(entry["text"])
         for j in range(k, len(marks)):
-            if _key(marks[j][0]) == key:
+            if reads_as(marks[j][0], text):
                 pages[entry["id"]], k = marks[j][1], j + 1
                 break
     return pages
@@ -201,7 +254,7 @@ def contents_pages(entries: list[dict], marks: list[tuple[str, int]]) -> dict[st
 
 def bookmark_titles(marks: list[tuple[str, int]], headings: list[str]) -> list[str]:
     """The title each of the outline's ``marks`` should have: its heading's text, found in order among
-    ``headings`` (the same key, or the heading twice over); a mark with no such heading keeps its text.
+    ``headings`` (:func:`reads_as`); a mark with no such heading keeps its text.
 
     Examples
     --------
@@ -213,15 +266,16 @@ def bookmark_titles(marks: list[tuple[str, int]], headings: list[str]) -> list[s
     for text, _ in marks:
         title = text
         for j in range(k, len(headings)):
-            if _key(text) in (_key(headings[j]), _key(headings[j] + headings[j])):
+            if reads_as(text, headings[j]):
                 title, k = headings[j], j + 1
                 break
         titles.append(title)
     return titles
 
 
-def retitle_outline(pdf: Path, titles: list[str]) -> None:
-    """Set the titles of ``pdf``'s bookmarks, in the outline's order, to ``titles``."""
+def retitle_outline(pdf: Path, titles: list[str], metadata: dict[str, str] | None = None) -> None:
+    """Set the titles of ``pdf``'s bookmarks, in the outline's order, to ``titles``; and its ``metadata``
+    (``{"/Title": ...}``), if given."""
     from pypdf import PdfWriter
     from pypdf.generic import NameObject, TextStringObject
 
@@ -240,8 +294,30 @@ def retitle_outline(pdf: Path, titles: list[str]) -> None:
         raise RuntimeError(f"{pdf.name}: {len(items)} bookmarks for {len(titles)} titles")
     for item, title in zip(items, titles):
         item[NameObject("/Title")] = TextStringObject(title)
+    if metadata:
+        writer.add_metadata(metadata)
     with pdf.open("wb") as out:
         writer.write(out)
+
+
+def server_links(pdf: Path, base: str) -> list[tuple[int, str]]:
+    """Each link of ``pdf`` to the server at ``base`` (or to any server of this machine): (page, address)."""
+    from pypdf import PdfReader
+
+    found = []
+    for number, page in enumerate(PdfReader(pdf).pages, start=1):
+        for annotation in page.get("/Annots") or []:
+            action = annotation.get_object().get("/A")
+            uri = str(action.get_object().get("/URI") or "") if action is not None else ""
+            if uri.startswith(base) or re.match(r"^https?://(127\.0\.0\.1|localhost)[:/]", uri):
+                found.append((number, uri))
+    return found
+
+
+def edition_title(key: str) -> str:
+    """The PDF's title: the book's, then the edition's name."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return f"{config['title']} ({EDITION_NAMES[key].lower()})"
 
 
 def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, editions=EDITIONS) -> dict[str, Path]:
@@ -253,10 +329,12 @@ def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, ed
         raise RuntimeError(chromium.missing_message())
     outside, written = [], {}
     parts = toc_parts()
+    reference = {"docs": REFERENCE_DOCS, "caption": REFERENCE_CAPTION}
+    address = public_address()
     with chromium.serve(folder) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(chromium.EXECUTABLE), args=chromium.ARGS)
         try:
-            for edition, name in editions.items():
+            for key, name in editions.items():
                 context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
                 tab = context.new_page()
                 tab.on(
@@ -271,22 +349,44 @@ def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, ed
                 tab.emulate_media(media="print")
                 tab.evaluate(FIGURES_REFITTED)
                 tab.add_script_tag(path=str(PAPER_JS))
-                made = tab.evaluate("([e, p]) => irmeansPaper.prepare(e, p)", [edition, parts])
+                made = tab.evaluate(
+                    "([e, p, r, a]) => irmeansPaper.prepare(e, p, r, a)", [edition(key), parts, reference, address]
+                )
+                if made["links"]["dangling"]:
+                    raise RuntimeError(f"{name}: links to nothing in the book: {made['links']['dangling'][:10]}")
                 tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
                 pdf = out / name
+                headings = tab.evaluate(HEADING_TEXTS)
                 _print(tab, pdf)  # once to learn where the headings fall,
-                tab.evaluate(
-                    "(pages) => irmeansPaper.fillContents(pages)", contents_pages(made["contents"], outline(pdf))
-                )
+                marks = outline(pdf)
+                retitled = list(zip(bookmark_titles(marks, headings), (number for _, number in marks)))
+                pages = contents_pages(made["contents"], retitled)
+                missing = [e["text"] for e in made["contents"] if e["id"] not in pages]
+                if missing:
+                    raise RuntimeError(f"{name}: contents entries found in no bookmark: {missing}")
+                tab.evaluate("([pages, last]) => irmeansPaper.fillContents(pages, last)", [pages, page_count(pdf)])
                 _print(tab, pdf)  # and once with the contents page's numbers
-                retitle_outline(pdf, bookmark_titles(outline(pdf), tab.evaluate(HEADING_TEXTS)))
-                written[edition] = pdf
+                retitle_outline(
+                    pdf,
+                    bookmark_titles(outline(pdf), headings),
+                    {"/Title": edition_title(key), "/Subject": EDITION_DESCRIPTIONS[key]},
+                )
+                dead = server_links(pdf, base)
+                if dead:
+                    raise RuntimeError(f"{name}: {len(dead)} links to the build's own server, e.g. {dead[:5]}")
+                written[key] = pdf
                 context.close()
         finally:
             browser.close()
     if outside:
         raise RuntimeError(f"the page asked for files from outside the book: {sorted(set(outside))}")
     return written
+
+
+def page_count(pdf: Path) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(pdf).pages)
 
 
 def _print(tab, pdf: Path) -> None:

@@ -2,7 +2,13 @@
 // - each result's summary is the page's own text, around the words searched for: the chapter's
 //   article only (not its download buttons or its list of contents), without code, displayed
 //   equations or figures, inline maths written without its LaTeX, its white space collapsed;
-// - a word the book writes as a symbol ("epsilon" for ε) is looked for, and highlighted, as the symbol;
+// - a word the book writes as a symbol ("epsilon" for ε) is looked for, and highlighted, as the symbol,
+//   and a search for the symbol is a search for the word: "ε" and "epsilon" find the same pages, in the
+//   same order (the pages that write ε have "epsilon" as a keyword: irmeans_site.SEARCH_SYNONYMS);
+// - the results are ordered by irmeans-search-scorer.js (Sphinx's html_search_scorer), which reads the
+//   query's words kept here (Search.irmeansQueryWords): the chapter that defines a term comes first;
+// - a search that finds nothing says so in the book's words (Sphinx's message speaks of "categories",
+//   which this site has none of);
 // - a command-line option ("-c", "trec_eval -c", "--eps") is searched for as the option: the site's
 //   build lists the options each page names as keywords (irmeans_site.page_options), and a page is
 //   found only if it names every option of the query; its summary shows the option, highlighted.
@@ -19,6 +25,11 @@
   // A command-line option in a query, as irmeans_site.OPTION finds them in the pages.
   var OPTION = /(^|[^\w-])(--?[A-Za-z][A-Za-z0-9_-]*)/g;
   var SUMMARY_LENGTH = 240;
+  // Sphinx's message when nothing is found, and the book's.
+  var NOTHING_FOUND =
+    "Your search did not match any documents. Please make sure that all words are spelled correctly and that you've selected enough categories.";
+  var NOTHING_FOUND_HERE =
+    "Your search did not match any page of the book. Check the spelling of each word, or search for fewer words: a page is found only if it has every one of them.";
 
   function texToText(tex) {
     return tex
@@ -100,10 +111,23 @@
     return node;
   }
 
-  window.irmeansSearchText = { texToText: texToText, plain: plain, options: options, firstHit: firstHit };
+  window.irmeansSearchText = {
+    texToText: texToText, plain: plain, options: options, firstHit: firstHit, NOTHING_FOUND_HERE: NOTHING_FOUND_HERE,
+  };
+
+  // The symbol a word of the query stands for, if the book writes it so ("ε" for "epsilon"), else null.
+  function symbolOf(word) {
+    return SYNONYMS[word] !== undefined ? SYNONYMS[word] : null;
+  }
+  // The word a symbol of the query stands for ("epsilon" for "ε"), else the word itself.
+  function wordOf(term) {
+    for (var word in SYNONYMS) if (SYNONYMS[word] === term) return word;
+    return term;
+  }
 
   function patch() {
     if (typeof Search === "undefined" || Search.irmeansPatched) return;
+    if (typeof Documentation !== "undefined") Documentation.TRANSLATIONS[NOTHING_FOUND] = NOTHING_FOUND_HERE;
     var original = Search.htmlToText;
     Search.htmlToText = function (htmlString, anchor) {
       return original(plain(htmlString), anchor).replace(/\s+/g, " ").trim();
@@ -126,9 +150,24 @@
         searchTerms.add(stemmer.stemWord(o.toLowerCase()));
         highlightTerms.add(o);
       });
-      Array.from(highlightTerms).forEach(function (w) {
-        if (SYNONYMS[w] !== undefined) highlightTerms.add(SYNONYMS[w]);
+      // A symbol is searched for as its word (the pages that write it have the word as a keyword).
+      Array.from(searchTerms).forEach(function (t) {
+        var word = wordOf(t);
+        if (word !== t) {
+          searchTerms.delete(t);
+          searchTerms.add(stemmer.stemWord(word));
+          highlightTerms.add(word);
+        }
       });
+      Array.from(highlightTerms).forEach(function (w) {
+        if (symbolOf(w) !== null) highlightTerms.add(symbolOf(w));
+      });
+      // The query's words, for the scorer: symbols as their words, no stop words.
+      Search.irmeansQueryWords = rest
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(function (w) { return w && stopwords.indexOf(w) < 0; })
+        .map(wordOf);
       Search.irmeansOptions = opts;
       Search.irmeansOptionTerms = opts.map(function (o) { return stemmer.stemWord(o.toLowerCase()); });
       Search.irmeansHighlight = highlightTerms;

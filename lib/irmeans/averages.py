@@ -243,6 +243,8 @@ class GM(Average):
         track's GMAP. In these two the logs are added in order, as trec_eval adds them, so
         the floor form's value is trec_eval's ``gm_map`` to the last bit.
 
+    Examples
+    --------
     >>> GM(eps=1e-5, form="floor").label
     'GM, trec_eval floor (ε = 1e-05)'
     >>> round(GM(eps=1e-5, form="floor")([0.0, 0.4, 0.2, 0.4, 0.3]), 3)

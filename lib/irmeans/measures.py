@@ -257,14 +257,16 @@ def _check_judged(gains: np.ndarray, ideal: np.ndarray) -> None:
 
 
 def expected_reciprocal_rank(rels: ArrayLike, k: int | None = None, *, max_grade: float | None = None) -> Score:
-    """Expected Reciprocal Rank (ERR) of a graded ranking, down to rank ``k``.
+    r"""Expected Reciprocal Rank (ERR) of a graded ranking, down to rank ``k``.
 
     A user reads down the ranking and stops at the document at rank r with
     probability R_r = (2^g − 1) / 2^g_max, g its grade (negative grades count
     as 0) and g_max the highest grade of the scale; ERR is the expected
     reciprocal rank of the document where the user stops:
 
-        ERR = Σ_r (1/r) · R_r · Π_{i<r} (1 − R_i).
+    .. math::
+
+        \mathrm{ERR} = \sum_r \frac{1}{r} \, R_r \prod_{i<r} (1 - R_i).
 
     A document of the highest grade satisfies with probability 1 − 2^−g_max,
     not 1; documents below a satisfying one count for less, unlike nDCG.

@@ -7,7 +7,7 @@ source, or a count that is the text's own structure. :func:`typed_numbers`
 finds every number typed in prose, leaving out what is not prose or not a
 quantity:
 
-- maths (``$...$``, ``$$...$$``), roles (``{eval}`...```, ``{cite:p}`...```),
+- front matter (``---`` ... ``---``, first in a cell); maths (``$...$``, ``$$...$$``), roles (``{eval}`...```, ``{cite:p}`...```),
   code spans, fenced and indented code, headings, labels and directive options;
 - years (1900 to 2099), and the numbers of chapters, sections, figures, tables,
   equations and exercises, the book's or a cited source's ("chapter 3",
@@ -84,6 +84,8 @@ def _blank_lines(markdown: str) -> str:
 
 def prose_only(markdown: str) -> str:
     """``markdown`` with everything that is not prose blanked out (lengths and lines kept)."""
+    # Front matter (YAML between two lines of ---, first in the cell): settings, not prose.
+    markdown = re.sub(r"\A---\n.*?\n---(?=\n|\Z)", _blank, markdown, flags=re.S)
     text = _blank_lines(markdown)
     text = re.sub(r"\$\$.*?\$\$", _blank, text, flags=re.S)
     text = re.sub(r"(?<!\\)\$[^$\n]+\$", _blank, text)

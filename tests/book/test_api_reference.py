@@ -151,3 +151,67 @@ def test_every_example_line_fits_the_code_box_of_a_1366_px_laptop(built):
     blocks = [entities.unescape(re.sub(r"<[^>]+>", "", b)) for b in re.findall(r"<pre>(.*?)</pre>", page, re.S)]
     long = [line for block in blocks for line in block.splitlines() if len(line) > WIDEST_EXAMPLE]
     assert len(blocks) > 30 and not long, long
+
+
+def _article(page: str) -> str:
+    return page[page.find("<body") :]
+
+
+def test_every_example_is_a_code_block_that_pastes(built):
+    """GM's doctest, written after its parameters without an Examples heading, was drawn as bold bullets of
+    its Parameters list, its quotes curly (``form=”floor”``: it would not paste)."""
+    import html as entities
+
+    page = _article(built[0]["api-reference"])
+    outside = re.sub(r"<pre>.*?</pre>", "", page, flags=re.S)
+    text = entities.unescape(re.sub(r"<[^>]+>", "", outside))
+    assert ">>>" not in text, [line for line in text.splitlines() if ">>>" in line][:5]
+    entry = page[page.index('id="irmeans.GM"') :]
+    entry = entry[: entry.index('<dl class="py ', 10)]
+    assert 'form="floor"' in entities.unescape(re.sub(r"<[^>]+>", "", entry))
+
+
+def test_no_sentence_of_a_docstring_is_set_as_an_entry(built):
+    """Qrels's sentence about ``topics`` and ``docnos``, after its Attributes, was set as an attribute's
+    heading, literal backticks and all."""
+    import html as entities
+
+    page = _article(built[0]["api-reference"])
+    signatures = [
+        entities.unescape(re.sub(r"<[^>]+>", "", s))
+        for s in re.findall(r'<dt class="sig[^"]*"[^>]*>(.*?)</dt>', page, re.S)
+    ]
+    wrong = [s.strip() for s in signatures if "``" in s or (len(s.split()) > 6 and not re.search(r"[(=]", s))]
+    assert len(signatures) > 50 and not wrong, wrong
+
+
+def test_formulas_are_typeset_not_written_in_latex_subscripts(built):
+    """ERR's formula showed a raw ``Π_{i<r}``."""
+    import html as entities
+
+    page = _article(built[0]["api-reference"])
+    outside = re.sub(r"<pre>.*?</pre>", "", page, flags=re.S)
+    outside = re.sub(r'<div class="math[^"]*">.*?</div>', "", outside, flags=re.S)
+    outside = re.sub(r'<span class="math[^"]*">.*?</span>', "", outside, flags=re.S)
+    text = entities.unescape(re.sub(r"<[^>]+>", "", outside))
+    assert not re.findall(r"\w_\{|\^\{", text), re.findall(r".{30}(?:_\{|\^\{).{30}", text)
+    entry = page[page.index('id="irmeans.expected_reciprocal_rank"') :][:4000]
+    assert 'class="math' in entry and r"\prod_{i&lt;r}" in entry
+
+
+@pytest.mark.parametrize("command", [None, *SUBCOMMANDS])
+def test_the_help_on_the_page_fits_a_laptops_box_and_loses_no_word(command):
+    """`irmeans eval --help` prints lines of up to 115 characters (a measure's defaults), which scrolled
+    sideways at 1366 px: the page wraps them under their own text."""
+    printed = irmeans_reference.command_help(command)
+    shown = irmeans_reference.wrapped(printed)
+    assert shown.split() == printed.split()
+    assert max(len(line) for line in shown.splitlines()) <= irmeans_reference.HELP_COLUMNS
+
+
+def test_the_cli_page_shows_the_help_wrapped(built):
+    import html as entities
+
+    page = built[0]["cli-reference"]
+    blocks = [entities.unescape(re.sub(r"<[^>]+>", "", b)) for b in re.findall(r"<pre>(.*?)</pre>", page, re.S)]
+    assert blocks and max(len(line) for b in blocks for line in b.splitlines()) <= irmeans_reference.HELP_COLUMNS

@@ -75,11 +75,11 @@ def test_setup_registers_the_renderer_first_for_html():
     irmeans_site.setup(
         SimpleNamespace(
             connect=lambda event, fn, priority=500: hooks.append(event) or handlers.append(fn),
-            add_js_file=scripts.append,
+            add_js_file=lambda name, **options: scripts.append(name),
             add_directive=directives.__setitem__,
         )
     )
-    assert scripts == [irmeans_site.PAGE_JS]  # on every page
+    assert scripts == [irmeans_site.PAGE_JS, irmeans_site.TOGGLE_JS]  # on every page
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
@@ -87,6 +87,7 @@ def test_setup_registers_the_renderer_first_for_html():
     assert hooks.count("html-page-context") == 4 and "build-finished" in hooks
     assert irmeans_site._pdf_button_gives_the_book in handlers
     assert "config-inited" in hooks and "doctree-resolved" in hooks
+    assert irmeans_site._search_scorer in handlers
     assert "builder-inited" in hooks and directives == {"irmeans-downloads": irmeans_site.DownloadsDirective}
 
 
@@ -273,3 +274,13 @@ def test_the_front_door_leaves_an_existing_index_and_failed_builds_alone(tmp_pat
     (tmp_path / "index.html").write_text("mine")
     irmeans_site._write_front_door(_html_app(tmp_path), None)
     assert (tmp_path / "index.html").read_text() == "mine"
+
+
+def test_the_search_scorer_is_the_books_unless_the_configuration_names_one():
+    config = SimpleNamespace(html_search_scorer="")
+    irmeans_site._search_scorer(None, config)
+    assert config.html_search_scorer == str(irmeans_site.SEARCH_SCORER) and irmeans_site.SEARCH_SCORER.is_file()
+    assert "var Scorer" in irmeans_site.SEARCH_SCORER.read_text(encoding="utf-8")
+    config = SimpleNamespace(html_search_scorer="other.js")
+    irmeans_site._search_scorer(None, config)
+    assert config.html_search_scorer == "other.js"

@@ -106,3 +106,58 @@ def test_neither_build_reads_a_folder_the_readme_tells_a_reader_to_make(tmp_path
         for folder in folders:
             inside = f"{folder}/lib/python3.11/site-packages/irmeans/datasets/data/README.md"
             assert excluded(inside) or excluded(folder), (folder, patterns)
+
+
+def test_the_readme_and_get_the_code_say_make_pdf_makes_both_editions():
+    """The README (the source archive's too) said `make pdf` makes "the whole book as one PDF"."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if line.startswith("make pdf"))
+    assert all(name in line for name in make_pdf.EDITIONS.values()), line
+    assert "one PDF" not in readme
+    row = next(
+        r for r in (ROOT / "chapters" / "get-the-code.md").read_text().splitlines() if r.startswith("| `make pdf`")
+    )
+    assert "two PDFs" in row and all(name in row for name in make_pdf.EDITIONS.values()), row
+
+
+def test_the_site_names_the_editions_files_as_make_pdf_writes_them():
+    sys.path.insert(0, str(ROOT / "book" / "extensions"))
+    import irmeans_site
+
+    assert [irmeans_site.BOOK_PDF, irmeans_site.INSTRUCTOR_PDF] == list(make_pdf.EDITIONS.values())
+
+
+def test_each_edition_has_a_name_a_description_and_a_title_of_its_own():
+    titles = {make_pdf.edition_title(key) for key in make_pdf.EDITIONS}
+    assert len(titles) == len(make_pdf.EDITIONS)
+    for key in make_pdf.EDITIONS:
+        told = make_pdf.edition(key)
+        assert told["key"] == key and told["name"] in make_pdf.EDITION_NAMES.values() and told["description"]
+        assert make_pdf.EDITION_NAMES[key].lower() in make_pdf.edition_title(key)
+
+
+def test_the_reference_appendix_holds_pages_of_the_table_of_contents():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    assert make_pdf.REFERENCE_DOCS and set(make_pdf.REFERENCE_DOCS) <= set(files)
+
+
+def test_a_site_address_is_used_only_once_the_configuration_names_one(monkeypatch, tmp_path):
+    """There is none yet: the repository's address in _config.yml is a placeholder, not the site's."""
+    assert make_pdf.public_address() is None
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config.setdefault("html", {})["baseurl"] = "https://example.org/irmeans/"
+    (tmp_path / "_config.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    monkeypatch.setattr(make_pdf, "ROOT", tmp_path)
+    assert make_pdf.public_address() == "https://example.org/irmeans/"
+
+
+def test_a_contents_entry_finds_a_bookmark_that_reads_as_its_heading_twice():
+    """The instructor's contents gave no page for "Answers: 4", "Answers: 7" and "Answers: 10": Chromium's
+    bookmark for each read as its heading twice over."""
+    entries = [{"id": "a", "text": "Answers: 4. Averaging across topics"}, {"id": "b", "text": "Answers: 5. Boost"}]
+    marks = [
+        ("Answers: 4. Averaging across topicsAnswers: 4. Averaging across topics", 186),
+        ("Answers: 5. Boost", 187),
+    ]
+    assert make_pdf.contents_pages(entries, marks) == {"a": 186, "b": 187}

@@ -142,7 +142,7 @@ def test_every_reference_of_the_chapters_resolves():
             if cell["cell_type"] == "markdown":
                 calls |= {e for e in prose.eval_expressions("".join(cell["source"])) if "(" in e}
     assert len(calls) > 40
-    namespace = {name: getattr(prose, name) for name in ("numref", "doc", "cite_p", "cite_t")}
+    namespace = {name: getattr(prose, name) for name in ("numref", "doc", "cite_p", "cite_t", "caption")}
     for call in sorted(calls):
         name, args = call.split("(", 1)
         keys = re.findall(r'"([^"]+)"', args)

@@ -9,6 +9,7 @@ is meant) fails here.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -81,3 +82,40 @@ def test_bad_input_gets_a_short_note_and_the_rest_still_works(text, note):
     svg = vlc.vegalite_to_svg(spec)
     assert f"System B: {note}" in svg.replace("&amp;", "&")
     assert 'aria-label="AM, System A: 0.3500"' in svg  # the other box is untouched
+
+
+def _labels(a_text: str, b_text: str, averages=None) -> list[str]:
+    spec = to_spec(your_scores_chart(averages or AVERAGES, [0.5], [0.5]), "Your scores.")
+    spec["params"][0]["value"], spec["params"][1]["value"] = a_text, b_text
+    return [html.unescape(x) for x in re.findall(r'aria-label="([^"]*)"', vlc.vegalite_to_svg(spec))]
+
+
+def test_the_note_names_the_first_entry_that_is_not_a_score():
+    """ "0.5, 2, abc, 0.3" was said to be wrong at "abc", the largest bad entry as text, not at "2"."""
+    notes = [x for x in _labels("0.5, 2, abc, 0.3", "0.5") if x.startswith("System A:")]
+    assert notes == ["System A: “2” is not a score between 0 and 1 (2 entries are not); the others are used."]
+
+
+def test_two_systems_with_different_numbers_of_scores_get_a_warning():
+    warning = "Warning: A has 3 scores and B has 2. Compare two systems on the same topics."
+    assert warning in _labels("0.1 0.2 0.3", "0.4 0.5")
+    assert not [x for x in _labels("0.1 0.2", "0.4 0.5") + _labels("", "0.4 0.5") if x.startswith("Warning")]
+
+
+def test_each_line_of_a_note_fits_a_phone():
+    """On a phone the figure is 358 px wide: a note of 501 px was cut at "...(3 entries are". Each line is
+    at most 42 characters, whatever was typed (a long entry is cut short with "…")."""
+    spec = to_spec(your_scores_chart(AVERAGES, [0.5], [0.5]), "Your scores.")
+    spec["params"][0]["value"] = "0.5, 2, abc, 0.3, " + "x" * 60
+    spec["params"][1]["value"] = "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 0.11 0.12"
+    texts = [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", vlc.vegalite_to_svg(spec))]
+    notes = [t for t in texts if not re.match(r"^(A |B |higher: |needs )", t) and t not in AVERAGES]
+    assert len(notes) >= 5 and max(len(t) for t in notes) <= 42, notes
+
+
+def test_a_reason_says_eps_as_epsilon_and_only_in_a_box_with_an_epsilon():
+    """Chapter 1's box, which has no average with ε, said "a zero needs eps > 0"."""
+    with_eps = [x for x in _labels("0 0.5", "0.2", {"HM": HM(), "εHM": HM(eps=0.01)}) if "needs" in x]
+    without = [x for x in _labels("0 0.5", "0.2", {"HM": HM(), "AM": AM()}) if "needs" in x]
+    assert with_eps == ["HM: needs scores > 0 (a zero needs ε > 0)"], with_eps
+    assert without == ["HM: needs scores > 0"], without

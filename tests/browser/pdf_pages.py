@@ -187,3 +187,47 @@ def outline(pdf: Path) -> list[Mark]:
             plain = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", match.group(2)))).strip()
             marks.append(Mark(depth, plain, int(match.group(1))))
     return marks
+
+
+def visual_lines(page: Page, tolerance: float = 2.0) -> list[str]:
+    """The page's text as printed, line by line across the whole page: every word whose foot is within
+    ``tolerance`` points of a line's, left to right (pdftotext's own lines stop where a gap looks like
+    a column's, as between a table's cells)."""
+    rows: list[list[Word]] = []
+    for word in sorted(page.words, key=lambda w: (w.y1, w.x0)):
+        if rows and abs(rows[-1][0].y1 - word.y1) <= tolerance:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return [" ".join(w.text for w in sorted(row, key=lambda w: w.x0)) for row in rows]
+
+
+def link_targets(pdf: Path) -> dict[str, list]:
+    """The links of ``pdf``: ``uri`` (each address with its page), ``internal`` (each link within the PDF,
+    with its page, and whether its destination exists) and ``other`` (any other kind, with its page)."""
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject
+
+    reader = PdfReader(pdf)
+    named = set(reader.named_destinations)
+    found: dict[str, list] = {"uri": [], "internal": [], "other": []}
+    for number, page in enumerate(reader.pages, start=1):
+        for annotation in page.get("/Annots") or []:
+            a = annotation.get_object()
+            if a.get("/Subtype") != "/Link":
+                continue
+            action = a.get("/A")
+            action = action.get_object() if action is not None else None
+            if action is not None and action.get("/URI") is not None:
+                found["uri"].append((number, str(action["/URI"])))
+                continue
+            dest = a.get("/Dest")
+            if dest is None and action is not None and action.get("/S") == "/GoTo":
+                dest = action.get("/D")
+            if dest is None:
+                found["other"].append((number, str(action)))
+                continue
+            dest = dest.get_object() if hasattr(dest, "get_object") else dest
+            exists = isinstance(dest, ArrayObject) or str(dest) in named
+            found["internal"].append((number, str(dest) if not isinstance(dest, ArrayObject) else "page", exists))
+    return found

@@ -81,6 +81,14 @@ window.irmeansSurface = (function () {
         break;
       }
     }
+    // A box whose own text is wider than it (an output's <pre> holds text, not elements: an error
+    // message or a table printed as text scrolled at 1366 px, and no element inside reached past it).
+    for (const box of col.querySelectorAll("*")) {
+      if (scrolling.has(box) || box.closest("mjx-assistive-mml, .irmeans-figure") || !visible(box)) continue;
+      const s = getComputedStyle(box);
+      if (scrolls(s.overflowX) && box.scrollWidth > box.clientWidth + 1)
+        scrolling.set(box, `its text: ${box.scrollWidth} px in ${box.clientWidth} px`);
+    }
     const scrollers = Array.from(scrolling, ([box, what]) => {
       const s = getComputedStyle(box);
       return {

@@ -70,7 +70,10 @@ def chapters(site):
             captions = [_plain(c) for c in re.findall(r"<figcaption>(.*?)</figcaption>", article, re.S)]
             found.append(
                 {
-                    "part": part["caption"],
+                    # The reference pages are printed as an appendix of their own, at the very end.
+                    "part": make_pdf.REFERENCE_CAPTION
+                    if chapter["file"] in make_pdf.REFERENCE_DOCS
+                    else part["caption"],
                     "numbered": bool(part.get("numbered")),
                     "title": title,
                     "sections": sections,
@@ -205,12 +208,17 @@ def test_the_students_edition_has_no_solution_and_no_answer(student, chapters):
 
 
 def test_the_instructors_edition_has_every_answer_in_an_appendix_at_the_back(instructor, chapters):
-    appendix = [m for m in instructor["outline"] if m.level == 1 and m.text.startswith(APPENDIX)]
-    assert appendix, [m.text for m in instructor["outline"] if m.level == 1]
+    marks = instructor["outline"]
+    appendix = [m for m in marks if m.level == 1 and m.text.startswith(APPENDIX)]
+    assert appendix, [m.text for m in marks if m.level == 1]
     start = appendix[0].page
-    assert all(m.page <= start for m in instructor["outline"] if not m.text.startswith(("Answers", APPENDIX)))
+    # Then only the reference appendix, which a printed copy may leave out.
+    reference = next((m for m in marks if m.text == make_pdf.REFERENCE_CAPTION), None)
+    end = reference.page - 1 if reference else len(instructor["pages"])
+    book = marks[: marks.index(reference)] if reference else marks
+    assert all(m.page <= start for m in book if not m.text.startswith(("Answers", APPENDIX)))
     before = " ".join(_body_text(p) for p in instructor["pages"][: start - 1])
-    after = re.sub(r"\s+", " ", " ".join(_body_text(p) for p in instructor["pages"][start - 1 :]))
+    after = re.sub(r"\s+", " ", " ".join(_body_text(p) for p in instructor["pages"][start - 1 : end]))
     assert "Solution to Exercise" not in before  # moved, not copied
     solutions = [s for c in chapters for s in c["solutions"]]
     checks = [check for c in chapters for check in c["checks"]]
@@ -240,3 +248,140 @@ def test_the_front_page_and_get_the_code_link_to_both_editions(site):
     for page in ("chapters/index.html", "chapters/get-the-code.html"):
         text = (site / page).read_text(encoding="utf-8")
         assert all(f'href="../{name}"' in text for name in EDITIONS.values()), page
+
+
+# ----------------------------------------------------------------------------- links, names, where the files are
+
+
+def test_every_link_leads_into_the_pdf_or_to_another_site(edition):
+    """138 links of the student's edition and 169 of the instructor's pointed at the build's own server
+    (http://127.0.0.1:42117/...): every citation, page 1's links to the two editions, some cross-references
+    and all 27 "Solution to Exercise N.N" back-links. None may; none may point at the repository's address
+    either, a placeholder in _config.yml."""
+    links = pdf_pages.link_targets(edition["pdf"])
+    repository = yaml.safe_load((sitetools.ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
+    local = [(p, u) for p, u in links["uri"] if re.match(r"^https?://(127\.0\.0\.1|localhost|0\.0\.0\.0)[:/]", u)]
+    placeholder = [(p, u) for p, u in links["uri"] if u.startswith(repository)]
+    dead = [(p, d) for p, d, exists in links["internal"] if not exists]
+    assert len(links["internal"]) > 150, len(links["internal"])  # the citations among them
+    assert not local, f"{edition['pdf'].name}: {len(local)} links to a local server, e.g. {local[:5]}"
+    assert not placeholder and not dead and not links["other"], (placeholder, dead, links["other"][:5])
+
+
+def test_each_edition_says_which_it_is_on_page_one_and_in_its_title(edition):
+    from pypdf import PdfReader
+
+    name = make_pdf.EDITION_NAMES[edition["name"]]
+    first = _body_text(edition["pages"][0])
+    title = PdfReader(edition["pdf"]).metadata.title
+    others = [n for key, n in make_pdf.EDITION_NAMES.items() if key != edition["name"]]
+    assert name in first and not any(n in first for n in others), first[:300]
+    assert title == make_pdf.edition_title(edition["name"]) and name.lower() in title.lower(), title
+
+
+def test_page_one_says_where_the_files_are(edition):
+    """It said the downloads were "on the book's site" and gave no address; the site has none yet."""
+    first = re.sub(r"\s+", " ", _body_text(edition["pages"][0]))
+    names = ["irmeans-source.tar.gz", *EDITIONS.values()]
+    assert all(n in first for n in names), first
+    address = make_pdf.public_address()
+    assert (address in first) if address else ("no public address" in first and "make book" in first), first
+
+
+def _contents_text(edition) -> str:
+    last = next(m.page for m in edition["outline"] if m.level == 1 and m.page > 1) - 1
+    return re.sub(r"\s+", " ", _layout_text(edition["pdf"], 2, max(2, last)))
+
+
+def test_every_contents_entry_has_its_page(edition):
+    """The instructor's contents gave no page for "Answers: 4", "Answers: 7" and "Answers: 10"."""
+    contents = _contents_text(edition)
+    entries = [m for m in edition["outline"][1:] if m.level <= 2 and m.text != "Contents"]  # not the title page
+    assert len(entries) > 15
+    missing = [f"{m.text} ({m.page})" for m in entries if f"{m.text} {m.page}" not in contents]
+    assert not missing, f"{edition['pdf'].name}: contents entries without their page: {missing}"
+
+
+def test_the_reference_is_an_appendix_at_the_very_end_that_a_copy_may_leave_out(edition):
+    """56 pages of API and command-line reference sat inside both handouts, before the bibliography."""
+    marks = edition["outline"]
+    tops = [m for m in marks if m.level == 1]
+    assert tops[-1].text == make_pdf.REFERENCE_CAPTION, [m.text for m in tops]
+    start = tops[-1].page
+    before = [m for m in marks if m.page >= start and marks.index(m) < marks.index(tops[-1])]
+    assert not before, f"{edition['pdf'].name}: bookmarks on the appendix's pages before it: {before}"
+    under = [m.text for m in marks[marks.index(tops[-1]) + 1 :] if m.level == 2]
+    assert under == ["API reference", "Command-line reference"], under
+    contents = _contents_text(edition)
+    assert f"pages {start}\u2013{len(edition['pages'])}" in re.sub(r"\s+", " ", _body_text(edition["pages"][start - 1]))
+    assert f"{make_pdf.REFERENCE_CAPTION} {start}" in contents
+
+
+# ----------------------------------------------------------------------------- tables on paper
+
+
+def _norm(text: str) -> str:
+    import unicodedata
+
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def _printed_tables():
+    """The rows of every table a chapter's code prints, as the single page holds them: for each body row,
+    its labels (pandas' index: the row's header cells) and its cells; and each line of a table printed as
+    text (an output's lines with columns: runs of spaces inside them)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((SINGLE_PAGE / "book.html").read_text(encoding="utf-8"), "html.parser")
+    rows, lines = [], []
+    for table in soup.select(".cell_output table"):
+        for tr in table.select("tbody tr"):
+            labels = [_norm(th.get_text(" ")) for th in tr.find_all("th", recursive=False)]
+            cells = [_norm(td.get_text(" ")) for td in tr.find_all("td", recursive=False)]
+            rows.append((" ".join(x for x in labels if x), [c for c in cells if c]))
+    for pre in soup.select(".cell_output pre"):
+        for line in pre.get_text().splitlines():
+            if re.search(r"\S {2,}\S", line.strip()):
+                lines.append(_norm(line))
+    return rows, lines
+
+
+SINGLE_PAGE = sitetools.ROOT / "_build" / "pdf" / "_build" / "singlehtml"
+#: A table's cell that is a number (as irmeans-page.js tells them from text).
+NUMBER = re.compile(r"^[-+\u2212]?[\d.,]+(e[-+]?\d+)?%?$|^(nan|True|False|[-\u2013])?$", re.I)
+
+
+def test_no_table_row_is_broken_over_two_lines(edition):
+    """Wide tables wrapped into unreadable rows (the student's edition's pp. 71, 95 - Table 3(c) -, 96, 97,
+    101 and 112: "1 SP hard-easy 0.739 0.714 / 0.712"). Each row of a table of numbers is printed on a line
+    of its own: whole, or, in a table split by columns, in parts that each start with the row's labels.
+    Each line of a table printed as text is a line of its own too. Only a description (a cell of words, not
+    a number) too wide for a line wraps, in a part of the table of its own."""
+    rows, text_lines = _printed_tables()
+    assert len(rows) > 100, len(rows)
+    printed = {_norm(line) for page in edition["pages"] for line in pdf_pages.visual_lines(page)}
+    starts = [line for line in printed]
+    broken = []
+    for label, cells in rows:
+        i = 0
+        while i < len(cells):
+            # The longest run of cells from i that is a printed line of its own, with the row's labels.
+            for j in range(len(cells), i, -1):
+                if _norm(" ".join([label, *cells[i:j]])) in printed:
+                    break
+            else:
+                # A description too wide for a line (not a number) wraps in its column, in a part of its
+                # own: its line starts with the row's labels and the description's first words.
+                words = cells[i].split()
+                head = _norm(" ".join([label, *words[:3]]))
+                if not NUMBER.match(cells[i]) and len(words) > 3 and any(line.startswith(head) for line in starts):
+                    i += 1
+                    continue
+                broken.append(_norm(" ".join([label, *cells])))
+                break
+            if not label and (i, j) != (0, len(cells)):
+                broken.append(_norm(" ".join(cells)))  # a row without labels is never split
+                break
+            i = j
+    broken += [line for line in text_lines if line not in printed]
+    assert not broken, f"{edition['pdf'].name}: {len(broken)} rows not on a line of their own: {broken[:8]}"

@@ -193,7 +193,7 @@ PRINT_LAYOUT = """() => {
 
 @pytest.fixture(scope="module")
 def printed(browser, site):
-    """The single page laid out for paper as make_pdf lays it out, measured."""
+    """The single page laid out for paper as make_pdf lays it out, made the student's edition, measured."""
     with sitetools.serve(SINGLE_PAGE) as base:
         context = browser.new_context(viewport={"width": make_pdf.COLUMN_PX, "height": 1400})
         page = context.new_page()
@@ -202,6 +202,13 @@ def printed(browser, site):
         page.evaluate(make_pdf.MATHS_TYPESET)
         page.emulate_media(media="print")
         page.evaluate(make_pdf.FIGURES_REFITTED)
+        # Made the student's edition, as make_pdf makes it (parts, contents, wide tables split, links).
+        page.add_script_tag(path=str(make_pdf.PAPER_JS))
+        reference = {"docs": make_pdf.REFERENCE_DOCS, "caption": make_pdf.REFERENCE_CAPTION}
+        page.evaluate(
+            "([e, p, r, a]) => irmeansPaper.prepare(e, p, r, a)",
+            [make_pdf.edition("student"), make_pdf.toc_parts(), reference, make_pdf.public_address()],
+        )
         page.add_script_tag(path=str(sitetools.HELPERS.with_name("surface_checks.js")))
         measured = {
             **page.evaluate(PRINT_LAYOUT),

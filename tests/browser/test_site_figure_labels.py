@@ -95,3 +95,32 @@ def test_the_labels_an_axis_keeps_are_evenly_spaced(tour):
                 found[f"{path} at {width} px: {name}"] = [b["text"] for b in boxes]
     assert axes > 30, axes
     assert not found, found
+#: Each line of text each figure draws (a text of several lines, each of its lines), by figure.
+TEXT_LINES = """() => {
+  const out = {};
+  for (const fig of document.querySelectorAll(".irmeans-figure")) {
+    const caption = fig.closest("figure") && fig.closest("figure").querySelector(".caption-number");
+    const lines = [];
+    for (const t of fig.querySelectorAll("svg g.role-mark text")) {
+      const spans = t.querySelectorAll("tspan");
+      (spans.length ? Array.from(spans) : [t]).forEach((s) => lines.push(s.textContent.trim()));
+    }
+    out[caption ? caption.textContent.trim() : fig.id] = lines;
+  }
+  return out;
+}"""
+
+
+@reading("figure text lines", widths=(390,), modes=("light",), pages=lambda path: path.endswith("07-map-gmap-mrr.html"))
+def _figure_text_lines(page, where):
+    return page.evaluate(TEXT_LINES)
+
+
+def test_fig_7_1s_readout_lines_name_their_values_on_a_phone(tour):
+    """Fig. 7.1's read-out broke between its names and their values at 390 px ("MAP" above "0.3090 →
+    0.3516"): each of its lines is a name and its values."""
+    lines = [line for figures in tour.found("figure text lines").values() for line in figures.get("Fig. 7.1", [])]
+    readout = [line for line in lines if line.startswith(("MAP", "GMAP", "t on"))]
+    assert len(readout) >= 4, lines
+    bare = [line for line in readout if not any(ch.isdigit() for ch in line)]
+    assert not bare, f"names apart from their values: {bare}"

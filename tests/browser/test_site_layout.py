@@ -320,3 +320,47 @@ def test_the_r_slider_reads_the_r_the_figure_uses(browser, base_url):
     assert used == [f"R used: {ticked}"] and int(slider.input_value()) == ticked, (used, slider.input_value())
     assert not log.errors, log.errors
     page.context.close()
+
+
+#: Each cell of a table of numbers that holds a number but is not set right, as its column's header is.
+LEFT_NUMBERS = """() => {
+  const number = /^[-+\\u2212]?[\\d.,]+(e[-+]?\\d+)?%?$/i;
+  const out = [];
+  let cells = 0;
+  for (const td of document.querySelectorAll(".bd-article .cell_output table.dataframe td")) {
+    if (!number.test(td.textContent.trim())) continue;
+    cells++;
+    const align = getComputedStyle(td).textAlign;
+    if (align !== "right" && align !== "end") out.push(`${td.textContent.trim()}: ${align}`);
+  }
+  return { cells, left: out.slice(0, 5) };
+}"""
+
+
+@reading("numbers in tables", widths=(1366,), modes=("light",), pages=sitetools.made_from_a_notebook)
+def _numbers_in_tables(page, where):
+    return page.evaluate(LEFT_NUMBERS)
+
+
+def test_a_tables_numbers_are_set_right_under_their_headers(tour):
+    """Chapter 2's number columns sat left under pandas' right-aligned headers."""
+    found = tour.found("numbers in tables")
+    assert sum(f["cells"] for f in found.values()) > 100
+    left = {key: f["left"] for key, f in found.items() if f["left"]}
+    assert not left, left
+
+
+@reading("paper tables", widths=(390,), modes=("light",), pages=sitetools.made_from_a_notebook)
+def _paper_tables(page, where):
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll(".bd-article .cell.tag_paper-only")).map((c) => c.checkVisibility())"""
+    )
+
+
+def test_the_tables_for_paper_are_not_on_the_site(tour):
+    """A chapter's tables of what a figure shows at each setting are for paper (irmeans_book.paper): on
+    screen the figure itself shows them."""
+    found = tour.found("paper tables")
+    assert sum(len(v) for v in found.values()) >= 8
+    shown = {key[0]: v for key, v in found.items() if any(v)}
+    assert not shown, shown

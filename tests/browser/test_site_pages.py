@@ -92,3 +92,15 @@ def test_axe_finds_no_serious_or_critical_violation(tour, output_dir):
 def test_a_screenshot_of_every_page_is_written_at_each_width_in_both_modes(tour, output_dir):
     missing = [k for k in tour.records if not (output_dir / screenshot_name(k[0], f"-{k[1]}-{k[2]}")).is_file()]
     assert not missing
+
+
+def test_no_page_links_to_the_placeholder_repository(tour):
+    """The repository's address in _config.yml is a placeholder (the source has no public repository yet):
+    no page may link to it."""
+    import yaml
+
+    url = yaml.safe_load((sitetools.ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
+    found = {key[0]: [a for a in r["links"] if a.startswith(url)] for key, r in tour.found("links").items()}
+    assert len(found) > 10
+    linking = {path: links for path, links in found.items() if links}
+    assert not linking, linking

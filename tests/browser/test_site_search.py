@@ -126,3 +126,46 @@ def test_an_option_finds_the_pages_that_name_it(browser, base_url, site, query):
         assert all(len(h) > 1 for h in r["highlighted"]), r  # never each letter c on its own
         assert not CHROME.search(r["summary"]), r
     assert not (log.errors or log.failed or log.outside), log
+
+
+#: What a reader searches for, and the chapter that defines it: chapter 4 defines the averages, chapter 6 ε.
+DEFINED_IN = {
+    "geometric mean": "chapters/04-averaging.html",
+    "harmonic mean": "chapters/04-averaging.html",
+    "epsilon": "chapters/06-zeros-and-epsilon.html",
+    "ε": "chapters/06-zeros-and-epsilon.html",
+}
+
+
+@pytest.fixture(scope="module")
+def ranked(browser, base_url):
+    """Each query of DEFINED_IN: the pages found, best first, and the page's log."""
+    return {query: search(browser, base_url, query) for query in DEFINED_IN}
+
+
+@pytest.mark.parametrize("query", list(DEFINED_IN))
+def test_the_chapter_that_defines_a_term_comes_first(ranked, query):
+    """Sphinx put chapter 4 eighth of 12 for "geometric mean" and seventh of 9 for "harmonic mean", and
+    chapter 6, "Zeros and ε", sixth for "epsilon" (irmeans-search-scorer.js)."""
+    results, log = ranked[query]
+    paths = [r["path"] for r in results]
+    assert len(paths) >= 3, paths
+    assert paths[0] == DEFINED_IN[query], (query, paths)
+    assert not (log.errors or log.failed or log.outside), log
+
+
+def test_epsilon_and_its_symbol_find_the_same_pages_in_the_same_order(ranked):
+    assert [r["path"] for r in ranked["epsilon"][0]] == [r["path"] for r in ranked["ε"][0]]
+
+
+def test_a_search_that_finds_nothing_says_so_in_the_books_words(browser, base_url):
+    page, log = open_page(browser, base_url, "search.html?q=" + quote("zzqxj gmapx"))
+    page.wait_for_function(
+        "() => document.querySelector('#search-results') && "
+        "document.querySelector('#search-results').textContent.match(/did not match/i)",
+        timeout=30_000,
+    )
+    message = page.locator("#search-results").inner_text()
+    page.context.close()
+    assert "did not match any page" in message and "categories" not in message, message
+    assert not (log.errors or log.failed or log.outside), log

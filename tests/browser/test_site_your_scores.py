@@ -32,6 +32,13 @@ CHAPTERS = {
 CELL = re.compile(r"^(.+?), (System A|System B|Higher): (.*)$")
 SHOWN = """(figure) => Array.from(figure.querySelectorAll("svg [aria-label]"), (e) => e.getAttribute("aria-label"))"""
 SETTLED = """async (figure) => { await window.irmeansFigures[figure.id].view.runAsync(); }"""
+#: Each text of the figure that reaches past the figure's own box (its column on a phone).
+OUTSIDE = """(figure) => {
+  const box = figure.getBoundingClientRect();
+  return Array.from(figure.querySelectorAll("svg text"))
+    .filter((t) => { const r = t.getBoundingClientRect(); return r.width && (r.right > box.right + 1 || r.left < box.left - 1); })
+    .map((t) => `${t.textContent}: ${Math.round(t.getBoundingClientRect().right)} px past ${Math.round(box.right)}`);
+}"""
 
 
 def _boxes(page):
@@ -98,6 +105,18 @@ def test_bad_input_gets_a_note_beside_the_box_and_nothing_breaks(browser, base_u
         < note["y"]
         < figure.locator("svg [aria-label^='median, System A']").bounding_box()["y"]
     )
+    # The first bad entry is named, and the note's every line stays inside the figure on a phone (it ran
+    # to 501 px in a 358 px figure, cut at "...(3 entries are").
+    _type(page, figure, a_box, "0.5, 2, abc, 0.3, 4, " + "y" * 40)
+    labels = " ".join(figure.evaluate(SHOWN))
+    assert "System A: “2” is not a score between 0 and 1 (4 entries are not); the others are used." in labels
+    outside = figure.evaluate(OUTSIDE)
+    assert not outside, outside
+    # Two systems with different numbers of scores: a warning.
+    _type(page, figure, a_box, "0.5 0.4 0.3")
+    _type(page, figure, b_box, "0.5 0.4")
+    assert "Warning: A has 3 scores and B has 2." in " ".join(figure.evaluate(SHOWN))
+    assert not figure.evaluate(OUTSIDE)
     _type(page, figure, a_box, "")
     assert "System A: no scores yet." in " ".join(figure.evaluate(SHOWN))
     _type(page, figure, a_box, "0.6 0.55 0.5 0.45 0.01")

@@ -96,6 +96,23 @@ def _menu(page, menu: str, item: str) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
 
 
+def _numbered_as_on_the_site(name: str, path: Path, texts: list[str]) -> None:
+    """Exercises numbered "Exercise 4.1", ... (jupyterlab-myst said "Exercise 1", ...), and each figure's
+    number and caption shown (it showed neither: it does not read myst-nb's figure metadata)."""
+    from irmeans_book.prose import caption, numbered_figures
+
+    chapter = int(name[:2])
+    text = " ".join(t for t in texts if t)
+    numbers = re.findall(r"\bExercise (\d+(?:\.\d+)?)", text)
+    assert numbers and all(n.startswith(f"{chapter}.") for n in numbers), f"{name}: exercises numbered {numbers}"
+    figures = [f for f in numbered_figures(path.parent) if f["chapter"] == chapter]
+    assert figures
+    flat = " ".join(text.split())
+    shown = {f["label"]: f"Fig. {chapter}.{f['number']} {caption(f['label'], path.parent).text}" for f in figures}
+    missing = {label: line for label, line in shown.items() if " ".join(line.split()) not in flat}
+    assert not missing, f"{name}: figures without their number and caption: {missing}"
+
+
 def _check(name: str, state: str, texts: list[str], stored: list[list[str]]) -> int:
     """Assert every stored value is in its cell's text and nothing raw is; return how many values were seen."""
     raw = {i: raw_left(t) for i, t in enumerate(texts) if raw_left(t)}
@@ -120,6 +137,7 @@ def test_a_chapter_reads_like_the_site_as_opened_and_after_run_all(name, book_co
         page.goto(f"{base}/lab/workspaces/{path.stem}/tree/{name}?reset&token={token}")
         opened = _texts(page, len(stored))
         shown = _check(name, "as opened", opened, stored)
+        _numbered_as_on_the_site(name, path, opened)
         assert shown > 20, f"{name}: only {shown} computed values in its prose"
         page.screenshot(path=str(output_dir / f"{path.stem}-opened.png"))
         page.wait_for_timeout(2000)  # time for a pop-up to appear, if one were to

@@ -25,6 +25,7 @@ from irmeans_book.plots import Grid, LiveFigure, example, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "paper_table",
     "YOUR_SCORES",
     "SCORES_A",
     "SCORES_B",
@@ -249,6 +250,26 @@ def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
         },
         draw,
     )
+
+
+def paper_table(scores_a, scores_b, weakest_values=None):
+    """What the figure shows at each setting of its slider, for paper (:mod:`irmeans_book.paper`): every
+    average of A and of B, for each score of A's last topic.
+
+    Examples
+    --------
+    >>> paper_table([0.6, 0.1], [0.3, 0.3], [0.1, 0.2]).loc[0.2, ("GM", "A")]
+    np.float64(0.346)
+    """
+    w = WEAKEST.values if weakest_values is None else weakest_values
+    _, avg = averages_table(scores_a, scores_b, w)
+    short = {"arithmetic mean": "AM", "geometric mean": "GM", "harmonic mean": "HM", "median": "median"}
+    table = avg.assign(average=avg.average.map(short)).pivot(
+        index="weakest", columns=["average", "system"], values="value"
+    )
+    table = table[[(short[a], s) for a in AVERAGES for s in ("A", "B")]].round(3)
+    table.index.name, table.columns.names = "A's last topic", [None, None]
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

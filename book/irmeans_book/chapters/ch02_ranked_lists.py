@@ -27,6 +27,7 @@ from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
+    "paper_table",
     "RANKING",
     "R",
     "RELEVANT_RANKS",
@@ -549,6 +550,25 @@ def ranking_figure(ranking=RANKING, num_relevant=R):
     r = max(int(num_relevant), sum(ticked), 1)
     chart = ranking_chart(DEPTH, max(MAX_R, r), initial=ticked, initial_r=r)
     return show(chart, alt=ranking_alt(ranking, num_relevant))
+
+
+#: Where the paper table puts three relevant documents in the top 10: together at each depth, and spread.
+PAPER_PLACEMENTS = tuple((k, k + 1, k + 2) for k in range(1, 9)) + ((1, 2, 10), (1, 5, 10), (1, 9, 10))
+
+
+def paper_table(placements=PAPER_PLACEMENTS, num_relevant=3, depth=DEPTH):
+    """What the figure shows for some placements of the relevant documents, with R = ``num_relevant``, for
+    paper (:mod:`irmeans_book.paper`): each placement's measures.
+
+    Examples
+    --------
+    >>> paper_table([(1, 2, 3), (8, 9, 10)]).AP.tolist()
+    [1.0, 0.2157]
+    """
+    rows = {", ".join(map(str, p)): ranking_measures(p, num_relevant, depth) for p in placements}
+    table = pd.DataFrame(rows).T[["AP", "P@5", "P@10", "R-precision", "RR"]].astype(float).round(4)
+    table.index.name = f"relevant at ranks (R = {num_relevant})"
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -33,6 +33,7 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, example, show, slide
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "paper_table",
     "EXAMPLE",
     "SCORES_A",
     "SCORES_B",
@@ -388,6 +389,25 @@ def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
             "log and logit the means mapped back to the score scale."
         ),
     )
+
+
+def paper_table(scores_a, scores_b, lowest_values=None):
+    """What the figure shows at each setting of its slider with **log** and **rank** chosen, for paper
+    (:mod:`irmeans_book.paper`): the geometric means of A and B and which is higher, and their mean ranks.
+
+    Examples
+    --------
+    >>> paper_table([0.5, 0.1], [0.3, 0.2], [0.1, 0.4]).loc[0.4, ("rank: mean rank", "A")]
+    np.float64(3.5)
+    """
+    w = LOWEST.values if lowest_values is None else lowest_values
+    _, means = transform_table(scores_a, scores_b, w)
+    log = means[means["transform"] == "log"].pivot(index="lowest", columns="system", values="back").round(4)
+    log["higher"] = means[means["transform"] == "log"].groupby("lowest").winner.first()
+    rank = means[means["transform"] == "rank"].pivot(index="lowest", columns="system", values="mean").round(4)
+    table = pd.concat({"log: geometric mean": log, "rank: mean rank": rank}, axis=1)
+    table.index.name, table.columns.names = "A's lowest topic", [None, None]
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

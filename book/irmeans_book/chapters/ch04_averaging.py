@@ -25,6 +25,7 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, show, slid
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "paper_tables",
     "EXAMPLE",
     "eps_alt",
     "YOUR_SCORES",
@@ -67,6 +68,9 @@ EPS_EXPONENT = Grid(-4.0, 1.0, 0.25, decimals=2)
 
 #: The palette without its yellow, which is hard to see on white as a thin line or a label.
 _COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
+#: The systems' colours in the first figure: no two alike on a light page (sky blue and blue, both drawn a
+#: shade darker there, were S2 and S4).
+_SYSTEM_COLOURS = [OKABE_ITO[i] for i in (0, 4, 2, 6, 5, 1, 7)]
 
 #: The averages, in the order of Table 1's columns.
 AVERAGE_NAMES = ("AM", "GM", "εGM", "HM", "εHM", "MD")
@@ -266,7 +270,7 @@ def eps_chart(systems=TABLE1_SCORES, eps_values=None):
     ['column']
     """
     table = eps_table(systems, eps_values)
-    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=list(systems), range=_COLOURS))
+    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=list(systems), range=_SYSTEM_COLOURS))
     base = alt.Chart().encode(color=colour)
     lo, hi = int(np.floor(np.log10(table.eps.min()))), int(np.ceil(np.log10(table.eps.max())))
     decades = [10.0**d for d in range(lo, hi + 1)]
@@ -380,6 +384,42 @@ def means_figure(systems=TABLE1_SCORES, start=START, eps=EPS):
             "their values; HM reads 'undefined' when a score is 0. Below: the value of ε."
         ),
     )
+
+
+def paper_tables(systems=TABLE1_SCORES, eps=EPS, start=START, pair=("S1", "S3"), firsts=6):
+    """What the second figure shows for some of its settings, for paper (:mod:`irmeans_book.paper`).
+
+    Returns
+    -------
+    first : DataFrame
+        The six averages of system ``start`` at ε = ``eps``, for the first ``firsts`` settings of its
+        first topic's slider.
+    eps_sweep : DataFrame
+        The εGM of each system of ``pair`` at each setting of the ε slider, and which is higher.
+
+    Examples
+    --------
+    >>> first, sweep = paper_tables(firsts=2)
+    >>> first.loc[0.05, "AM"], sweep.loc[1.0, "higher"]
+    (np.float64(0.27), 'S1')
+    """
+    scores = np.asarray(systems[start], dtype=float)
+    rows = {}
+    for x in FIRST.values[:firsts]:
+        changed = scores.copy()
+        changed[0] = x
+        rows[float(x)] = all_means(changed, eps)
+    first = pd.DataFrame(rows).T[list(AVERAGE_NAMES)].astype(float).round(4)
+    first.index.name = f"{start}'s topic 1 (ε = {eps:g})"
+    sweep = []
+    for k in EPS_EXPONENT.values:
+        e = 10.0 ** float(k)
+        values = {s: float(irmeans.geometric_mean(systems[s], eps=e)) for s in pair}
+        hi = max(values, key=values.get)
+        sweep.append({"log10 ε": float(k), "ε": f"{e:.3g}", **{f"εGM {s}": round(v, 4) for s, v in values.items()}})
+        sweep[-1]["higher"] = hi
+    eps_sweep = pd.DataFrame(sweep).set_index("log10 ε")
+    return first, eps_sweep
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

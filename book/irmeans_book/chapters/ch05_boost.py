@@ -25,6 +25,7 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "paper_table",
     "EXAMPLE",
     "EPS",
     "FIGURES",
@@ -480,6 +481,25 @@ def boost_figure(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
     """
     chart = boost_chart(ap, initial_amount=amount, initial_which=which, eps=eps)
     return show(chart, alt=boost_alt(ap, amount, which, eps))
+
+
+def paper_table(ap, amounts=AMOUNTS, eps=EPS):
+    """What the second figure shows at each setting of its slider, for paper (:mod:`irmeans_book.paper`):
+    MAP and GMAP after the boost, for each choice of topics.
+
+    Examples
+    --------
+    >>> t = paper_table([0.0, 0.5], [0.0, 0.1])
+    >>> t.loc[0.1, ("lowest 1", "MAP")]
+    np.float64(0.3)
+    """
+    t = boost_table(ap, amounts, eps)
+    table = t.pivot(index="amount", columns="label", values=["map", "gmap"]).round(4)
+    labels = list(dict.fromkeys(t.label))
+    table = table.swaplevel(axis=1)[[(label, m) for label in labels for m in ("map", "gmap")]]
+    table = table.rename(columns={"map": "MAP", "gmap": "GMAP"}, level=1)
+    table.index.name, table.columns.names = "boost", [None, None]
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -28,6 +28,7 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = [
+    "paper_table",
     "EXAMPLE",
     "epsilon_alt",
     "YOUR_SCORES",
@@ -351,6 +352,26 @@ def epsilon_figure(s2=S2, boost=None):
     """
     data = data_sets(s2, boost)
     return show(epsilon_chart(data, initial_log10=START), alt=epsilon_alt(data))
+
+
+def paper_table(s2=S2, step=0.5):
+    """What the figure shows for S2 at every ``step`` of its slider, for paper (:mod:`irmeans_book.paper`):
+    the additive and the floor geometric means and the arithmetic mean, by log10 ε.
+
+    Examples
+    --------
+    >>> t = paper_table(step=4.0)
+    >>> t.index.tolist(), t.columns.tolist()
+    ([-8.0, -4.0, 0.0], ['additive', 'floor', 'arithmetic mean'])
+    """
+    data = data_sets(s2)
+    name = next(iter(data))
+    exponents = [x for x in EXPONENTS if abs(x / step - round(x / step)) < 1e-9]
+    t = epsilon_table({name: data[name]}, exponents)
+    table = t.pivot(index="log10_eps", columns="form", values="value")
+    table = table.rename(columns=lambda f: f.split(":")[0])[["additive", "floor", "arithmetic mean"]].round(4)
+    table.index.name, table.columns.name = f"log10 ε, {name}", None
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

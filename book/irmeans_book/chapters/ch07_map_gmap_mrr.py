@@ -32,6 +32,7 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, s
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "paper_table",
     "EXAMPLE",
     "verdicts_alt",
     "rank_shares_alt",
@@ -237,6 +238,9 @@ def verdicts_table(ap, gains, losses, seed=SEED, eps=EPS, decimals=4):
     return grid, topics, baseline
 
 
+#: A no-break space: the read-out's padding, which no narrow screen breaks a line at.
+_PAD = "\u00a0"
+
 #: The decimals :func:`verdicts_chart` prints of each number of the grid.
 _PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
 
@@ -302,7 +306,9 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
         color=alt.Color(
             "label:N",
             title="Verdict",
-            scale=alt.Scale(domain=labels, range=["#DDDDDD", OKABE_ITO[2], OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[5]]),
+            # Reddish purple, not orange, for "MAP better, GMAP worse": beside the vermilion of "worse", orange
+            # (a shade darker on a light page) was a near-identical square in the legend.
+            scale=alt.Scale(domain=labels, range=["#DDDDDD", OKABE_ITO[2], OKABE_ITO[6], OKABE_ITO[1], OKABE_ITO[5]]),
         ),
         tooltip=[
             alt.Tooltip("gain:Q", format=".2f"),
@@ -320,10 +326,13 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
     heat_panel = (heat + here).properties(width=260, height=230, title="MAP and GMAP: which way?")
 
     base_map, base_gmap = means.arithmetic_mean(ap), means.geometric_mean(ap, eps=eps)
+    # Each line's name and its values are one line on a phone too: the site breaks a read-out's text where
+    # it has two spaces (irmeans-figures.js), so the names are padded with no-break spaces ("MAP" stood
+    # above "0.3090 → 0.3516" at 390 px).
     lines = [
-        f"'MAP  {base_map:.4f} → ' + {_fmt('map', '.4f')}",
+        f"'MAP{_PAD * 2}{base_map:.4f} → ' + {_fmt('map', '.4f')}",
         f"'GMAP {base_gmap:.4f} → ' + {_fmt('gmap', '.4f')}",
-        f"'t on AP:  ' + {_fmt('t_ap', '+.2f')} + ', p = ' + {_fmt('p_ap', '.4f')}",
+        f"'t on AP:{_PAD * 2}' + {_fmt('t_ap', '+.2f')} + ', p = ' + {_fmt('p_ap', '.4f')}",
         f"'t on log: ' + {_fmt('t_log', '+.2f')} + ', p = ' + {_fmt('p_log', '.4f')}",
     ]
     text = alt.Chart(csv_data(grid)).transform_filter(pick)
@@ -627,6 +636,26 @@ def rank_shares_figure(ranks=RANKS):
     True
     """
     return show(rank_shares_chart(ranks), alt=rank_shares_alt(ranks))
+
+
+#: The settings of the paper table: every fourth of the figure's gains, every fourth of its losses.
+PAPER_GAINS, PAPER_LOSSES = GAINS[4::4], LOSSES[2::4]
+
+
+def paper_table(ap, gains=PAPER_GAINS, losses=PAPER_LOSSES, seed=SEED, eps=EPS):
+    """What the figure's read-out shows at some settings of its two sliders, for paper
+    (:mod:`irmeans_book.paper`): MAP, GMAP and the two t-tests.
+
+    Examples
+    --------
+    >>> t = paper_table(EXAMPLE["baseline"], [0.2], [0.3])
+    >>> t.columns.tolist()
+    ['MAP', 'GMAP', 't on AP', 'p on AP', 't on log', 'p on log']
+    """
+    table = verdicts_table(ap, gains, losses, seed=seed, eps=eps)[0]
+    table = table.set_index(["gain", "loss"])[["map", "gmap", "t_ap", "p_ap", "t_log", "p_log"]]
+    table.columns = ["MAP", "GMAP", "t on AP", "p on AP", "t on log", "p on log"]
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -27,6 +27,7 @@ from irmeans_book.plots import OKABE_ITO, LiveFigure, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
+    "paper_table",
     "EXAMPLE",
     "FIGURES",
     "curves_figure",
@@ -481,6 +482,27 @@ def logit_figure(datasets=DATASETS, eps=EPS):
     first = next(iter(datasets))
     chart = logit_chart(datasets, _with(EPS_OPTIONS, eps), initial={"dataset": first, "eps": eps})
     return show(chart, alt=logit_alt(datasets, eps))
+
+
+def paper_table(datasets=DATASETS, name="Spam filters: daily accuracy", eps_values=EPS_OPTIONS):
+    """What the second figure shows of data set ``name`` at each setting of its ε, with the logit scale
+    chosen, for paper (:mod:`irmeans_book.paper`): each system's logit mean on the logit scale and as a
+    score.
+
+    Examples
+    --------
+    >>> paper_table({"d": {"X": [0.9, 0.99], "Y": [0.95, 0.95]}}, "d", [0.01]).columns.tolist()
+    ['X on the logit scale', 'Y on the logit scale', 'X as a score', 'Y as a score']
+    """
+    _, avg = averages_table({name: datasets[name]}, eps_values)
+    logit = avg[avg.average == "logit mean"]
+    on_scale = logit.pivot(index="eps", columns="system", values="on_scale").round(4)
+    score = logit.pivot(index="eps", columns="system", values="value").round(6)
+    on_scale = on_scale.rename(columns=lambda s: f"{s} on the logit scale")
+    table = pd.concat([on_scale, score.rename(columns=lambda s: f"{s} as a score")], axis=1)
+    table.index.name = f"ε, {name}"
+    table.columns.name = None
+    return table
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.

@@ -563,7 +563,10 @@ def tau_sweep(scores, n_splits=N_SPLITS, seed=SEED, eps_grid=EPS_GRID, bin_width
 
 
 _SWEEP_AVERAGES = ["εGM", "εHM", "AM", "median"]
-_SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[5], OKABE_ITO[4], OKABE_ITO[2]]
+# Orange and reddish purple for the two ε-means: orange and vermilion, both drawn a shade darker on a light
+# page, were two near-identical oranges, with the same marker. Each line's points have a shape of their own.
+_SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[6], OKABE_ITO[4], OKABE_ITO[2]]
+_SWEEP_SHAPES = ["circle", "square", "triangle-up", "diamond"]
 
 
 def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
@@ -594,10 +597,17 @@ def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
     flat = curve[curve.log_eps.isna()][["average", "mean_tau"]]
     x = alt.X("log_eps:Q", title="log10 ε", scale=alt.Scale(domain=[float(steps[0]), float(steps[-1])]))
     y = alt.Y("mean_tau:Q", title="Mean τ over the splits", scale=alt.Scale(zero=False))
+    shape = alt.Shape("average:N", sort=_SWEEP_AVERAGES, scale=alt.Scale(domain=_SWEEP_AVERAGES, range=_SWEEP_SHAPES))
     lines = (
         alt.Chart(with_eps)
-        .mark_line(point=True)
-        .encode(x=x, y=y, color=colour, tooltip=["average:N", "log_eps:Q", alt.Tooltip("mean_tau:Q", format=".3f")])
+        .mark_line(point=alt.OverlayMarkDef(filled=True, size=45))
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            shape=shape,
+            tooltip=["average:N", "log_eps:Q", alt.Tooltip("mean_tau:Q", format=".3f")],
+        )
     )
     rules = (
         alt.Chart(flat)
@@ -1066,8 +1076,12 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
     fig9 = alt.layer(
         zero,
         base.mark_point(filled=True, size=70).encode(
-            x=alt.X("low:Q", title="Share of scores at most 0.1", axis=alt.Axis(format="%")),
-            y=alt.Y("gain:Q", title="τ(εGM) − τ(AM)"),
+            x=alt.X(
+                "low:Q", title="Share of scores at most 0.1", axis=alt.Axis(format="%"), scale=alt.Scale(padding=10)
+            ),
+            # Room below the lowest point and above the highest: a P@20 triangle at −0.20 sat on the axis,
+            # its lower half cut off.
+            y=alt.Y("gain:Q", title="τ(εGM) − τ(AM)", scale=alt.Scale(padding=10)),
             color=colour,
             shape=shape,
             opacity=lit,
@@ -1081,8 +1095,10 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
     fig10 = alt.layer(
         diagonal,
         base.mark_point(filled=True, size=70).encode(
-            x=alt.X("trec_gm:Q", title="Mean τ, trec_eval GM (floor, ε = 1e-5)", scale=alt.Scale(zero=False)),
-            y=alt.Y("gm:Q", title="Mean τ, εGM at the chosen ε", scale=alt.Scale(zero=False)),
+            x=alt.X(
+                "trec_gm:Q", title="Mean τ, trec_eval GM (floor, ε = 1e-5)", scale=alt.Scale(zero=False, padding=10)
+            ),
+            y=alt.Y("gm:Q", title="Mean τ, εGM at the chosen ε", scale=alt.Scale(zero=False, padding=10)),
             color=colour,
             shape=shape,
             opacity=lit,

@@ -62,6 +62,8 @@ class _Rows:
 class Qrels(_Rows):
     """Relevance judgments: one row per judged (topic, document) pair.
 
+    ``topics`` and ``docnos`` give the rows' topics and docnos as numpy bytes arrays.
+
     Attributes
     ----------
     topic_ids : list of bytes
@@ -76,8 +78,6 @@ class Qrels(_Rows):
         File name (or ``"<arrays>"``) used in error messages.
     lines : numpy.ndarray of int64 or None
         Line number of each row in ``source``.
-
-    ``topics`` and ``docnos`` give the rows' topics and docnos as numpy bytes arrays.
 
     Examples
     --------

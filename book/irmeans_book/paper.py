@@ -1,0 +1,65 @@
+"""Tables for paper: what a figure shows at each setting of its controls, for the exercises done with them.
+
+On the site and in JupyterLab some exercises ask the reader to move a figure's slider ("Find it with the
+slider of Fig. 1.1"); on paper the figure stays at its starting setting. A chapter with such exercises
+shows, after them, a table of what the figure would show at each setting, computed by the chapter's
+module (``ch01.paper_table``, ...) from the chapter's data: a code cell tagged ``paper-only`` (with its
+code removed), which the site hides (``irmeans.css``) and the PDF prints (``irmeans-print.css``).
+
+Examples
+--------
+>>> import pandas as pd
+>>> t = table(pd.DataFrame({"y": [1.0, 2.0]}, index=[0.1, 0.2]), "Two settings.")
+>>> print(repr(t))
+Two settings.
+       y
+0.1  1.0
+0.2  2.0
+>>> "<table" in t._repr_html_() and 'class="irmeans-paper-table"' in t._repr_html_()
+True
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import pandas as pd
+
+from irmeans_book.prose import exercise, numref
+
+__all__ = ["PaperTable", "table", "title"]
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """A table of values and the line above it that says what they are."""
+
+    caption: str
+    frame: pd.DataFrame
+
+    def _repr_html_(self) -> str:
+        return (
+            '<div class="irmeans-paper-table">'
+            f'<p class="irmeans-paper-caption">{html.escape(self.caption)}</p>'
+            f"{self.frame.to_html()}</div>"
+        )
+
+    def __repr__(self) -> str:
+        return f"{self.caption}\n{self.frame.to_string()}"
+
+
+def table(frame: pd.DataFrame, caption: str) -> PaperTable:
+    """``frame`` as a table for paper, under ``caption``."""
+    return PaperTable(caption, frame)
+
+
+def title(exercises: list[str], figure: str, controls: str, chapters=None) -> str:
+    """The line above a chapter's table: which exercises it serves, and what it shows of which figure.
+
+    The exercises' and the figure's numbers are the site's (:func:`irmeans_book.prose.exercise`,
+    :func:`irmeans_book.prose.numref`), read from the chapters in ``chapters`` (the current folder).
+    """
+    names = [exercise(label, chapters).text for label in exercises]
+    which = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"For {which}, on paper: {numref(figure, chapters).text} {controls}."
