@@ -51,20 +51,8 @@ from ._validation import eps_value, first_index, scores_array
 from .errors import IrmeansError, RefusedScore
 from .number_syntax import c_float
 
-__all__ = [
-    "Average",
-    "AM",
-    "GM",
-    "HM",
-    "Median",
-    "Logit",
-    "parse_average",
-    "parse_averages",
-    "REGISTRY",
-    "TREC_EVAL_GM_EPS",
-    "TREC_EVAL_GM",
-    "DEFAULT_EPS",
-]
+__all__ = ["Average", "AM", "GM", "HM", "Median", "Logit", "parse_average", "parse_averages", "REGISTRY"]
+__all__ += ["TREC_EVAL_GM_EPS", "TREC_EVAL_GM", "DEFAULT_EPS"]
 
 #: The ε of trec_eval's ``gm_map``: each AP below it is raised to it before the log.
 TREC_EVAL_GM_EPS = 1e-5
