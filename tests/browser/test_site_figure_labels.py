@@ -95,6 +95,8 @@ def test_the_labels_an_axis_keeps_are_evenly_spaced(tour):
                 found[f"{path} at {width} px: {name}"] = [b["text"] for b in boxes]
     assert axes > 30, axes
     assert not found, found
+
+
 #: Each line of text each figure draws (a text of several lines, each of its lines), by figure.
 TEXT_LINES = """() => {
   const out = {};
