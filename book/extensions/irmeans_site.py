@@ -416,11 +416,11 @@ def where_the_files_are(address: str | None) -> list[nodes.Node]:
         nodes.Text("They are served by the book's site, on its page “Get the code”; the site has no public "),
         nodes.Text("address yet: ask whoever gave you this book for the source archive. In its folder, "),
         nodes.literal(text="make lab"),
-        nodes.Text(" opens the chapters in JupyterLab, "),
+        nodes.Text(" opens the chapters, "),
         nodes.literal(text="make book"),
-        nodes.Text(" builds the site with these files, and "),
+        nodes.Text(" builds the site and "),
         nodes.literal(text="make pdf"),
-        nodes.Text(" both editions (“Get the code” says what they need)."),
+        nodes.Text(" both editions."),
     ]
 
 

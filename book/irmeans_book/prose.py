@@ -189,7 +189,7 @@ def caption(label: str, chapters: Path | None = None) -> Reference:
     """The caption of figure ``label``, as its cell's metadata gives it to the site (myst-nb's
     ``mystnb.figure.caption``): for the line under the figure in JupyterLab, where jupyterlab-myst
     shows no caption (a markdown cell the site removes: :func:`lab_caption_source`)."""
-    for figure in numbered_figures(chapters):
+    for figure in (f for folder in _folders(chapters) for f in numbered_figures(folder)):
         if figure["label"] == label:
             # With the site's typographic quotes ("A’s", not "A's"), as Sphinx's smart quotes set it there.
             text = educateQuotes(figure["caption"], language="en")
@@ -209,7 +209,7 @@ def lab_caption_source(label: str) -> str:
 def exercise(label: str, chapters: Path | None = None) -> Reference:
     """``{ref}`label```: "Exercise 4.1" for the first exercise of chapter 4, as the site numbers them (the
     exercises and the self-checks of a chapter, in order)."""
-    for path in sorted(_folder(chapters).glob(CHAPTER_FILES)):
+    for path in (p for folder in _folders(chapters) for p in sorted(folder.glob(CHAPTER_FILES))):
         labels = [
             found
             for cell in _source(path)

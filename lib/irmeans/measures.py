@@ -116,7 +116,8 @@ def average_precision(rels: ArrayLike, num_relevant: ArrayLike | None = None, *,
     --------
     >>> round(average_precision([1, 0, 1, 0, 0], num_relevant=4), 4)
     0.4167
-    >>> round(average_precision([1, 0, 1, 0, 0], num_relevant=2), 4)  # every relevant document retrieved
+    >>> # every relevant document retrieved:
+    >>> round(average_precision([1, 0, 1, 0, 0], num_relevant=2), 4)
     0.8333
     """
     rel, hits = _hits(rels, level)
@@ -353,7 +354,8 @@ def interpolated_precision(
 
     Examples
     --------
-    >>> p = interpolated_precision([0, 1, 1], num_relevant=2, recall_levels=[0.0, 0.5, 1.0])
+    >>> levels = [0.0, 0.5, 1.0]
+    >>> p = interpolated_precision([0, 1, 1], num_relevant=2, recall_levels=levels)
     >>> p.round(3).tolist()
     [0.667, 0.667, 0.667]
     """

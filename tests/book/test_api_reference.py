@@ -84,7 +84,7 @@ def test_an_entry_shows_its_docstring_sections_and_its_examples(built):
     entry = entry[: entry.index('<dl class="py ', 10)]
     assert "Compare every pair of systems" in entry
     assert "Parameters" in entry and "Returns" in entry and "Raises" in entry and "&gt;&gt;&gt;" in entry
-    assert re.search(r"From <code[^>]*><span class=\"pre\">irmeans\.comparison</span></code>\.", entry)
+    assert re.search(r"From <code[^>]*><span class=\"pre\">irmeans\.comparison\.compare</span></code>\.", entry)
 
 
 def test_a_constant_takes_the_comment_above_it_in_its_module(built):

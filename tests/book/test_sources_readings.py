@@ -314,7 +314,8 @@ def quoted(number: int) -> list[str]:
 def quoted_in(cells) -> list[str]:
     found = []
     for cell in cells:
-        if cell.cell_type != "markdown":
+        # A cell for JupyterLab alone (its numbering's front matter, a figure's caption) is not prose.
+        if cell.cell_type != "markdown" or cell.metadata.get("irmeans", {}).get("lab"):
             continue
         lines = [line for line in cell.source.split("\n") if not re.match(r"^\s*(```|~~~|:::)|^ {4}", line)]
         prose = re.sub(r"\{\w+\}`[^`]*`", " ", " ".join(" ".join(lines).split()))

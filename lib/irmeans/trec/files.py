@@ -134,6 +134,9 @@ class Qrels(_Rows):
 class Run(_Rows):
     """A retrieval run: one row per retrieved (topic, document) pair.
 
+    A run is checked for documents retrieved twice when it is made, by :meth:`from_arrays`,
+    :func:`read_run` or :class:`RunReader` (block by block).
+
     Attributes
     ----------
     topic_ids, topic_codes, docno_strings
@@ -143,9 +146,6 @@ class Run(_Rows):
         The tag of the last line (what trec_eval reports as ``runid``).
     source : str
     lines : numpy.ndarray of int64 or None
-
-    A run is checked for documents retrieved twice when it is made, by :meth:`from_arrays`,
-    :func:`read_run` or :class:`RunReader` (block by block).
 
     Examples
     --------
