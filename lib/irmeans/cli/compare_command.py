@@ -12,27 +12,33 @@ Three ways to give the per-topic scores (as for 'irmeans consistency'):
 - ``irmeans compare --dataset COLLECTION:MEASURE``: a TREC matrix shipped
   with irmeans (``adhoc8:ap``...).
 
-Every pair of systems is compared (A - B, A before B in the input), or each
-system with ``--baseline`` (system - baseline), under each average (``-a``,
-repeatable; default am, gm:0.01 and logit:0.01). For each pair and average it
-prints the means, the difference with a bootstrap confidence interval over
-topics, the paired t-test on the average's own scale (on log(x + eps) for a
-GM) and Fisher's randomization test (the same sign vectors for every pair and
-average, or every sign vector when 2^topics is no more than
-``--permutations``), with p-values Holm-adjusted over all the comparisons of
-each test. Then a verdict for each pair: which system each average prefers
-(> A, < B, = neither; * where the ``--test``'s adjusted p < ``--alpha``), the
-sign test (the same for every average), whether the averages disagree, and
-Robertson's check: does the arithmetic mean's sign survive every
+Every pair of systems is compared, or each system with ``--baseline``
+(system - baseline), under each average (``-a``, repeatable; default am,
+gm:0.01 and logit:0.01): the difference with a bootstrap confidence interval
+over topics, the paired t-test on the average's own scale (on log(x + eps) for
+a GM) and Fisher's randomization test (the same sign vectors for every pair and
+average, or every sign vector when 2^topics is no more than ``--permutations``),
+each Holm-adjusted over its family, the pairs x averages of the measure. A
+verdict is marked where the ``--test``'s adjusted p < ``--alpha``. The
+randomization p has a floor, 1/(permutations + 1) (2/2^topics when exact),
+times the family after Holm; when that is above alpha/10, ``--test auto`` (the
+default) marks the verdicts by the t-test instead, and the report says so and
+how many sign vectors would do. Robertson's check names the first
 transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
-powers 1/4 to 4)?
+powers 1/4 to 4) that reverses the arithmetic mean's verdict, and counts it as
+substantial only when the reversed difference's own interval excludes 0.
 
-``--format csv`` and ``json`` hold every number unrounded (raw and adjusted
-p-values; JSON writes an infinite t as the string "inf" or "-inf" and a test
-that does not apply as null); ``text``, ``markdown`` and ``latex`` round them.
-``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on each average's scale
-(needs ``pip install 'irmeans[plot]'``). The results depend only on the inputs
-and ``--seed``.
+The text report (at most 100 columns) gives a verdict in words for each pair,
+the better system first, then the differences and the raw and Holm-adjusted
+p-values side by side, and names the scale of each test, the Holm family and
+the floor (a p on it is marked ^). ``--format csv`` and ``json`` keep A and B
+as given and hold every number unrounded (raw and adjusted p-values; JSON
+writes an infinite t as the string "inf" or "-inf" and a test that does not
+apply as null); ``markdown`` and ``latex`` round them (LaTeX needs
+\\usepackage{booktabs}). ``--plot FILE.svg`` (or ``.png``) draws each pair's
+per-topic differences on each average's scale (needs
+``pip install 'irmeans[plot]'``). The results depend only on the inputs and
+``--seed``.
 """
 
 from __future__ import annotations
@@ -83,7 +89,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p.add_argument("--confidence", type=probability, default=0.95, help="level of the intervals (default 0.95)")
     p.add_argument("--alpha", type=probability, default=0.05, help="level of the verdicts' marks (default 0.05)")
     p.add_argument(
-        "--test", choices=TESTS, default="randomization", help="test that marks the verdicts (default randomization)"
+        "--test",
+        choices=TESTS,
+        default="auto",
+        help="test that marks the verdicts (default auto: the randomization test, or the t-test on each average's "
+        "scale when the randomization test's smallest Holm-adjusted p is above alpha/10; the report says which)",
     )
     options.add_seed(p, "the sign vectors and resamples")
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")

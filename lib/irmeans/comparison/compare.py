@@ -19,7 +19,9 @@ for every pair of systems (or each system against a baseline) and every average:
 
 then Holm's correction over all the comparisons each test made, a verdict for each pair
 (which system each average prefers, and whether the averages disagree), and Robertson's
-check: does the sign survive the family of :mod:`irmeans.comparison.robustness`? The result is a
+check: which transformation of the family of :mod:`irmeans.comparison.robustness` first reverses
+the arithmetic mean's verdict, and does it reverse it substantially (the reversed difference's
+own bootstrap interval excluding 0)? The result is a
 :class:`~irmeans.comparison.result.Comparison`, which prints as a table and writes Markdown,
 LaTeX, CSV, JSON and a plot.
 
@@ -45,23 +47,27 @@ from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .result import Comparison, Tests
-from .robustness import sign_survives
+from .robustness import robertson_check
 from .significance import (
+    FLOOR_SHARE,
     count_at_least,
     flip_count,
     holm,
     paired_t_test,
+    randomization_floor,
     randomization_p,
     sign_flips,
     sign_test,
 )
 
-__all__ = ["compare", "work", "DEFAULT_AVERAGES", "TESTS", "MAX_COMPARISONS"]
+__all__ = ["compare", "work", "DEFAULT_AVERAGES", "TESTS", "FLOOR_SHARE", "MAX_COMPARISONS"]
 
 #: The averages :func:`compare` uses unless told otherwise.
 DEFAULT_AVERAGES = ("am", "gm:0.01", "logit:0.01")
-#: The tests a verdict can rest on.
-TESTS = ("randomization", "t", "sign")
+#: The tests a verdict can rest on; ``auto`` is the randomization test, or the t-test when the randomization
+#: test's smallest Holm-adjusted p-value is not well below α (:data:`FLOOR_SHARE` of it).
+TESTS = ("auto", "randomization", "t", "sign")
+
 #: The most comparisons (pairs × averages) :func:`compare` makes in one call.
 MAX_COMPARISONS = 10_000_000
 
@@ -131,7 +137,7 @@ def compare(
     bootstrap: int = 10_000,
     confidence: float = 0.95,
     alpha: float = 0.05,
-    test: Literal["randomization", "t", "sign"] = "randomization",
+    test: Literal["auto", "randomization", "t", "sign"] = "auto",
     seed: int = 0,
     progress: Callable[[int], object] | None = None,
 ) -> Comparison:
@@ -158,8 +164,13 @@ def compare(
         Level of the percentile bootstrap intervals.
     alpha : float, default 0.05
         Level at which a Holm-adjusted p-value marks a verdict significant.
-    test : {"randomization", "t", "sign"}
-        The test whose Holm-adjusted p-values mark the verdicts (all three are computed).
+    test : {"auto", "randomization", "t", "sign"}
+        The test whose Holm-adjusted p-values mark the verdicts (all three are computed). ``auto``, the
+        default, is the randomization test unless its smallest possible Holm-adjusted p-value
+        (:func:`~irmeans.comparison.significance.randomization_floor` times the comparisons) is above
+        :data:`FLOOR_SHARE` × ``alpha``, where no verdict, or only one on the floor, could be marked: then the
+        t-test on each average's scale marks them (more ``permutations`` lower the floor; the
+        result's :attr:`~irmeans.comparison.result.Comparison.test` says which test it was).
     seed : int, default 0
         Seed of the sign vectors (the bootstrap's resamples come from the same seed,
         by a separate stream): the same seed gives the same result.
@@ -185,8 +196,8 @@ def compare(
     >>> c = irmeans.compare(scores)
     >>> [(v.average, v.better) for v in c.verdicts()[0].by_average]
     [('am', 'A'), ('gm:0.01', 'B'), ('logit:0.01', 'A')]
-    >>> c.disagree.tolist(), c.robust.tolist()
-    ([True], [False])
+    >>> c.disagree.tolist(), c.reversed_by, c.robertson.substantial.tolist()
+    ([True], ('log(x + 1e-05)',), [False])
     """
     matrix = _as_matrix(scores)
     n_systems, n_topics = matrix.shape
@@ -199,6 +210,7 @@ def compare(
         raise IrmeansError("no averages to compare under")
     if test not in TESTS:
         raise IrmeansError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    requested = test
     permutations = whole_number(permutations, "permutations", minimum=1)
     bootstrap = whole_number(bootstrap, "bootstrap", minimum=1)
     confidence = finite_number(confidence, "confidence")
@@ -231,7 +243,11 @@ def compare(
     p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
     low, high = _bootstrap(s, parsed, scales, first, second, bootstrap, confidence, seed, done)
     signs = sign_test(s[first], s[second])
-    robust, reversed_by, family = sign_survives(s[first], s[second])
+    robertson = robertson_check(s[first], s[second], resamples=bootstrap, confidence=confidence, seed=seed)
+    n_comparisons = len(parsed) * first.size
+    if test == "auto":
+        floor = min(1.0, n_comparisons * randomization_floor(*flip_count(n_topics, permutations)))
+        test = "randomization" if floor <= FLOOR_SHARE * alpha else "t"
     tests = Tests(
         t=t,
         p_t=p_t,
@@ -251,15 +267,14 @@ def compare(
         ci_low=low,
         ci_high=high,
         tests=tests,
-        robust=robust,
-        reversed_by=tuple(reversed_by),
-        family=family,
+        robertson=robertson,
         permutations=n_flips,
         exact=exact,
         bootstrap=bootstrap,
         confidence=confidence,
         alpha=alpha,
         test=test,
+        requested_test=requested,
         seed=seed,
     )
 

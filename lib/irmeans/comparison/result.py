@@ -31,6 +31,7 @@ from .._numeric import TOLERANCE
 from ..averages import Average
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
+from .robustness import Robertson
 from .significance import SignTest
 from .tables import FORMATS, Table, csv_text, render
 
@@ -67,6 +68,10 @@ COLUMNS = (
     "disagree",
     "robust",
     "reversed_by",
+    "reversal_difference",
+    "reversal_ci_low",
+    "reversal_ci_high",
+    "reversal_substantial",
 )
 #: The most pairs :meth:`Comparison.plot_spec` draws (a row of panels each).
 MAX_PLOT_PAIRS = 25
@@ -99,7 +104,8 @@ class AverageVerdict:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A pair's verdicts: one per average, whether they disagree, the sign test and Robertson's check."""
+    """A pair's verdicts: one per average, whether they disagree, the sign test and Robertson's check (the first
+    transformation that reverses the arithmetic mean's verdict, or None, and whether it does so substantially)."""
 
     system_a: str
     system_b: str
@@ -110,7 +116,8 @@ class Verdict:
     ties: int
     p_sign_holm: float
     robust: bool
-    reversed_by: tuple[str, ...]
+    reversed_by: str | None
+    substantial: bool
 
 
 def _float(x: Any) -> float | str | None:
@@ -146,19 +153,19 @@ class Comparison:
     ci_low, ci_high : ndarray, shape (averages, pairs)
         Percentile bootstrap interval of each difference, at ``confidence``.
     tests : Tests
-    robust : ndarray of bool, shape (pairs,)
-        Robertson's check: the sign of the mean difference is the same (and not 0)
-        under every transformation of ``family``.
-    reversed_by : tuple of tuple of str
-        For each pair, the transformations whose sign differs from the arithmetic mean's.
-    family : tuple of str
-        The transformations tried (:data:`irmeans.comparison.robustness.FAMILY`, those that take the scores).
+    robertson : Robertson
+        Robertson's check of each pair (:func:`irmeans.comparison.robustness.robertson_check`); ``robust``,
+        ``reversed_by`` and ``family`` are its own.
     permutations : int
         Sign vectors of the randomization test (2**topics when ``exact``).
     exact : bool
         Whether the randomization test enumerated every sign vector.
-    bootstrap, confidence, alpha, test, seed
+    bootstrap, confidence, alpha, seed
         The settings :func:`irmeans.compare` was called with.
+    test : str
+        The test that marks the verdicts: ``randomization``, ``t`` or ``sign``.
+    requested_test : str
+        The test asked for; ``auto`` when :func:`irmeans.compare` chose ``test``.
     """
 
     matrix: ScoreMatrix
@@ -170,18 +177,57 @@ class Comparison:
     ci_low: np.ndarray
     ci_high: np.ndarray
     tests: Tests
-    robust: np.ndarray
-    reversed_by: tuple[tuple[str, ...], ...]
-    family: tuple[str, ...]
+    robertson: Robertson
     permutations: int
     exact: bool
     bootstrap: int
     confidence: float
     alpha: float
     test: str
+    requested_test: str
     seed: int
 
     # -- derived values ---------------------------------------------------------------------------------------
+
+    @property
+    def robust(self) -> np.ndarray:
+        """Robertson's check, (pairs,): the AM prefers one system and no transformation reverses it substantially."""
+        return self.robertson.robust
+
+    @property
+    def reversed_by(self) -> tuple[str | None, ...]:
+        """For each pair, the first transformation that reverses the arithmetic mean's verdict, or None."""
+        return self.robertson.reversed_by
+
+    @property
+    def family(self) -> tuple[str, ...]:
+        """The transformations of Robertson's check (:data:`irmeans.comparison.robustness.FAMILY`, those that take
+        the scores)."""
+        return self.robertson.family
+
+    @property
+    def comparisons(self) -> int:
+        """The size of each test's Holm family: pairs × averages (the sign test's is the pairs alone)."""
+        return int(self.means.shape[0] * self.first.size)
+
+    @property
+    def p_floor(self) -> float:
+        """The smallest p-value the randomization test can give with its sign vectors (2 / 2**n exact,
+        1 / (permutations + 1) at random)."""
+        from .significance import randomization_floor
+
+        return randomization_floor(self.permutations, self.exact)
+
+    @property
+    def p_floor_holm(self) -> float:
+        """The smallest Holm-adjusted p-value of the randomization test: :attr:`p_floor` × :attr:`comparisons`."""
+        return min(1.0, self.p_floor * self.comparisons)
+
+    def on_floor(self) -> np.ndarray:
+        """Where the randomization test's Holm-adjusted p-value is its floor, (averages, pairs): no p could be
+        smaller with these sign vectors, so a verdict there may only lack sign vectors."""
+        floor = self.p_floor_holm
+        return np.asarray(np.abs(self.tests.p_randomization_holm - floor) <= 1e-9 * floor)
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
@@ -251,6 +297,7 @@ class Comparison:
                     float(self.tests.p_sign_holm[j]),
                     bool(self.robust[j]),
                     self.reversed_by[j],
+                    bool(self.robertson.substantial[j]),
                 )
             )
         return out
@@ -295,7 +342,11 @@ class Comparison:
             "significant": each(self.significant),
             "disagree": repeat(self.disagree.tolist()),
             "robust": repeat(self.robust.tolist()),
-            "reversed_by": repeat("; ".join(r) for r in self.reversed_by),
+            "reversed_by": repeat(self.reversed_by),
+            "reversal_difference": repeat(self.robertson.difference.tolist()),
+            "reversal_ci_low": repeat(self.robertson.low.tolist()),
+            "reversal_ci_high": repeat(self.robertson.high.tolist()),
+            "reversal_substantial": repeat(self.robertson.substantial.tolist()),
         }
 
     def rows(self) -> list[dict[str, Any]]:
@@ -330,7 +381,8 @@ class Comparison:
                     "disagree": v.disagree,
                     "sign_test": {"wins": v.wins, "losses": v.losses, "ties": v.ties, "p_holm": v.p_sign_holm},
                     "robust": v.robust,
-                    "reversed_by": list(v.reversed_by),
+                    "reversed_by": v.reversed_by,
+                    "reversal_substantial": v.substantial,
                 }
             )
         return {
@@ -345,6 +397,10 @@ class Comparison:
                 "averages": [{"spec": a.spec, "label": a.label} for a in self.averages],
                 "baseline": self.baseline,
                 "test": self.test,
+                "requested_test": self.requested_test,
+                "holm_family": self.comparisons,
+                "p_floor": self.p_floor,
+                "p_floor_holm": self.p_floor_holm,
                 "alpha": self.alpha,
                 "permutations": self.permutations,
                 "exact": self.exact,
@@ -420,8 +476,7 @@ class Comparison:
         rows = []
         for j, v in enumerate(self.verdicts()):
             marks = [sym[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(self.averages))]
-            # not robust: reversed by some transformations, or a tie to begin with (no sign to survive)
-            robust = "yes" if v.robust else "no: " + (", ".join(v.reversed_by) or "the AM ties them")
+            robust = _robust_cell(v)
             rows.append(
                 (
                     v.system_a,
@@ -437,7 +492,9 @@ class Comparison:
         notes = [
             f"> the average prefers A, < B, = neither; * {test}'s Holm-adjusted p < {self.alpha:g}",
             "sign test: topics A wins-loses-ties, Holm-adjusted p; disagree: one average prefers A, another B",
-            "robust: the AM's sign survives every transformation of Robertson's family: " + ", ".join(self.family),
+            "robust: no transformation of Robertson's family reverses the AM's verdict substantially (the reversed "
+            f"difference's {self.confidence:.0%} interval excluding 0); the first that reverses it is named: "
+            + ", ".join(self.family),
         ]
         columns = (*(a.spec for a in self.averages), "sign_test", "p_sign_holm", "disagree", "robust")
         return Table("Verdicts", ("system_a", "system_b", *columns), rows, notes)
@@ -451,10 +508,15 @@ class Comparison:
             return self.to_json()
         if fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
+        if fmt == "text":
+            from .report import text_report
+
+            return text_report(self, digits)
         return "\n\n".join(render(t, fmt) for t in (self.differences_table(digits), self.verdicts_table())) + "\n"
 
     def to_text(self, digits: int = 4) -> str:
-        """Both tables as aligned text."""
+        """The report for people (:func:`irmeans.comparison.report.text_report`): notes, a verdict in words for
+        each pair, the differences and the tests, at most 100 columns wide."""
         return self.format("text", digits)
 
     def to_markdown(self, digits: int = 4) -> str:
@@ -496,6 +558,13 @@ class Comparison:
         from .plot import save_spec
 
         save_spec(self.plot_spec(), path)
+
+
+def _robust_cell(v: Verdict) -> str:
+    """Robertson's check of a verdict in a few words: the first transformation that reverses it, and how."""
+    if v.reversed_by is None:
+        return "yes" if v.robust else "no: the AM ties them"
+    return f"no: {v.reversed_by} reverses it" if v.substantial else f"yes: {v.reversed_by} reverses it within noise"
 
 
 def _cell(v: Any) -> Any:
