@@ -279,3 +279,21 @@ def test_two_identical_systems_are_not_robust_and_the_table_says_why():
     c = compare({"A": {"1": 0.3, "2": 0.5}, "B": {"1": 0.3, "2": 0.5}}, ["am"], permutations=10, bootstrap=10)
     assert not c.robust[0] and c.reversed_by[0] is None
     assert "no: the AM ties them" in c.to_markdown() and "the AM ties them, no verdict" in c.to_text()
+
+
+def test_latex_says_first_that_it_needs_booktabs(result):
+    latex = result.to_latex()
+    assert latex.splitlines()[0] == r"% needs \usepackage{booktabs} (\toprule, \midrule, \bottomrule)"
+    assert latex.count("booktabs") == 1 and r"\toprule" in latex
+
+
+def test_the_plot_is_colour_blind_safe_and_names_the_topics(result):
+    from irmeans.comparison.plot import PALETTE
+
+    spec = result.plot_spec()
+    colour = spec["spec"]["encoding"]["color"]["scale"]
+    assert colour["range"] == list(PALETTE) == ["#0072B2", "#E69F00", "#999999"]  # Okabe-Ito blue, orange, grey
+    x = spec["spec"]["encoding"]["x"]
+    assert x["field"] == "topic" and x["sort"] == {"field": "rank"} and x["axis"].get("labels", True)
+    assert spec["resolve"]["scale"]["x"] == "independent"  # each panel's own order of the topics
+    assert {v["topic"] for v in spec["data"]["values"]} == set(result.matrix.topics)

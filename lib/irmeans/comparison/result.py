@@ -38,7 +38,16 @@ from .tables import FORMATS, Table, csv_text, render
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Comparison", "Tests", "Verdict", "AverageVerdict", "OUTPUT_FORMATS", "COLUMNS", "MAX_PLOT_PAIRS"]
+__all__ = [
+    "Comparison",
+    "Tests",
+    "Verdict",
+    "AverageVerdict",
+    "OUTPUT_FORMATS",
+    "COLUMNS",
+    "MAX_PLOT_PAIRS",
+    "LATEX_NEEDS",
+]
 
 #: What :meth:`Comparison.format` writes.
 OUTPUT_FORMATS = (*FORMATS, "csv", "json")
@@ -73,6 +82,8 @@ COLUMNS = (
     "reversal_ci_high",
     "reversal_substantial",
 )
+#: The first line of the LaTeX output: what the document must load for its tables.
+LATEX_NEEDS = r"% needs \usepackage{booktabs} (\toprule, \midrule, \bottomrule)"
 #: The most pairs :meth:`Comparison.plot_spec` draws (a row of panels each).
 MAX_PLOT_PAIRS = 25
 
@@ -512,7 +523,8 @@ class Comparison:
             from .report import text_report
 
             return text_report(self, digits)
-        return "\n\n".join(render(t, fmt) for t in (self.differences_table(digits), self.verdicts_table())) + "\n"
+        tables = "\n\n".join(render(t, fmt) for t in (self.differences_table(digits), self.verdicts_table())) + "\n"
+        return (LATEX_NEEDS + "\n" + tables) if fmt == "latex" else tables
 
     def to_text(self, digits: int = 4) -> str:
         """The report for people (:func:`irmeans.comparison.report.text_report`): notes, a verdict in words for
@@ -524,7 +536,8 @@ class Comparison:
         return self.format("markdown", digits)
 
     def to_latex(self, digits: int = 4) -> str:
-        """Both tables as LaTeX ``table`` environments (booktabs), the notes in their captions."""
+        """Both tables as LaTeX ``table`` environments, the notes in their captions, after a comment line saying
+        that they need ``\\usepackage{booktabs}`` (:data:`LATEX_NEEDS`)."""
         return self.format("latex", digits)
 
     def __str__(self) -> str:
