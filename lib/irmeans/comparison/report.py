@@ -127,7 +127,7 @@ def verdict_lines(c: Comparison, digits: int = 4) -> list[str]:
     turned = _turned(c)
     diff, low, high, p, sig = c.difference, c.ci_low, c.ci_high, c.p_holm, c.significant
     on_floor = c.on_floor() if c.test == "randomization" else np.zeros_like(sig)
-    sign, rob = c.tests.sign, c.robertson
+    sign, rob, disagree = c.tests.sign, c.robertson, c.disagree  # each computed once, not once a pair
     lines = []
     for j, (i_a, i_b) in enumerate(zip(c.first.tolist(), c.second.tolist())):
         s = -1.0 if turned[j] else 1.0
@@ -144,7 +144,7 @@ def verdict_lines(c: Comparison, digits: int = 4) -> list[str]:
             else:
                 parts.append(f"no clear difference under the {avg.label} ({numbers})")
         text = f"{a} vs {b}: " + "; ".join(parts) + "."
-        if c.disagree[j]:
+        if disagree[j]:
             text += " The averages disagree on which is ahead."
         if rob.reversed_by[j] is not None:
             r_low, r_high = sorted((s * rob.low[j], s * rob.high[j]))
@@ -164,46 +164,47 @@ def verdict_lines(c: Comparison, digits: int = 4) -> list[str]:
 def _tables(c: Comparison, digits: int) -> tuple[Table, Table]:
     names = c.matrix.systems
     turned = _turned(c)
-    s = np.where(turned, -1.0, 1.0)  # (pairs,)
-    a_idx = np.where(turned, c.second, c.first)
-    b_idx = np.where(turned, c.first, c.second)
-    on_floor = c.on_floor()
+    s = np.where(turned, -1.0, 1.0)  # (pairs,): each pair's numbers turned with it, once for all
+    a_idx, b_idx = np.where(turned, c.second, c.first), np.where(turned, c.first, c.second)
+    diff, t = s * c.difference, s * c.tests.t
+    low = np.minimum(s * c.ci_low, s * c.ci_high)
+    high = np.maximum(s * c.ci_low, s * c.ci_high)
+    mean_a, mean_b = c.means[:, a_idx], c.means[:, b_idx]
+    marks = np.where(c.on_floor(), "^", "")
+    tests = c.tests
     f = f"{{:+.{digits}f}}"
-    differences, tests = [], []
+    differences, rows = [], []
     for j in range(c.first.size):
         a, b = names[a_idx[j]], names[b_idx[j]]
         for k, avg in enumerate(c.averages):
-            lo, hi = sorted((s[j] * c.ci_low[k, j], s[j] * c.ci_high[k, j]))
             differences.append(
                 (
                     a,
                     b,
                     avg.spec,
-                    f"{c.means[k, a_idx[j]]:.{digits}f}",
-                    f"{c.means[k, b_idx[j]]:.{digits}f}",
-                    f.format(s[j] * c.difference[k, j]),
-                    f.format(lo),
-                    f.format(hi),
+                    f"{mean_a[k, j]:.{digits}f}",
+                    f"{mean_b[k, j]:.{digits}f}",
+                    f.format(diff[k, j]),
+                    f.format(low[k, j]),
+                    f.format(high[k, j]),
                 )
             )
-            t = s[j] * c.tests.t[k, j]
-            mark = "^" if on_floor[k, j] else ""
-            tests.append(
+            rows.append(
                 (
                     a,
                     b,
                     avg.spec,
-                    "-" if math.isnan(t) else f"{t:.2f}",
-                    _p(c.tests.p_t[k, j]),
-                    _p(c.tests.p_t_holm[k, j]),
-                    _p(c.tests.p_randomization[k, j]),
-                    _p(c.tests.p_randomization_holm[k, j]) + mark,
+                    "-" if math.isnan(t[k, j]) else f"{t[k, j]:.2f}",
+                    _p(tests.p_t[k, j]),
+                    _p(tests.p_t_holm[k, j]),
+                    _p(tests.p_randomization[k, j]),
+                    _p(tests.p_randomization_holm[k, j]) + marks[k, j],
                 )
             )
     level = f"{c.confidence:.0%}"
     return (
         Table("Differences", ("A", "B", "average", "A's", "B's", "A - B", f"{level} CI low", "high"), differences),
-        Table("Tests", ("A", "B", "average", "t", "p (t)", "Holm", "p (rand.)", "Holm"), tests),
+        Table("Tests", ("A", "B", "average", "t", "p (t)", "Holm", "p (rand.)", "Holm"), rows),
     )
 
 
