@@ -259,3 +259,26 @@ def test_a_negative_level_is_refused_for_what_it_is(value, capsys):
     # argparse took '-1e-9' for an option and said 'expected one argument'
     status, out, err = run(["--alpha", value, QRELS, *RUNS], capsys)
     assert (status, out) == (2, "") and f"argument --alpha: '{value}' is not a number strictly between 0 and 1" in err
+
+
+def test_several_measures_give_a_table_of_measures_by_averages_in_every_format(capsys):
+    from irmeans.comparison.by_measure import compare_measures
+
+    args = ["-m", "map", "-m", "P.10", *FAST, QRELS, *RUNS]
+    from dataclasses import replace
+
+    matrices = [evaluate_runs(QRELS, RUNS, m) for m in ("map", "P.10")]
+    labelled = [replace(m, label=f"{m.measure} of 3 runs against {QRELS}") for m in matrices]  # as the command says
+    expected = compare_measures(labelled, permutations=300, bootstrap=200)
+    for fmt in ("text", "csv", "json", "markdown", "latex"):
+        status, out, err = run([*args, "--format", fmt], capsys)
+        assert (status, err) == (0, "") and out == expected.format(fmt), fmt
+    status, out, _ = run([*args, "--holm", "all", "--format", "json"], capsys)
+    assert status == 0 and json.loads(out)["holm"] == "all"
+
+
+def test_several_measures_need_runs_to_evaluate_and_draw_no_plot(capsys):
+    status, _, err = run(["--dataset", "adhoc8:ap", "-m", "map", "-m", "P.10"], capsys)
+    assert status == 1 and "several measures are evaluated from QRELS RUN... only" in err
+    status, _, err = run(["-m", "map", "-m", "P.10", "--plot", "x.svg", QRELS, *RUNS], capsys)
+    assert status == 1 and "--plot draws one measure's differences: give one -m" in err

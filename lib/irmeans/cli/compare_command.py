@@ -28,6 +28,11 @@ transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
 powers 1/4 to 4) that reverses the arithmetic mean's verdict, and counts it as
 substantial only when the reversed difference's own interval excludes 0.
 
+Several -m (runs evaluated from QRELS RUN...) give a table of measures x
+averages, then each measure's report (CSV: a 'measure' column in front; JSON:
+each measure under its name); each measure is its own Holm family unless
+'--holm all' corrects them together.
+
 The text report (at most 100 columns) gives a verdict in words for each pair,
 the better system first, then the differences and the raw and Holm-adjusted
 p-values side by side, and names the scale of each test, the Holm family and
@@ -47,6 +52,7 @@ import argparse
 import os
 
 from .._progress import Progress
+from ..comparison.by_measure import HOLM_FAMILIES, compare_measures
 from ..comparison.compare import DEFAULT_AVERAGES, TESTS, compare, work
 from ..comparison.result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
 from ..errors import IrmeansError
@@ -74,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "compare", "compare runs under several averages: differences, paired tests, verdicts", DESCRIPTION
     )
-    options.add_source(p)
+    options.add_source(p, measures=True)
     options.add_averages(p, average, DEFAULT_AVERAGES)
     p.add_argument("--baseline", metavar="NAME", help="compare each system with this one, not every pair")
     options.add_draws(p, "--permutations", positive_integer, 10_000, "sign vectors of the randomization test")
@@ -98,6 +104,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     options.add_seed(p, "the sign vectors and resamples")
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
     options.add_digits(p, "decimals of the rounded tables")
+    p.add_argument(
+        "--holm",
+        choices=HOLM_FAMILIES,
+        default="measure",
+        help="Holm's family with several -m: each measure its own (default), or all measures' comparisons together",
+    )
     p.add_argument("--plot", metavar="FILE", help="draw the per-topic differences into FILE (.svg or .png)")
     p.set_defaults(handler=run_compare)
     return p
@@ -122,7 +134,13 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
     averages = opts.average or list(DEFAULT_AVERAGES)
     if opts.plot:
         _check_plot(opts.plot)
-    matrix = options.read_matrix(opts, "irmeans compare").matrix
+    measures = options.measures_of(opts)
+    if len(measures) > 1 and not opts.files:
+        raise IrmeansError(f"-m {' -m '.join(measures)}: several measures are evaluated from QRELS RUN... only")
+    if opts.plot and len(measures) > 1:
+        raise IrmeansError("--plot draws one measure's differences: give one -m")
+    matrices = [options.read_matrix(opts, "irmeans compare", m).matrix for m in measures]
+    matrix = matrices[0]
     n_systems, n_topics = matrix.shape
     if opts.baseline is not None and opts.baseline not in matrix.systems:
         shown = ", ".join(matrix.systems[:10]) + (f" and {n_systems - 10} more" if n_systems > 10 else "")
@@ -133,21 +151,23 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
             f"--plot draws at most {MAX_PLOT_PAIRS} pairs, a row each; {n_pairs:,} pairs here: "
             "give --baseline, or fewer runs"
         )
-    steps = work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
+    steps = len(matrices) * work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
     what = " (sign vectors, resamples, intervals)"
+    settings = dict(
+        baseline=opts.baseline,
+        permutations=opts.permutations,
+        bootstrap=opts.bootstrap,
+        confidence=opts.confidence,
+        alpha=opts.alpha,
+        test=opts.test,
+        seed=opts.seed,
+    )
     with Progress(steps, "irmeans compare", "steps", what=what) as bar:
-        result = compare(
-            matrix,
-            averages,
-            baseline=opts.baseline,
-            permutations=opts.permutations,
-            bootstrap=opts.bootstrap,
-            confidence=opts.confidence,
-            alpha=opts.alpha,
-            test=opts.test,
-            seed=opts.seed,
-            progress=bar.update,
-        )
+        if len(matrices) > 1:
+            several = compare_measures(matrices, averages, holm=opts.holm, progress=bar.update, **settings)
+            out.write(several.format(opts.format, opts.digits))
+            return 0
+        result = compare(matrix, averages, progress=bar.update, **settings)
     if opts.plot:
         result.save_plot(opts.plot)
     out.write(result.format(opts.format, opts.digits))

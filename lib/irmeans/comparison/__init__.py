@@ -11,7 +11,9 @@ A module for each part, each importing only those above it in this list:
 - :mod:`.report`: the text report for people: verdicts in words, the differences, the tests;
 - :mod:`.plot`: the per-topic differences as a Vega-Lite figure;
 - :mod:`.result`: :class:`~.result.Comparison`, what :func:`~.compare.compare` finds, and its outputs;
-- :mod:`.compare`: :func:`~.compare.compare` itself.
+- :mod:`.compare`: :func:`~.compare.compare` itself;
+- :mod:`.by_measure`: :func:`~.by_measure.compare_measures`, several measures at once (a table of
+  measures × averages, each measure its own Holm family or all together).
 
 Import from the modules (``from irmeans.comparison.significance import holm``) or from the top
 level (``irmeans.compare``, ``irmeans.holm``); the package re-exports nothing.

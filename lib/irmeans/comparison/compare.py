@@ -50,11 +50,11 @@ from .result import Comparison, Tests
 from .robustness import robertson_check
 from .significance import (
     FLOOR_SHARE,
+    choose_test,
     count_at_least,
     flip_count,
     holm,
     paired_t_test,
-    randomization_floor,
     randomization_p,
     sign_flips,
     sign_test,
@@ -210,7 +210,6 @@ def compare(
         raise IrmeansError("no averages to compare under")
     if test not in TESTS:
         raise IrmeansError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
-    requested = test
     permutations = whole_number(permutations, "permutations", minimum=1)
     bootstrap = whole_number(bootstrap, "bootstrap", minimum=1)
     confidence = finite_number(confidence, "confidence")
@@ -245,9 +244,7 @@ def compare(
     signs = sign_test(s[first], s[second])
     robertson = robertson_check(s[first], s[second], resamples=bootstrap, confidence=confidence, seed=seed)
     n_comparisons = len(parsed) * first.size
-    if test == "auto":
-        floor = min(1.0, n_comparisons * randomization_floor(*flip_count(n_topics, permutations)))
-        test = "randomization" if floor <= FLOOR_SHARE * alpha else "t"
+    marking = choose_test(test, n_comparisons, n_flips, exact, alpha)
     tests = Tests(
         t=t,
         p_t=p_t,
@@ -273,8 +270,8 @@ def compare(
         bootstrap=bootstrap,
         confidence=confidence,
         alpha=alpha,
-        test=test,
-        requested_test=requested,
+        test=marking,
+        requested_test=test,
         seed=seed,
     )
 

@@ -31,7 +31,7 @@ from .tables import Table, render
 # A Comparison is typed as Any here: its module imports this one, and the library's modules form no cycle.
 Comparison = Any
 
-__all__ = ["text_report", "verdict_lines", "WIDTH"]
+__all__ = ["text_report", "verdict_lines", "p_text", "robust_cell", "WIDTH"]
 
 #: The widest line of the report (names of ordinary length).
 WIDTH = 100
@@ -43,7 +43,7 @@ def _wrap(text: str, first: str = "# ", rest: str = "#   ") -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False)
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
     """A p-value to read: three significant digits; below the smallest double as such, not 0."""
     if math.isnan(p):
         return "-"
@@ -79,9 +79,14 @@ def _notes(c: Comparison) -> list[str]:
         if c.exact
         else f"{c.permutations:,} random sign vectors (seed {c.seed})"
     )
+    family = (
+        f"({n_pairs:,} pairs x {len(c.averages)} averages; the sign test over the {n_pairs:,} pairs)"
+        if c.holm_family is None
+        else f"of every measure compared together ({n_pairs:,} pairs x {len(c.averages)} averages a measure; "
+        "the sign test over the pairs of every measure)"
+    )
     lines += _wrap(
-        f"Holm's correction over the {c.comparisons:,} comparisons of each test ({n_pairs:,} pairs x "
-        f"{len(c.averages)} averages; the sign test over the {n_pairs:,} pairs). Randomization test: {flips}; "
+        f"Holm's correction over the {c.comparisons:,} comparisons of each test {family}. Randomization test: {flips}; "
         f"its smallest possible p is {c.p_floor:.3g}, {c.p_floor_holm:.3g} after Holm (^ marks a p on it)."
     )
     lines += _wrap(_marking(c))
@@ -115,6 +120,14 @@ def _how_to_lower(c: Comparison) -> str:
     return f"-n {needed:,} (permutations) would bring it to {FLOOR_SHARE:g} α."
 
 
+def robust_cell(v: Any) -> str:
+    """Robertson's check of a :class:`~irmeans.comparison.result.Verdict` in a few words: the first transformation
+    that reverses it, and how."""
+    if v.reversed_by is None:
+        return "yes" if v.robust else "no: the AM ties them"
+    return f"no: {v.reversed_by} reverses it" if v.substantial else f"yes: {v.reversed_by} reverses it within noise"
+
+
 def _number(x: float, digits: int) -> str:
     return f"{x:+.{digits}f}"
 
@@ -137,7 +150,7 @@ def verdict_lines(c: Comparison, digits: int = 4) -> list[str]:
             d, lo, hi = s * diff[k, j], min(s * low[k, j], s * high[k, j]), max(s * low[k, j], s * high[k, j])
             numbers = f"{_number(d, digits)}, {c.confidence:.0%} CI {_number(lo, digits)} to {_number(hi, digits)}"
             floor = ", on the floor" if on_floor[k, j] else ""
-            numbers += f", Holm p = {_p(p[k, j])}{floor}"
+            numbers += f", Holm p = {p_text(p[k, j])}{floor}"
             if sig[k, j]:
                 better, worse = (a, b) if d > 0 else (b, a)
                 parts.append(f"{better} is better than {worse} under the {avg.label} ({numbers})")
@@ -156,7 +169,9 @@ def verdict_lines(c: Comparison, digits: int = 4) -> list[str]:
         else:
             text += " Robertson: the AM ties them, no verdict to reverse."
         wins, losses = (sign.losses[j], sign.wins[j]) if turned[j] else (sign.wins[j], sign.losses[j])
-        text += f" Sign test: {a} ahead on {wins} topics, behind on {losses} (Holm p = {_p(c.tests.p_sign_holm[j])})."
+        text += (
+            f" Sign test: {a} ahead on {wins} topics, behind on {losses} (Holm p = {p_text(c.tests.p_sign_holm[j])})."
+        )
         lines += _wrap(text, "", "    ")
     return lines
 
@@ -195,10 +210,10 @@ def _tables(c: Comparison, digits: int) -> tuple[Table, Table]:
                     b,
                     avg.spec,
                     "-" if math.isnan(t[k, j]) else f"{t[k, j]:.2f}",
-                    _p(tests.p_t[k, j]),
-                    _p(tests.p_t_holm[k, j]),
-                    _p(tests.p_randomization[k, j]),
-                    _p(tests.p_randomization_holm[k, j]) + marks[k, j],
+                    p_text(tests.p_t[k, j]),
+                    p_text(tests.p_t_holm[k, j]),
+                    p_text(tests.p_randomization[k, j]),
+                    p_text(tests.p_randomization_holm[k, j]) + marks[k, j],
                 )
             )
     level = f"{c.confidence:.0%}"

@@ -31,6 +31,8 @@ from .._numeric import TOLERANCE
 from ..averages import Average
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
+from .report import p_text as _p
+from .report import robust_cell as _robust_cell
 from .robustness import Robertson
 from .significance import SignTest
 from .tables import FORMATS, Table, csv_text, render
@@ -139,13 +141,6 @@ def _float(x: Any) -> float | str | None:
     return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
-def _p(p: float) -> str:
-    """A p-value to read: three significant digits; below the smallest double as such, not 0."""
-    if math.isnan(p):
-        return "-"
-    return "<1e-300" if p < 1e-300 else f"{p:.3g}"
-
-
 @dataclass(frozen=True, eq=False)
 class Comparison:
     """The result of :func:`irmeans.compare`: pairs of systems under several averages.
@@ -177,6 +172,9 @@ class Comparison:
         The test that marks the verdicts: ``randomization``, ``t`` or ``sign``.
     requested_test : str
         The test asked for; ``auto`` when :func:`irmeans.compare` chose ``test``.
+    holm_family : int or None
+        The comparisons each test's Holm correction ran over, when more than these (several measures corrected
+        together: :func:`irmeans.comparison.by_measure.compare_measures`); None for pairs × averages.
     """
 
     matrix: ScoreMatrix
@@ -197,6 +195,7 @@ class Comparison:
     test: str
     requested_test: str
     seed: int
+    holm_family: int | None = None
 
     # -- derived values ---------------------------------------------------------------------------------------
 
@@ -218,8 +217,9 @@ class Comparison:
 
     @property
     def comparisons(self) -> int:
-        """The size of each test's Holm family: pairs × averages (the sign test's is the pairs alone)."""
-        return int(self.means.shape[0] * self.first.size)
+        """The size of each test's Holm family: pairs × averages (the sign test's is the pairs alone), or
+        :attr:`holm_family` when it was corrected with other measures' comparisons."""
+        return self.holm_family or int(self.means.shape[0] * self.first.size)
 
     @property
     def p_floor(self) -> float:
@@ -571,13 +571,6 @@ class Comparison:
         from .plot import save_spec
 
         save_spec(self.plot_spec(), path)
-
-
-def _robust_cell(v: Verdict) -> str:
-    """Robertson's check of a verdict in a few words: the first transformation that reverses it, and how."""
-    if v.reversed_by is None:
-        return "yes" if v.robust else "no: the AM ties them"
-    return f"no: {v.reversed_by} reverses it" if v.substantial else f"yes: {v.reversed_by} reverses it within noise"
 
 
 def _cell(v: Any) -> Any:

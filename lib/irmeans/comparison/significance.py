@@ -43,6 +43,7 @@ __all__ = [
     "randomization_p",
     "randomization_floor",
     "FLOOR_SHARE",
+    "choose_test",
     "SignTest",
     "wilcoxon_test",
 ]
@@ -201,6 +202,20 @@ def randomization_floor(total: int, exact: bool) -> float:
     (0.001953125, 9.999000099990002e-05)
     """
     return 2 / total if exact else 1 / (total + 1)
+
+
+def choose_test(test: str, comparisons: int, total: int, exact: bool, alpha: float) -> str:
+    """The test that marks verdicts: ``test`` itself, or for ``auto`` the randomization test when its smallest
+    Holm-adjusted p over ``comparisons`` (:func:`randomization_floor` of ``total`` sign vectors times them) is at
+    most :data:`FLOOR_SHARE` × ``alpha``, and the t-test otherwise.
+
+    >>> choose_test("auto", 9, 10_000, False, 0.05), choose_test("auto", 14_850, 10_000, False, 0.05)
+    ('randomization', 't')
+    """
+    if test != "auto":
+        return test
+    floor = min(1.0, comparisons * randomization_floor(total, exact))
+    return "randomization" if floor <= FLOOR_SHARE * alpha else "t"
 
 
 def randomization_test(
