@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from irmeans import AM, GM, Logit, Median, ScoreMatrix, compare, datasets
 from irmeans.comparison import compare as comparison_module
-from irmeans.comparison.robustness import FAMILY, applicable, sign_survives
+from irmeans.comparison.robustness import FAMILY, applicable, robertson_check, sign_survives
 from irmeans.comparison.significance import count_at_least, holm, randomization_test
 from irmeans.errors import IrmeansError
 from scipy import stats
@@ -294,3 +294,30 @@ def test_a_large_family_marks_its_verdicts_by_the_t_test_and_says_why(trec8):
     assert "Verdicts are marked by the t-test on each average's scale" in notes
     asked = compare(trec8, permutations=1000, bootstrap=50, test="randomization")
     assert asked.test == "randomization" and "Warning: its smallest Holm-adjusted p" in _prose(asked.to_text())
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2**32 - 1), st.integers(4, 30))
+def test_robertson_names_the_first_reversal_and_calls_it_substantial_exactly_when_its_interval_excludes_0(seed, n):
+    rng = np.random.default_rng(seed)
+    a, b = rng.beta(0.6, 1.5, (6, n)), rng.beta(0.6, 1.5, (6, n))
+    a[:, : n // 4] = 0.0  # failures, which the logs count far more than the AM does
+    check = robertson_check(a, b, resamples=300, seed=seed)
+    _, differing, used = sign_survives(a, b)
+    am = np.sign(a.mean(axis=1) - b.mean(axis=1))
+    for j in range(6):
+        opposite = [t for t in differing[j] if np.sign(_mean_difference(t, a[j], b[j])) == -am[j]]
+        assert check.reversed_by[j] == (opposite[0] if opposite and am[j] else None)
+        if check.reversed_by[j] is None:
+            assert not check.substantial[j] and np.isnan(check.low[j])
+        else:
+            assert check.low[j] <= check.high[j]
+            assert check.substantial[j] == (check.low[j] > 0 or check.high[j] < 0)
+            assert np.sign(check.difference[j]) == -am[j]
+        assert check.robust[j] == (am[j] != 0 and not check.substantial[j])
+    assert check.family == used
+
+
+def _mean_difference(label, x, y):
+    [t] = [t for t in FAMILY if t.label == label]
+    return float(t.g(x).mean() - t.g(y).mean())

@@ -9,7 +9,10 @@ adjusted p-values, and Robertson's check of the pair. It reads as two tables:
   the Holm-adjusted p-values of the t-test and the randomization test;
 - **verdicts**, a row per pair: which system each average prefers (``>``: A, ``<``: B,
   ``=``: neither; ``*`` where the chosen test, Holm-adjusted, is below α), the sign test,
-  whether the averages disagree, and whether the sign survives Robertson's family.
+  whether the averages disagree, and Robertson's check (the first transformation of its family that reverses
+  the arithmetic mean's verdict, and whether it does so substantially).
+
+:meth:`Comparison.to_text` is another thing: the report for people of :mod:`.report`.
 
 CSV and JSON hold every number unrounded (raw and adjusted p-values alike); the text,
 Markdown and LaTeX tables round them for reading.  A number that is not finite is written as
@@ -452,9 +455,11 @@ class Comparison:
         return [
             f"{m.label or 'scores'}: {m.shape[0]} systems x {m.shape[1]} topics; {what}; difference = A - B",
             f"paired t-test on each average's scale ({scales}); randomization test, {flips}; sign test",
-            f"p-values Holm-adjusted over the {self.means.shape[0] * n_pairs:,} comparisons of each test "
+            f"p-values Holm-adjusted over the {self.comparisons:,} comparisons of each test "
             f"({n_pairs:,} for the sign test); {self.confidence:.0%} bootstrap intervals, {self.bootstrap:,} "
             "resamples of the topics",
+            f"the randomization test's smallest possible p: {self.p_floor:.3g} ({self.p_floor_holm:.3g} after Holm); "
+            f"verdicts marked by the {'t-test on each average scale' if self.test == 't' else self.test + ' test'}",
         ]
 
     def differences_table(self, digits: int = 4) -> Table:
