@@ -321,3 +321,12 @@ def test_robertson_names_the_first_reversal_and_calls_it_substantial_exactly_whe
 def _mean_difference(label, x, y):
     [t] = [t for t in FAMILY if t.label == label]
     return float(t.g(x).mean() - t.g(y).mean())
+
+
+def test_robertson_s_intervals_in_compare_come_from_its_own_resamples_or_their_own_pass_alike():
+    a, b = np.tile([0.0, 0.9, 0.9, 0.9], 10), np.full(40, 0.4)
+    c = compare([a, b], ["am"], permutations=100, bootstrap=2000, seed=3)  # one reversal: the averages' resamples
+    alone = robertson_check(a[None], b[None], resamples=2000, seed=3)  # its own pass, other resamples
+    assert c.reversed_by == alone.reversed_by and c.robertson.substantial.tolist() == alone.substantial.tolist()
+    assert c.robertson.difference[0] == alone.difference[0]
+    assert c.robertson.low[0] == pytest.approx(alone.low[0], abs=0.3) and c.robertson.high[0] < 0

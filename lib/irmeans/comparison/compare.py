@@ -47,7 +47,7 @@ from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .result import Comparison, Tests
-from .robustness import robertson_check
+from .robustness import reversal_intervals, reversals
 from .significance import (
     FLOOR_SHARE,
     choose_test,
@@ -240,9 +240,15 @@ def compare(
         if g is not None:
             t[k], p_t[k] = paired_t_test(g[first], g[second])
     p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
-    low, high = _bootstrap(s, parsed, scales, first, second, bootstrap, confidence, seed, done)
+    found = reversals(s[first], s[second])  # Robertson's check: each pair's first reversal of the AM's verdict
+    shared = found.d.shape[0] <= len(parsed) * n_systems  # its replicates no more than the averages' own
+    low, high, reversal = _bootstrap(
+        s, parsed, scales, first, second, bootstrap, confidence, seed, done, found.d if shared else None
+    )
+    if not shared:  # too many reversals to hold beside the replicates: their own pass, a block of pairs at a time
+        reversal = reversal_intervals(found.d, bootstrap, confidence, seed)
+    robertson = found.check(*reversal)
     signs = sign_test(s[first], s[second])
-    robertson = robertson_check(s[first], s[second], resamples=bootstrap, confidence=confidence, seed=seed)
     n_comparisons = len(parsed) * first.size
     marking = choose_test(test, n_comparisons, n_flips, exact, alpha)
     tests = Tests(
@@ -331,8 +337,11 @@ def _bootstrap(
     confidence: float,
     seed: int,
     done: Callable[[int], object],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2.
+    extra: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2,
+    and those of the mean of each row of ``extra`` (rows, topics: Robertson's reversed differences) on the same
+    resamples.
 
     Every system is averaged on the same resamples, so each pair's differences are paired;
     the resamples come from ``seed`` by a stream of their own (not the sign vectors').  An
@@ -345,10 +354,12 @@ def _bootstrap(
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     replicates = np.empty((len(averages), n_systems, resamples))
     by_topic = [None if g is None else np.ascontiguousarray(g.T) for g in scales]
+    extra = np.empty((0, n_topics)) if extra is None else extra
+    extra_means = np.empty((extra.shape[0], resamples))
     for part in _chunks(resamples, _BLOCK_VALUES // (n_systems * n_topics)):
         m = part.stop - part.start
         drawn = rng.integers(0, n_topics, size=(m, n_topics))
-        if any(g is not None for g in by_topic):
+        if extra.shape[0] or any(g is not None for g in by_topic):
             cells = (drawn + (np.arange(m) * n_topics)[:, None]).ravel()
             times = np.bincount(cells, minlength=m * n_topics).reshape(m, n_topics).astype(np.float64)
         if any(g is None for g in by_topic):
@@ -358,6 +369,8 @@ def _bootstrap(
                 replicates[k, :, part] = avg.from_mean((times @ g) / n_topics).T
             else:
                 replicates[k, :, part] = avg(picked, axis=2)
+        if extra.shape[0]:
+            extra_means[:, part] = (extra @ times.T) / n_topics
         done(m)
     tail = (1 - confidence) / 2
     low = np.empty((len(averages), first.size))
@@ -370,7 +383,9 @@ def _bootstrap(
             d.partition(kth, axis=1)  # the order statistics of the two quantiles, in place (faster than a sort)
             low[k, part], high[k, part] = (_quantile(d, *ranks[q]) for q in (tail, 1 - tail))
             done(part.stop - part.start)
-    return low, high
+    extra_means.partition(kth, axis=1)
+    extra_low, extra_high = (_quantile(extra_means, *ranks[q]) for q in (tail, 1 - tail))
+    return low, high, (extra_low, extra_high)
 
 
 def _order_statistics(n: int, q: float) -> tuple[int, int, float]:

@@ -41,7 +41,17 @@ import numpy as np
 from .._numeric import TOLERANCE
 from ..averages import AM, GM, Average, Logit
 
-__all__ = ["Transform", "FAMILY", "sign_survives", "applicable", "robertson_check", "Robertson"]
+__all__ = [
+    "Transform",
+    "FAMILY",
+    "sign_survives",
+    "applicable",
+    "robertson_check",
+    "Robertson",
+    "reversals",
+    "Reversals",
+    "reversal_intervals",
+]
 
 
 @dataclass(frozen=True)
@@ -158,10 +168,15 @@ def _chunks(total: int, size: int) -> Iterator[slice]:
         yield slice(start, min(total, start + size))
 
 
-def _intervals(d: np.ndarray, resamples: int, confidence: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def reversal_intervals(d: np.ndarray, resamples: int, confidence: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap intervals of each row's mean of ``d`` (rows, topics): topics resampled with replacement,
     the same resamples for every row (drawn again from ``seed`` for each block of rows, so that memory stays
-    bounded)."""
+    bounded).
+
+    >>> low, high = reversal_intervals(np.array([[0.1, 0.2, 0.3, 0.4]]), 500, 0.95, seed=1)
+    >>> bool(0.1 <= low[0] < 0.25 < high[0] <= 0.4)
+    True
+    """
     rows, n = d.shape
     low, high = np.empty(rows), np.empty(rows)
     tail = (1 - confidence) / 2
@@ -216,31 +231,70 @@ def robertson_check(
     >>> check.reversed_by, check.substantial.tolist(), check.robust.tolist()
     (('log(x + 1e-05)', None), [False, False], [True, True])
     """
+    found = reversals(a, b, family)
+    low, high = reversal_intervals(found.d, resamples, confidence, seed)
+    return found.check(low, high)
+
+
+@dataclass(frozen=True, eq=False)
+class Reversals:
+    """Each pair's first reversal of the arithmetic mean's verdict, before its interval: what
+    :func:`robertson_check` bootstraps (:func:`irmeans.compare` does it on its own resamples).
+
+    Attributes
+    ----------
+    am_sign : ndarray of int8, shape (pairs,)
+        The arithmetic mean's verdict: +1 A, −1 B, 0 a tie.
+    first : ndarray of int, shape (pairs,)
+        The index in ``labels`` of the first transformation under which the other system is ahead, or −1.
+    rows : ndarray of int
+        The pairs with a reversal, in order.
+    d : ndarray, shape (rows, topics)
+        Those pairs' per-topic differences on their reversing scale, whose mean is the reversed difference.
+    labels : tuple of str
+        The transformations tried, in order.
+    """
+
+    am_sign: np.ndarray
+    first: np.ndarray
+    rows: np.ndarray
+    d: np.ndarray
+    labels: tuple[str, ...]
+
+    def check(self, low: np.ndarray, high: np.ndarray) -> Robertson:
+        """The check, given the interval of each reversed difference (``low``, ``high``: one per row of ``d``)."""
+        n_pairs = self.first.size
+        difference, lo, hi = np.full(n_pairs, np.nan), np.full(n_pairs, np.nan), np.full(n_pairs, np.nan)
+        difference[self.rows], lo[self.rows], hi[self.rows] = self.d.mean(axis=1), low, high
+        with np.errstate(invalid="ignore"):
+            substantial = (self.first >= 0) & ((lo > 0) | (hi < 0))
+        return Robertson(
+            robust=(self.am_sign != 0) & ~substantial,
+            reversed_by=tuple(self.labels[k] if k >= 0 else None for k in self.first.tolist()),
+            difference=difference,
+            low=lo,
+            high=hi,
+            substantial=substantial,
+            family=self.labels,
+        )
+
+
+def reversals(a: np.ndarray, b: np.ndarray, family: tuple[Transform, ...] = FAMILY) -> Reversals:
+    """Each pair's first reversal of the arithmetic mean's verdict (rows of ``a`` and ``b``, (pairs, topics)).
+
+    >>> import numpy as np
+    >>> found = reversals(np.array([[0.0, 0.9, 0.9, 0.9]]), np.array([[0.4, 0.4, 0.4, 0.4]]))
+    >>> found.labels[found.first[0]], found.rows.tolist(), found.d.shape
+    ('log(x + 1e-05)', [0], (1, 4))
+    """
     used = applicable(np.concatenate([a.ravel(), b.ravel()]), family)
     signs = np.stack([_signs(t.g(a), t.g(b)) for t in used])  # (transforms, pairs)
     reverses = (signs == -signs[0]) & (signs[0] != 0)
-    reversed_any = reverses.any(axis=0)
-    first = np.where(reversed_any, reverses.argmax(axis=0), -1)
-    n_pairs = a.shape[0]
-    d = np.zeros((n_pairs, a.shape[1]))
+    first = np.where(reverses.any(axis=0), reverses.argmax(axis=0), -1)
+    rows = np.flatnonzero(first >= 0)
+    d = np.empty((rows.size, a.shape[1]))
     for k, t in enumerate(used):  # each pair's differences on its first reversing scale
-        rows = np.flatnonzero(first == k)
-        if rows.size:
-            d[rows] = t.g(a[rows]) - t.g(b[rows])
-    difference, low, high = np.full(n_pairs, np.nan), np.full(n_pairs, np.nan), np.full(n_pairs, np.nan)
-    rows = np.flatnonzero(reversed_any)
-    if rows.size:
-        difference[rows] = d[rows].mean(axis=1)
-        low[rows], high[rows] = _intervals(d[rows], resamples, confidence, seed)
-    with np.errstate(invalid="ignore"):
-        substantial = reversed_any & ((low > 0) | (high < 0))
-    labels = tuple(t.label for t in used)
-    return Robertson(
-        robust=(signs[0] != 0) & ~substantial,
-        reversed_by=tuple(labels[k] if k >= 0 else None for k in first.tolist()),
-        difference=difference,
-        low=low,
-        high=high,
-        substantial=substantial,
-        family=labels,
-    )
+        picked = np.flatnonzero(first[rows] == k)
+        if picked.size:
+            d[picked] = t.g(a[rows[picked]]) - t.g(b[rows[picked]])
+    return Reversals(signs[0], first, rows, d, tuple(t.label for t in used))
