@@ -122,8 +122,8 @@ def test_a_p_on_the_randomization_test_s_floor_says_so():
     c = compare([[0.5, 0.6, 0.7, 0.8, 0.4, 0.9], [0.1] * 6], ["am"], test="randomization", bootstrap=50)
     assert c.exact and c.p_floor == 2 / 64 == c.tests.p_randomization[0, 0] and c.on_floor().tolist() == [[True]]
     text = c.to_text()
-    assert "0.0312^" in text and "on the floor" in text
     notes = " ".join(line.lstrip("# ") for line in text.splitlines())
+    assert "0.0312^" in text and "on the test's floor: no smaller p was possible" in notes
     assert "not well below α: its 64 sign vectors are every one there is for 6 topics" in notes
 
 
@@ -297,3 +297,12 @@ def test_the_plot_is_colour_blind_safe_and_names_the_topics(result):
     assert x["field"] == "topic" and x["sort"] == {"field": "rank"} and x["axis"].get("labels", True)
     assert spec["resolve"]["scale"]["x"] == "independent"  # each panel's own order of the topics
     assert {v["topic"] for v in spec["data"]["values"]} == set(result.matrix.topics)
+
+
+def test_a_verdict_left_unmarked_on_the_floor_is_unresolved_not_no_difference():
+    a = np.array([0.5, 0.6, 0.7, 0.8, 0.4, 0.9, 0.5, 0.6])
+    c = compare([a, a - 0.3, a - 0.31], ["am", "gm:0.01"], permutations=50, test="randomization", bootstrap=50)
+    assert c.on_floor()[0, 0] and not c.significant[0, 0]  # 6 comparisons x 1/51 is above 0.05
+    words = " ".join(c.to_text().split("# Verdicts\n")[1].split("# Differences")[0].split())
+    assert words.startswith("run1 vs run2: run1 ahead under the AM, unresolved: its p is the test's floor")
+    assert "no clear difference under the AM" not in words.split("run1 vs run3")[0]

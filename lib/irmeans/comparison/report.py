@@ -149,11 +149,17 @@ def verdict_lines(c: Comparison, digits: int = 4) -> list[str]:
         for k, avg in enumerate(c.averages):
             d, lo, hi = s * diff[k, j], min(s * low[k, j], s * high[k, j]), max(s * low[k, j], s * high[k, j])
             numbers = f"{_number(d, digits)}, {c.confidence:.0%} CI {_number(lo, digits)} to {_number(hi, digits)}"
-            floor = ", on the floor" if on_floor[k, j] else ""
-            numbers += f", Holm p = {p_text(p[k, j])}{floor}"
+            numbers += f", Holm p = {p_text(p[k, j])}"
             if sig[k, j]:
                 better, worse = (a, b) if d > 0 else (b, a)
-                parts.append(f"{better} is better than {worse} under the {avg.label} ({numbers})")
+                floor = ", on the test's floor: no smaller p was possible" if on_floor[k, j] else ""
+                parts.append(f"{better} is better than {worse} under the {avg.label} ({numbers}{floor})")
+            elif on_floor[k, j]:  # not marked, but no p could be smaller with these sign vectors
+                ahead = a if d > 0 else b
+                parts.append(
+                    f"{ahead} ahead under the {avg.label}, unresolved: its p is the test's floor, which more sign "
+                    f"vectors (-n) would lower ({numbers})"
+                )
             else:
                 parts.append(f"no clear difference under the {avg.label} ({numbers})")
         text = f"{a} vs {b}: " + "; ".join(parts) + "."
