@@ -17,6 +17,7 @@ __all__ = [
     "FileFormatError",
     "RefusedScore",
     "TopicsLeftOutWarning",
+    "TooFewToTellWarning",
     "shown_path",
     "shown_token",
     "one_line",
@@ -86,6 +87,47 @@ class RefusedScore(IrmeansError):
     def __init__(self, index: int | tuple[int, ...], value: float, reason: str) -> None:
         self.index, self.value, self.reason = index, value, reason
         super().__init__(f"score at index {index} is {0 if value == 0 else value!r}: {reason}")
+
+
+class TooFewToTellWarning(UserWarning):
+    """Too few systems or topics for the split-half experiment's intervals to say much.
+
+    Kendall's τ between two orders of n systems moves by 2 / (n(n − 1)/2) when one pair of them
+    swaps: with fewer than :attr:`SYSTEMS` systems (45 pairs) by more than 0.05, as much as the
+    differences between averages it is meant to show (chapter 9), and its intervals span much of
+    [−1, 1]. Each
+    half of t topics holds t/2 of them: with fewer than :attr:`TOPICS` topics (halves of 10) an
+    average on a half rests on a handful of topics, and the bootstrap over topics resamples too few to
+    mean much.
+
+    Examples
+    --------
+    >>> print(TooFewToTellWarning(3, 10))
+    3 systems x 10 topics are too few for Kendall's tau and its intervals to mean much (at least 10 systems \
+and 20 topics): tau moves by 0.67 when one pair of systems swaps, and each half holds 5 topics
+    """
+
+    #: The fewest systems and topics below which the warning is given.
+    SYSTEMS, TOPICS = 10, 20
+
+    def __init__(self, n_systems: int, n_topics: int) -> None:
+        self.n_systems, self.n_topics = n_systems, n_topics
+        pairs = n_systems * (n_systems - 1) // 2
+        super().__init__(
+            f"{n_systems} systems x {n_topics} topics are too few for Kendall's tau and its intervals to mean much "
+            f"(at least {self.SYSTEMS} systems and {self.TOPICS} topics): tau moves by "
+            f"{2 / pairs:.2g} when one pair of systems "
+            f"swaps, and each half holds {n_topics // 2} topics"
+        )
+
+    @classmethod
+    def check(cls, n_systems: int, n_topics: int) -> TooFewToTellWarning | None:
+        """The warning for ``n_systems`` × ``n_topics``, or None when there are enough of both.
+
+        >>> TooFewToTellWarning.check(129, 50) is None
+        True
+        """
+        return cls(n_systems, n_topics) if n_systems < cls.SYSTEMS or n_topics < cls.TOPICS else None
 
 
 class TopicsLeftOutWarning(UserWarning):

@@ -110,7 +110,7 @@ def test_a_zero_with_eps_zero_is_named_as_the_cause(tmp_path, capsys):
     rows = [[0.0, 0.5, 0.4, 0.2, 0.6, 0.3], [0.4, 0.0, 0.3, 0.6, 0.3, 0.5], [0.8, 0.7, 0.0, 0.1, 0.2, 0.9]]
     path = write_csv(tmp_path / "y.csv", rows)
     status, out, err = run(capsys, "consistency", "--scores", path, "-n", "200", "--bootstrap", "0", "-a", "gm:0")
-    assert (status, err) == (0, "")
+    assert (status, without_too_few(err)) == (0, "")
     assert re.search(
         r"# gm:0: \d+ of 200 splits left out, their tau undefined \(a half on which every system has the same "
         r"average: with ε = 0 a single zero makes a geometric mean 0, so systems with a zero on a half all tie",
@@ -189,3 +189,8 @@ def test_the_bootstrap_options_read_counts(tmp_path, capsys):
     )
     assert status == 0 and "from 3 bootstrap resamples of the 3 topics (2 splits each)" in out
     assert np.isfinite(float(table(out, "average\tmean_tau")[1]["am"][0]))
+
+
+def without_too_few(err):
+    """Standard error without the warning that the systems or topics are too few (tiny inputs here on purpose)."""
+    return "".join(line for line in err.splitlines(keepends=True) if "are too few for Kendall's tau" not in line)

@@ -1,10 +1,14 @@
 """irmeans.compare: each number it reports checked against an independent computation, and each refusal."""
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from irmeans import AM, GM, Logit, Median, ScoreMatrix, compare, datasets
 from irmeans.comparison import compare as comparison_module
-from irmeans.comparison.robustness import FAMILY, applicable, sign_survives
+from irmeans.comparison.robustness import FAMILY, applicable, robertson_check, sign_survives
 from irmeans.comparison.significance import count_at_least, holm, randomization_test
 from irmeans.errors import IrmeansError
 from scipy import stats
@@ -129,14 +133,35 @@ def test_the_same_seed_gives_the_same_result_and_another_seed_other_p_values(tre
     assert not np.array_equal(one.ci_low, other.ci_low)
 
 
-def test_the_chapter_10_example_two_averages_disagree_and_the_sign_does_not_survive():
+def test_the_chapter_10_example_two_averages_disagree_and_the_first_reversal_is_named_within_the_noise():
     scores = {"A": {"1": 0.0, "2": 0.8, "3": 0.8, "4": 0.8}, "B": {"1": 0.4, "2": 0.4, "3": 0.4, "4": 0.4}}
     c = compare(scores, ["am", "median", "gm:0.01"], permutations=16, bootstrap=100)
     [v] = c.verdicts()
     assert [(x.average, x.better) for x in v.by_average] == [("am", "A"), ("median", "A"), ("gm:0.01", "B")]
-    assert v.disagree and not v.robust
-    assert "log(x + 0.01)" in v.reversed_by and "x^2" not in v.reversed_by
+    # log(x + 1e-05) reverses the AM first, but on four topics its interval holds 0: not substantial
+    assert v.disagree and v.reversed_by == "log(x + 1e-05)" and not v.substantial and v.robust
     assert (v.wins, v.losses, v.ties) == (3, 1, 0)
+
+
+def test_a_reversal_whose_own_interval_excludes_0_is_substantial_and_not_robust():
+    a, b = np.tile([0.0, 0.9, 0.9, 0.9], 10), np.full(40, 0.4)  # ten failures cost far more on a log scale
+    c = compare([a, b], ["am", "gm:0.01"], permutations=200, bootstrap=500)
+    [v] = c.verdicts()
+    assert v.reversed_by == "log(x + 1e-05)" and v.substantial and not v.robust
+    r = c.robertson
+    assert r.difference[0] == pytest.approx(np.log(a + 1e-5).mean() - np.log(b + 1e-5).mean())
+    assert r.low[0] < r.difference[0] < r.high[0] < 0
+    row = c.rows()[0]
+    assert row["reversed_by"] == "log(x + 1e-05)" and row["reversal_substantial"] is True
+    assert "no: log(x + 1e-05) reverses it" in c.to_markdown()
+    assert "log(x + 1e-05) reverses the AM's verdict substantially" in " ".join(c.to_text().split())
+
+
+def test_no_reversal_names_none_and_a_tie_is_not_robust():
+    c = compare([[0.5, 0.6, 0.7], [0.4, 0.5, 0.6], [0.4, 0.6, 0.6]], ["am"], permutations=8, bootstrap=50)
+    assert c.reversed_by[0] is None and c.robust[0] and np.isnan(c.robertson.low[0])
+    tie = compare([[0.2, 0.4], [0.4, 0.2]], ["am"], permutations=4, bootstrap=20)
+    assert not tie.robust[0] and tie.reversed_by[0] is None
 
 
 def test_a_tie_is_nobody_s_verdict_and_disagrees_with_no_one():
@@ -186,7 +211,7 @@ def test_robertson_s_check_finds_the_transformations_that_reverse_a_difference()
         ({"averages": ["gm:x"]}, "not a finite number"),
         ({"averages": ["mean"]}, "unknown average 'mean'"),
         ({"averages": []}, "no averages"),
-        ({"test": "wilcoxon"}, "test must be one of randomization, t, sign"),
+        ({"test": "wilcoxon"}, "test must be one of auto, randomization, t, sign"),
         ({"confidence": 1.0}, "confidence must lie strictly between 0 and 1"),
         ({"alpha": 0}, "alpha must lie strictly between 0 and 1"),
         ({"permutations": 0}, "permutations must be a whole number >= 1"),
@@ -238,3 +263,70 @@ def test_averages_whose_specs_looked_alike_keep_their_own_names_in_every_output(
     assert [r["average"] for r in data["comparisons"]] == ["gm:0.01000001", "gm:0.01"]
     pytest.importorskip("pandas")
     assert c.to_frame().index.is_unique
+
+
+def _prose(text):
+    """The report's lines run together, without their '#' and indents."""
+    return " ".join(line.lstrip("# ") for line in text.splitlines())
+
+
+@settings(max_examples=15)
+@given(systems=st.integers(2, 4), averages=st.integers(1, 2), alpha=st.sampled_from([0.05, 0.1, 0.2]))
+def test_auto_takes_the_randomization_test_from_exactly_the_sign_vectors_that_bring_its_floor_to_a_tenth_of_alpha(
+    systems, averages, alpha
+):
+    scores = np.random.default_rng(systems).uniform(0.1, 0.9, (systems, 30))  # 2**30 vectors: never exact
+    family = systems * (systems - 1) // 2 * averages
+    needed = math.ceil(family / (0.1 * alpha)) - 1  # family / (needed + 1) <= alpha / 10
+    specs = ["am", "gm:0.01"][:averages]
+    enough = compare(scores, specs, permutations=needed, bootstrap=10, alpha=alpha)
+    short = compare(scores, specs, permutations=needed - 1, bootstrap=10, alpha=alpha)
+    assert (enough.test, short.test) == ("randomization", "t") and short.requested_test == "auto"
+    assert short.p_floor_holm > 0.1 * alpha >= enough.p_floor_holm
+    assert f"-n {needed:,} (permutations)" in _prose(short.to_text())
+
+
+def test_a_large_family_marks_its_verdicts_by_the_t_test_and_says_why(trec8):
+    c = compare(trec8, permutations=1000, bootstrap=50)
+    assert c.test == "t" and c.significant.any()
+    np.testing.assert_array_equal(c.significant, c.tests.p_t_holm < 0.05)
+    notes = _prose(c.to_text())
+    assert "Verdicts are marked by the t-test on each average's scale" in notes
+    asked = compare(trec8, permutations=1000, bootstrap=50, test="randomization")
+    assert asked.test == "randomization" and "Warning: its smallest Holm-adjusted p" in _prose(asked.to_text())
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2**32 - 1), st.integers(4, 30))
+def test_robertson_names_the_first_reversal_and_calls_it_substantial_exactly_when_its_interval_excludes_0(seed, n):
+    rng = np.random.default_rng(seed)
+    a, b = rng.beta(0.6, 1.5, (6, n)), rng.beta(0.6, 1.5, (6, n))
+    a[:, : n // 4] = 0.0  # failures, which the logs count far more than the AM does
+    check = robertson_check(a, b, resamples=300, seed=seed)
+    _, differing, used = sign_survives(a, b)
+    am = np.sign(a.mean(axis=1) - b.mean(axis=1))
+    for j in range(6):
+        opposite = [t for t in differing[j] if np.sign(_mean_difference(t, a[j], b[j])) == -am[j]]
+        assert check.reversed_by[j] == (opposite[0] if opposite and am[j] else None)
+        if check.reversed_by[j] is None:
+            assert not check.substantial[j] and np.isnan(check.low[j])
+        else:
+            assert check.low[j] <= check.high[j]
+            assert check.substantial[j] == (check.low[j] > 0 or check.high[j] < 0)
+            assert np.sign(check.difference[j]) == -am[j]
+        assert check.robust[j] == (am[j] != 0 and not check.substantial[j])
+    assert check.family == used
+
+
+def _mean_difference(label, x, y):
+    [t] = [t for t in FAMILY if t.label == label]
+    return float(t.g(x).mean() - t.g(y).mean())
+
+
+def test_robertson_s_intervals_in_compare_come_from_its_own_resamples_or_their_own_pass_alike():
+    a, b = np.tile([0.0, 0.9, 0.9, 0.9], 10), np.full(40, 0.4)
+    c = compare([a, b], ["am"], permutations=100, bootstrap=2000, seed=3)  # one reversal: the averages' resamples
+    alone = robertson_check(a[None], b[None], resamples=2000, seed=3)  # its own pass, other resamples
+    assert c.reversed_by == alone.reversed_by and c.robertson.substantial.tolist() == alone.substantial.tolist()
+    assert c.robertson.difference[0] == alone.difference[0]
+    assert c.robertson.low[0] == pytest.approx(alone.low[0], abs=0.3) and c.robertson.high[0] < 0

@@ -80,23 +80,51 @@ def test_the_frame_is_indexed_by_pair_and_average(result):
     assert list(frame.columns) == list(COLUMNS[3:])
 
 
-def test_the_text_has_both_tables_rounded_with_holm_p_values(result):
+def test_the_text_is_a_report_for_people_no_wider_than_100_columns(result):
     text = result.to_text(digits=3)
     assert str(result) == result.to_text(digits=4) != text
     lines = text.splitlines()
-    assert lines[0] == "# Differences" and "# Verdicts" in lines
-    header = next(line for line in lines if line.split()[:3] == ["system_a", "system_b", "average"])
-    assert header.split() == [
-        "system_a", "system_b", "average", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "t", "p_t_holm",
-        "p_randomization_holm",
-    ]  # fmt: skip
-    first = lines[lines.index(header) + 1].split()
-    assert first[:3] == ["bm25_base", "rm3&prf", "am"]
-    assert first[3] == f"{result.means[0, 0]:.3f}" and first[5] == f"{result.difference[0, 0]:+.3f}"
-    assert first[9] == f"{result.tests.p_t_holm[0, 0]:.3g}"
-    verdict_header = next(line for line in lines if line.split()[:3] == ["system_a", "system_b", "am"])
-    assert verdict_header.split()[2:] == ["am", "gm:0.01", "median", "sign_test", "p_sign_holm", "disagree", "robust"]
-    assert all(line == line.rstrip() for line in lines)
+    assert lines[0] == "# Comparison" and {"# Verdicts", "# Differences", "# Tests"} <= set(lines)
+    assert max(map(len, lines)) <= 100 and all(line == line.rstrip() for line in lines)
+    assert "_" not in lines[lines.index("# Differences") + 1] + lines[lines.index("# Tests") + 1]
+    header = lines[lines.index("# Differences") + 1]
+    assert header.split()[:5] == ["A", "B", "average", "A's", "B's"] and "A - B  95% CI low" in header
+    rows = [line.split() for line in lines[lines.index("# Differences") + 2 : lines.index("# Tests") - 1]]
+    am_rows = [r for r in rows if r[2] == "am"]
+    assert len(rows) == 9 and all(float(r[5]) >= 0 for r in am_rows)  # the better system under the AM first
+    tests_header = lines[lines.index("# Tests") + 1].split()
+    assert tests_header == ["A", "B", "average", "t", "p", "(t)", "Holm", "p", "(rand.)", "Holm"]
+    first = lines[lines.index("# Tests") + 2].split()
+    j = next(j for j, (a, b) in enumerate(result.pairs) if {a, b} == {first[0], first[1]})
+    assert first[4:6] == [f"{result.tests.p_t[0, j]:.3g}", f"{result.tests.p_t_holm[0, j]:.3g}"]
+    assert first[6] == f"{result.tests.p_randomization[0, j]:.3g}"
+    # every test's scale named once, the Holm family stated, the floor of the randomization p given
+    notes = " ".join(line.lstrip("# ") for line in lines[: lines.index("# Verdicts")])
+    assert "εGM (ε = 0.01) on log(x + 0.01)" in notes and "median: none" in notes
+    assert "Holm's correction over the 9 comparisons of each test (3 pairs x 3 averages" in notes
+    assert f"smallest possible p is {1 / 501:.3g}, {9 / 501:.3g} after Holm" in notes
+    # the CSV keeps A and B as given
+    assert [r["system_a"] for r in result.rows()[::3]] == ["bm25_base", "bm25_base", "rm3&prf"]
+
+
+def test_each_pair_gets_a_verdict_in_words_better_system_first():
+    a = np.array([0.5, 0.6, 0.7, 0.8, 0.4, 0.5, 0.6, 0.7, 0.3, 0.5, 0.6, 0.4])
+    c = compare({"old": dict(enumerate(a - 0.2)), "new": dict(enumerate(a))}, ["am", "gm:0.01"], test="t")
+    words = " ".join(" ".join(c.to_text().split("# Verdicts\n")[1].split("# Differences")[0].split()).split())
+    assert words.startswith("new vs old: new is better than old under the AM (+0.2000, 95% CI +0.2000 to +0.2000")
+    assert "new is better than old under the εGM (ε = 0.01)" in words
+    assert "Sign test: new ahead on 12 topics, behind on 0" in words
+    assert c.pairs == [("old", "new")] and c.difference[0, 0] < 0  # the library keeps the order given
+
+
+def test_a_p_on_the_randomization_test_s_floor_says_so():
+    # six topics, every one won: the exact test's smallest p, 2/64, is the one it gives
+    c = compare([[0.5, 0.6, 0.7, 0.8, 0.4, 0.9], [0.1] * 6], ["am"], test="randomization", bootstrap=50)
+    assert c.exact and c.p_floor == 2 / 64 == c.tests.p_randomization[0, 0] and c.on_floor().tolist() == [[True]]
+    text = c.to_text()
+    notes = " ".join(line.lstrip("# ") for line in text.splitlines())
+    assert "0.0312^" in text and "on the test's floor: no smaller p was possible" in notes
+    assert "not well below α: its 64 sign vectors are every one there is for 6 topics" in notes
 
 
 def test_markdown_is_two_pipe_tables(result):
@@ -130,7 +158,7 @@ def test_files_are_written_when_asked(result, tmp_path):
     result.to_csv(tmp_path / "c.csv")
     result.to_json(tmp_path / "c.json")
     assert (tmp_path / "c.csv").read_text() == result.to_csv()
-    assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["settings"]["test"] == "randomization"
+    assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["settings"]["test"] == "t"
 
 
 def test_a_table_aligns_numbers_right_and_words_left():
@@ -249,5 +277,32 @@ def test_no_name_breaks_a_table_in_any_format(names, title):
 
 def test_two_identical_systems_are_not_robust_and_the_table_says_why():
     c = compare({"A": {"1": 0.3, "2": 0.5}, "B": {"1": 0.3, "2": 0.5}}, ["am"], permutations=10, bootstrap=10)
-    assert not c.robust[0] and c.reversed_by[0] == ()
-    assert "no: the AM ties them" in c.to_text() and "robust: no:\n" not in c.to_text()
+    assert not c.robust[0] and c.reversed_by[0] is None
+    assert "no: the AM ties them" in c.to_markdown() and "the AM ties them, no verdict" in c.to_text()
+
+
+def test_latex_says_first_that_it_needs_booktabs(result):
+    latex = result.to_latex()
+    assert latex.splitlines()[0] == r"% needs \usepackage{booktabs} (\toprule, \midrule, \bottomrule)"
+    assert latex.count("booktabs") == 1 and r"\toprule" in latex
+
+
+def test_the_plot_is_colour_blind_safe_and_names_the_topics(result):
+    from irmeans.comparison.plot import PALETTE
+
+    spec = result.plot_spec()
+    colour = spec["spec"]["encoding"]["color"]["scale"]
+    assert colour["range"] == list(PALETTE) == ["#0072B2", "#E69F00", "#999999"]  # Okabe-Ito blue, orange, grey
+    x = spec["spec"]["encoding"]["x"]
+    assert x["field"] == "topic" and x["sort"] == {"field": "rank"} and x["axis"].get("labels", True)
+    assert spec["resolve"]["scale"]["x"] == "independent"  # each panel's own order of the topics
+    assert {v["topic"] for v in spec["data"]["values"]} == set(result.matrix.topics)
+
+
+def test_a_verdict_left_unmarked_on_the_floor_is_unresolved_not_no_difference():
+    a = np.array([0.5, 0.6, 0.7, 0.8, 0.4, 0.9, 0.5, 0.6])
+    c = compare([a, a - 0.3, a - 0.31], ["am", "gm:0.01"], permutations=50, test="randomization", bootstrap=50)
+    assert c.on_floor()[0, 0] and not c.significant[0, 0]  # 6 comparisons x 1/51 is above 0.05
+    words = " ".join(c.to_text().split("# Verdicts\n")[1].split("# Differences")[0].split())
+    assert words.startswith("run1 vs run2: run1 ahead under the AM, unresolved: its p is the test's floor")
+    assert "no clear difference under the AM" not in words.split("run1 vs run3")[0]

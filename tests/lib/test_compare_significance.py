@@ -174,7 +174,7 @@ def test_the_bootstrap_s_averages_from_their_scale_are_the_averages_of_the_resam
     averages = [parse_average(a) for a in ("am", "gm:0.01", "logit:0.01", "median")]
     scales = [a.on_scale(s) for a in averages]
     first, second = np.array([0, 1, 2]), np.array([3, 4, 0])
-    low, high = comparing._bootstrap(s, averages, scales, first, second, 300, 0.9, 3, lambda k: None)
+    low, high, _ = comparing._bootstrap(s, averages, scales, first, second, 300, 0.9, 3, lambda k: None)
     # the same resamples, each average computed on the resampled scores themselves
     rng2 = np.random.default_rng(np.random.SeedSequence(3).spawn(1)[0])
     picked = s[:, rng2.integers(0, 30, size=(300, 30))]

@@ -147,3 +147,47 @@ def test_an_undefined_extra_line_is_left_out_with_a_note(files, capsys):
         "irmeans eval: note: logit_map line left out",
     ]
     assert all("undefined with --eps 0:" in n for n in notes[-2:])
+
+
+@pytest.mark.parametrize("command", ["eval", "compare", "consistency", "datasets"])
+def test_every_subcommand_prints_the_version_without_its_positionals(command, capsys):
+    import irmeans
+
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr() == (f"irmeans {irmeans.__version__}\n", "")
+
+
+def _options_taking_one_value():
+    """(command, option, two values) for every option of every subcommand that stores one value."""
+    from irmeans.cli import build_parser
+
+    values = {"-m": ("map", "P.10"), "--dataset": ("adhoc8:ap", "adhoc8:ndcg"), "--format": ("csv", "json")}
+    values |= {"--test": ("t", "sign"), "--split": ("random", "hard-easy"), "--difficulty-from": ("raw", "own")}
+    values |= {"--alpha": ("0.05", "0.1"), "--confidence": ("0.9", "0.95"), "--scores": ("a.csv", "b.csv")}
+    values |= {"--baseline": ("a", "b"), "--plot": ("a.svg", "b.svg"), "--eps": ("0.01", "0.1")}
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    found = []
+    for name, sub in commands.items():
+        for action in sub._actions:
+            if action.option_strings and action.nargs is None and type(action).__name__ == "_StoreOnce":
+                option = action.option_strings[0]
+                choices = list(action.choices or [])
+                two = tuple(choices[:2]) if len(choices) >= 2 else values.get(option, ("1", "2"))
+                found.append((name, option, two))
+    return found
+
+
+@pytest.mark.parametrize("command, option, two", _options_taking_one_value())
+def test_an_option_of_one_value_given_twice_is_a_usage_error_not_the_last_silently(command, option, two, capsys):
+    status = main([command, option, two[0], option, two[1], "q", "r"])
+    err = capsys.readouterr().err
+    assert status == 2 and f"{option}" in err and "given twice" in err, err
+
+
+def test_consistency_refuses_a_second_measure_with_a_usage_error(capsys):
+    # compare takes several (a table of measures x averages); consistency one, and says so
+    assert main(["consistency", "-m", "map", "-m", "P.10", "q", "r", "s"]) == 2
+    assert "-m given twice" in capsys.readouterr().err

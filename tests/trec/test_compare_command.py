@@ -39,10 +39,11 @@ def test_the_text_report_names_its_source_and_both_tables(capsys):
     status, out, _ = run(["-m", "P.10", "--baseline", "baseline", *FAST, QRELS, *RUNS], capsys)
     assert status == 0
     lines = out.splitlines()
-    assert lines[0] == "# Differences"
-    assert lines[1].startswith(f"# P_10 of 3 runs against {QRELS}: 3 systems x 10 topics; each system against baseline")
-    assert "# Verdicts" in lines
-    assert sum(line.startswith(("feedback ", "phrases ")) for line in lines) == 3 * 2 + 2
+    assert lines[0] == "# Comparison"
+    assert lines[1].startswith(f"# P_10 of 3 runs against {QRELS}: 3 systems x 10 topics; each system")
+    assert {"# Verdicts", "# Differences", "# Tests"} <= set(lines)
+    assert sum(line.startswith(("feedback vs baseline:", "phrases vs baseline:")) for line in lines) == 2
+    assert sum(line.startswith(("feedback  ", "phrases  ")) for line in lines) == 2 * 3 * 2  # differences, tests
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv", "json"])
@@ -107,7 +108,7 @@ def test_the_plot_is_drawn_beside_the_tables(tmp_path, capsys, name, magic):
     if not has_vl_convert():
         assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
         return
-    assert status == 0 and out.startswith("# Differences")
+    assert status == 0 and out.startswith("# Comparison\n")
     assert (tmp_path / name).read_bytes()[: len(magic)] == magic
 
 
@@ -116,7 +117,7 @@ def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     monkeypatch.setattr(_progress, "LOG_EVERY", 0.0)
     status, out, err = run(["--dataset", "adhoc8:ap", "--baseline", "run1", "-n", "2500", "-b", "300"], capsys)
-    assert status == 0 and out.startswith("# Differences")
+    assert status == 0 and out.startswith("# Comparison\n")
     steps = "3,184 of 3,184 steps (sign vectors, resamples, intervals)"  # 2,500 + 300 + 128 pairs x 3 averages
     assert f"irmeans compare: 100% [########################] {steps}" in err
 
@@ -258,3 +259,26 @@ def test_a_negative_level_is_refused_for_what_it_is(value, capsys):
     # argparse took '-1e-9' for an option and said 'expected one argument'
     status, out, err = run(["--alpha", value, QRELS, *RUNS], capsys)
     assert (status, out) == (2, "") and f"argument --alpha: '{value}' is not a number strictly between 0 and 1" in err
+
+
+def test_several_measures_give_a_table_of_measures_by_averages_in_every_format(capsys):
+    from irmeans.comparison.by_measure import compare_measures
+
+    args = ["-m", "map", "-m", "P.10", *FAST, QRELS, *RUNS]
+    from dataclasses import replace
+
+    matrices = [evaluate_runs(QRELS, RUNS, m) for m in ("map", "P.10")]
+    labelled = [replace(m, label=f"{m.measure} of 3 runs against {QRELS}") for m in matrices]  # as the command says
+    expected = compare_measures(labelled, permutations=300, bootstrap=200)
+    for fmt in ("text", "csv", "json", "markdown", "latex"):
+        status, out, err = run([*args, "--format", fmt], capsys)
+        assert (status, err) == (0, "") and out == expected.format(fmt), fmt
+    status, out, _ = run([*args, "--holm", "all", "--format", "json"], capsys)
+    assert status == 0 and json.loads(out)["holm"] == "all"
+
+
+def test_several_measures_need_runs_to_evaluate_and_draw_no_plot(capsys):
+    status, _, err = run(["--dataset", "adhoc8:ap", "-m", "map", "-m", "P.10"], capsys)
+    assert status == 1 and "several measures are evaluated from QRELS RUN... only" in err
+    status, _, err = run(["-m", "map", "-m", "P.10", "--plot", "x.svg", QRELS, *RUNS], capsys)
+    assert status == 1 and "--plot draws one measure's differences: give one -m" in err

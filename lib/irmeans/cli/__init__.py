@@ -44,9 +44,30 @@ class _UsageError(Exception):
     pass
 
 
+class _StoreOnce(argparse._StoreAction):
+    """An option that takes one value: given twice, a usage error (argparse kept the last and dropped the others
+    without a word, so that 'compare -m map -m P.10' compared P.10 alone)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given: set[str] = namespace.__dict__.setdefault("_given_once", set())
+        if option_string is not None and self.dest in given:
+            names = "/".join(self.option_strings)
+            parser.error(f"{names} given twice: it takes one value (the last would have replaced the first)")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
         # A value that starts with '-' is a negative number, as C reads numbers (-1e-9, -.5, -inf), not an option:
         # argparse's own matcher knows only -1 and -1.5, and took '--alpha -1e-9' for an option without its value.
         self._negative_number_matcher = re.compile(r"^-(?:[0-9.]|inf|nan)", re.IGNORECASE)

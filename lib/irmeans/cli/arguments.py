@@ -128,7 +128,8 @@ refuses to start, before irmeans: status 1 and Python's own message."""
 def subcommand(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str
 ) -> argparse.ArgumentParser:
-    """Add subcommand ``name`` to ``sub``: its description kept as written, the exit statuses after its options."""
+    """Add subcommand ``name`` to ``sub``: its description kept as written, the exit statuses after its options,
+    and ``--version``."""
     parser: argparse.ArgumentParser = sub.add_parser(
         name,
         help=summary,
@@ -136,4 +137,8 @@ def subcommand(
         epilog=EXIT_STATUS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from .. import __version__
+
+    # before the positionals are checked: 'irmeans eval --version' prints the version, not a usage error
+    parser.add_argument("--version", action="version", version=f"irmeans {__version__}")
     return parser

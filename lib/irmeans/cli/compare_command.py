@@ -12,27 +12,38 @@ Three ways to give the per-topic scores (as for 'irmeans consistency'):
 - ``irmeans compare --dataset COLLECTION:MEASURE``: a TREC matrix shipped
   with irmeans (``adhoc8:ap``...).
 
-Every pair of systems is compared (A - B, A before B in the input), or each
-system with ``--baseline`` (system - baseline), under each average (``-a``,
-repeatable; default am, gm:0.01 and logit:0.01). For each pair and average it
-prints the means, the difference with a bootstrap confidence interval over
-topics, the paired t-test on the average's own scale (on log(x + eps) for a
-GM) and Fisher's randomization test (the same sign vectors for every pair and
-average, or every sign vector when 2^topics is no more than
-``--permutations``), with p-values Holm-adjusted over all the comparisons of
-each test. Then a verdict for each pair: which system each average prefers
-(> A, < B, = neither; * where the ``--test``'s adjusted p < ``--alpha``), the
-sign test (the same for every average), whether the averages disagree, and
-Robertson's check: does the arithmetic mean's sign survive every
+Every pair of systems is compared, or each system with ``--baseline``
+(system - baseline), under each average (``-a``, repeatable; default am,
+gm:0.01 and logit:0.01): the difference with a bootstrap confidence interval
+over topics, the paired t-test on the average's own scale (on log(x + eps) for
+a GM) and Fisher's randomization test (the same sign vectors for every pair and
+average, or every sign vector when 2^topics is no more than ``--permutations``),
+each Holm-adjusted over its family, the pairs x averages of the measure. A
+verdict is marked where the ``--test``'s adjusted p < ``--alpha``. The
+randomization p has a floor, 1/(permutations + 1) (2/2^topics when exact),
+times the family after Holm; when that is above alpha/10, ``--test auto`` (the
+default) marks the verdicts by the t-test instead, and the report says so and
+how many sign vectors would do. Robertson's check names the first
 transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
-powers 1/4 to 4)?
+powers 1/4 to 4) that reverses the arithmetic mean's verdict, and counts it as
+substantial only when the reversed difference's own interval excludes 0.
 
-``--format csv`` and ``json`` hold every number unrounded (raw and adjusted
-p-values; JSON writes an infinite t as the string "inf" or "-inf" and a test
-that does not apply as null); ``text``, ``markdown`` and ``latex`` round them.
-``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on each average's scale
-(needs ``pip install 'irmeans[plot]'``). The results depend only on the inputs
-and ``--seed``.
+Several -m (runs evaluated from QRELS RUN...) give a table of measures x
+averages, then each measure's report (CSV: a 'measure' column in front; JSON:
+each measure under its name); each measure is its own Holm family unless
+'--holm all' corrects them together.
+
+The text report (at most 100 columns) gives a verdict in words for each pair,
+the better system first, then the differences and the raw and Holm-adjusted
+p-values side by side, and names the scale of each test, the Holm family and
+the floor (a p on it is marked ^). ``--format csv`` and ``json`` keep A and B
+as given and hold every number unrounded (raw and adjusted p-values; JSON
+writes an infinite t as the string "inf" or "-inf" and a test that does not
+apply as null); ``markdown`` and ``latex`` round them (LaTeX needs
+\\usepackage{booktabs}). ``--plot FILE.svg`` (or ``.png``) draws each pair's
+per-topic differences on each average's scale (needs
+``pip install 'irmeans[plot]'``). The results depend only on the inputs and
+``--seed``.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ import argparse
 import os
 
 from .._progress import Progress
+from ..comparison.by_measure import HOLM_FAMILIES, compare_measures
 from ..comparison.compare import DEFAULT_AVERAGES, TESTS, compare, work
 from ..comparison.result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
 from ..errors import IrmeansError
@@ -68,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p = subcommand(
         sub, "compare", "compare runs under several averages: differences, paired tests, verdicts", DESCRIPTION
     )
-    options.add_source(p)
+    options.add_source(p, measures=True)
     options.add_averages(p, average, DEFAULT_AVERAGES)
     p.add_argument("--baseline", metavar="NAME", help="compare each system with this one, not every pair")
     options.add_draws(p, "--permutations", positive_integer, 10_000, "sign vectors of the randomization test")
@@ -83,11 +95,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p.add_argument("--confidence", type=probability, default=0.95, help="level of the intervals (default 0.95)")
     p.add_argument("--alpha", type=probability, default=0.05, help="level of the verdicts' marks (default 0.05)")
     p.add_argument(
-        "--test", choices=TESTS, default="randomization", help="test that marks the verdicts (default randomization)"
+        "--test",
+        choices=TESTS,
+        default="auto",
+        help="test that marks the verdicts (default auto: the randomization test, or the t-test on each average's "
+        "scale when the randomization test's smallest Holm-adjusted p is above alpha/10; the report says which)",
     )
     options.add_seed(p, "the sign vectors and resamples")
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
     options.add_digits(p, "decimals of the rounded tables")
+    p.add_argument(
+        "--holm",
+        choices=HOLM_FAMILIES,
+        default="measure",
+        help="Holm's family with several -m: each measure its own (default), or all measures' comparisons together",
+    )
     p.add_argument("--plot", metavar="FILE", help="draw the per-topic differences into FILE (.svg or .png)")
     p.set_defaults(handler=run_compare)
     return p
@@ -112,7 +134,13 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
     averages = opts.average or list(DEFAULT_AVERAGES)
     if opts.plot:
         _check_plot(opts.plot)
-    matrix = options.read_matrix(opts, "irmeans compare").matrix
+    measures = options.measures_of(opts)
+    if len(measures) > 1 and not opts.files:
+        raise IrmeansError(f"-m {' -m '.join(measures)}: several measures are evaluated from QRELS RUN... only")
+    if opts.plot and len(measures) > 1:
+        raise IrmeansError("--plot draws one measure's differences: give one -m")
+    matrices = [options.read_matrix(opts, "irmeans compare", m).matrix for m in measures]
+    matrix = matrices[0]
     n_systems, n_topics = matrix.shape
     if opts.baseline is not None and opts.baseline not in matrix.systems:
         shown = ", ".join(matrix.systems[:10]) + (f" and {n_systems - 10} more" if n_systems > 10 else "")
@@ -123,21 +151,23 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
             f"--plot draws at most {MAX_PLOT_PAIRS} pairs, a row each; {n_pairs:,} pairs here: "
             "give --baseline, or fewer runs"
         )
-    steps = work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
+    steps = len(matrices) * work(max(n_topics, 1), n_pairs, len(set(averages)), opts.permutations, opts.bootstrap)
     what = " (sign vectors, resamples, intervals)"
+    settings = dict(
+        baseline=opts.baseline,
+        permutations=opts.permutations,
+        bootstrap=opts.bootstrap,
+        confidence=opts.confidence,
+        alpha=opts.alpha,
+        test=opts.test,
+        seed=opts.seed,
+    )
     with Progress(steps, "irmeans compare", "steps", what=what) as bar:
-        result = compare(
-            matrix,
-            averages,
-            baseline=opts.baseline,
-            permutations=opts.permutations,
-            bootstrap=opts.bootstrap,
-            confidence=opts.confidence,
-            alpha=opts.alpha,
-            test=opts.test,
-            seed=opts.seed,
-            progress=bar.update,
-        )
+        if len(matrices) > 1:
+            several = compare_measures(matrices, averages, holm=opts.holm, progress=bar.update, **settings)
+            out.write(several.format(opts.format, opts.digits))
+            return 0
+        result = compare(matrix, averages, progress=bar.update, **settings)
     if opts.plot:
         result.save_plot(opts.plot)
     out.write(result.format(opts.format, opts.digits))

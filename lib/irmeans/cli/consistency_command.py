@@ -39,6 +39,12 @@ nothing. A split on which one half gives every system the same average has no
 τ: such splits are counted and left out, and if no split has a τ the command
 says so and exits 1.
 
+With fewer than 10 systems or 20 topics the command warns on standard error
+that its intervals can say little: tau moves by 2/(pairs of systems) when one
+pair swaps (0.67 for 3 systems, more than 0.05 below 10), and each half holds
+half the topics (5 of 10), too few for an average or a bootstrap over topics
+to mean much. One -m: a second is a usage error.
+
 With ``--split hard-easy`` or ``middle-rest`` (Ravana & Moffat's one split by
 topic difficulty) ``--difficulty-from`` says whose scores decide difficulty:
 each average's own (``own``, the default: the standardized scores for a
@@ -58,10 +64,10 @@ from .._progress import Progress
 from ..averages import Average
 from ..consistency.halves import SPLIT_KINDS
 from ..consistency.topics import DIFFICULTY, DIFFICULTY_FROM
-from ..errors import IrmeansError
+from ..errors import IrmeansError, TooFewToTellWarning
 from . import options
 from .arguments import count, splits, subcommand
-from .output import Output
+from .output import Output, say
 
 if TYPE_CHECKING:
     from ..consistency.intervals import Interval
@@ -265,6 +271,10 @@ def run_consistency(opts: argparse.Namespace, out: Output) -> int:
             fields = [signed.format(row.difference), str(row.higher), str(row.lower)]
             fields += _interval(row.difference_over_splits, signed) + _interval(row.difference_over_topics, signed)
             out.write("\t".join([label, *fields]) + "\n")
+    few = TooFewToTellWarning.check(n_systems, n_topics)
+    if few is not None:  # once the report is written whole: an error (no tau, no room for it) stays one line
+        out.flush()
+        say(f"irmeans consistency: warning: {few}")
     return 0
 
 

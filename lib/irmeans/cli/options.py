@@ -29,7 +29,16 @@ from .output import say
 if TYPE_CHECKING:
     from ..score_matrix import ScoreMatrix
 
-__all__ = ["add_source", "add_averages", "add_draws", "add_seed", "add_digits", "read_matrix", "Given"]
+__all__ = [
+    "add_source",
+    "add_averages",
+    "add_draws",
+    "add_seed",
+    "add_digits",
+    "read_matrix",
+    "measures_of",
+    "Given",
+]
 
 
 def add_averages(
@@ -72,8 +81,9 @@ def standardized_average(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_source(p: argparse.ArgumentParser) -> None:
-    """The three sources' options: ``--dataset``, ``--scores``, ``-m`` and the positional ``QRELS RUN...``."""
+def add_source(p: argparse.ArgumentParser, measures: bool = False) -> None:
+    """The three sources' options: ``--dataset``, ``--scores``, ``-m`` and the positional ``QRELS RUN...``;
+    ``-m`` repeatable with ``measures`` (a list, read by :func:`measures_of`), else one measure."""
     p.add_argument(
         "--dataset",
         type=dataset,
@@ -81,7 +91,17 @@ def add_source(p: argparse.ArgumentParser) -> None:
         help="a TREC matrix shipped with irmeans, e.g. adhoc8:ap or robust2004:ap ('irmeans datasets' lists them)",
     )
     p.add_argument("--scores", metavar="CSV", help="a CSV of per-topic scores, its header starting 'system' or 'topic'")
-    p.add_argument("-m", metavar="MEASURE", default="map", help="measure evaluated from QRELS and RUNs (default map)")
+    if measures:
+        p.add_argument(
+            "-m",
+            metavar="MEASURE",
+            action="append",
+            help="measure evaluated from QRELS and RUNs, repeatable: several give a table of measures x averages "
+            "(default map)",
+        )
+    else:
+        what = "measure evaluated from QRELS and RUNs (default map)"
+        p.add_argument("-m", metavar="MEASURE", default="map", help=what)
     p.add_argument("files", nargs="*", metavar="QRELS RUN", help="qrels file, then two or more run files")
 
 
@@ -93,8 +113,16 @@ class Given:
     where: str
 
 
-def read_matrix(opts: argparse.Namespace, command: str) -> Given:
-    """The scores from the one source ``opts`` gives (refused: none, or more than one)."""
+def measures_of(opts: argparse.Namespace) -> list[str]:
+    """The measures a repeatable ``-m`` gave, each once, in order (``map`` when none was)."""
+    given = opts.m if isinstance(opts.m, list) else [opts.m] if opts.m else []
+    return list(dict.fromkeys(given)) or ["map"]
+
+
+def read_matrix(opts: argparse.Namespace, command: str, measure: str | None = None) -> Given:
+    """The scores from the one source ``opts`` gives (refused: none, or more than one), the runs evaluated with
+    ``measure`` (default ``opts.m``)."""
+    measure = measure or (opts.m if isinstance(opts.m, str) else measures_of(opts)[0])
     given = [
         name
         for name, used in (("--dataset", opts.dataset), ("--scores", opts.scores), ("QRELS RUN", opts.files))
@@ -126,8 +154,8 @@ def read_matrix(opts: argparse.Namespace, command: str) -> Given:
     with Progress(len(runs), command, "runs", what=" evaluated") as bar:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            matrix = evaluate_runs(qrels, runs, opts.m, progress=bar.update)
+            matrix = evaluate_runs(qrels, runs, measure, progress=bar.update)
     for w in caught:
         say(f"{command}: warning: {one_line(str(w.message))}")
     label = f"{matrix.measure} of {len(runs)} runs against {shown_path(qrels)}"
-    return Given(replace(matrix, label=label), f"-m {opts.m}")
+    return Given(replace(matrix, label=label), f"-m {measure}")

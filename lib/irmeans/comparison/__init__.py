@@ -4,12 +4,16 @@ A module for each part, each importing only those above it in this list:
 
 - :mod:`.significance`: paired tests over topics for many pairs at once (the t-test, Fisher's
   randomization test, the sign test, Holm's correction, Wilcoxon's test);
-- :mod:`.robustness`: Robertson's check, whether a difference's sign survives a stated
-  family of increasing transformations of the scores;
+- :mod:`.robustness`: Robertson's check, the first of a stated family of increasing
+  transformations of the scores that reverses the arithmetic mean's verdict, and whether it
+  does so substantially;
 - :mod:`.tables`: one table as text, Markdown, LaTeX or CSV;
+- :mod:`.report`: the text report for people: verdicts in words, the differences, the tests;
 - :mod:`.plot`: the per-topic differences as a Vega-Lite figure;
 - :mod:`.result`: :class:`~.result.Comparison`, what :func:`~.compare.compare` finds, and its outputs;
-- :mod:`.compare`: :func:`~.compare.compare` itself.
+- :mod:`.compare`: :func:`~.compare.compare` itself;
+- :mod:`.by_measure`: :func:`~.by_measure.compare_measures`, several measures at once (a table of
+  measures × averages, each measure its own Holm family or all together).
 
 Import from the modules (``from irmeans.comparison.significance import holm``) or from the top
 level (``irmeans.compare``, ``irmeans.holm``); the package re-exports nothing.

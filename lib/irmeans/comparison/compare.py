@@ -19,7 +19,9 @@ for every pair of systems (or each system against a baseline) and every average:
 
 then Holm's correction over all the comparisons each test made, a verdict for each pair
 (which system each average prefers, and whether the averages disagree), and Robertson's
-check: does the sign survive the family of :mod:`irmeans.comparison.robustness`? The result is a
+check: which transformation of the family of :mod:`irmeans.comparison.robustness` first reverses
+the arithmetic mean's verdict, and does it reverse it substantially (the reversed difference's
+own bootstrap interval excluding 0)? The result is a
 :class:`~irmeans.comparison.result.Comparison`, which prints as a table and writes Markdown,
 LaTeX, CSV, JSON and a plot.
 
@@ -45,8 +47,10 @@ from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .result import Comparison, Tests
-from .robustness import sign_survives
+from .robustness import reversal_intervals, reversals
 from .significance import (
+    FLOOR_SHARE,
+    choose_test,
     count_at_least,
     flip_count,
     holm,
@@ -56,12 +60,14 @@ from .significance import (
     sign_test,
 )
 
-__all__ = ["compare", "work", "DEFAULT_AVERAGES", "TESTS", "MAX_COMPARISONS"]
+__all__ = ["compare", "work", "DEFAULT_AVERAGES", "TESTS", "FLOOR_SHARE", "MAX_COMPARISONS"]
 
 #: The averages :func:`compare` uses unless told otherwise.
 DEFAULT_AVERAGES = ("am", "gm:0.01", "logit:0.01")
-#: The tests a verdict can rest on.
-TESTS = ("randomization", "t", "sign")
+#: The tests a verdict can rest on; ``auto`` is the randomization test, or the t-test when the randomization
+#: test's smallest Holm-adjusted p-value is not well below α (:data:`FLOOR_SHARE` of it).
+TESTS = ("auto", "randomization", "t", "sign")
+
 #: The most comparisons (pairs × averages) :func:`compare` makes in one call.
 MAX_COMPARISONS = 10_000_000
 
@@ -131,7 +137,7 @@ def compare(
     bootstrap: int = 10_000,
     confidence: float = 0.95,
     alpha: float = 0.05,
-    test: Literal["randomization", "t", "sign"] = "randomization",
+    test: Literal["auto", "randomization", "t", "sign"] = "auto",
     seed: int = 0,
     progress: Callable[[int], object] | None = None,
 ) -> Comparison:
@@ -158,8 +164,13 @@ def compare(
         Level of the percentile bootstrap intervals.
     alpha : float, default 0.05
         Level at which a Holm-adjusted p-value marks a verdict significant.
-    test : {"randomization", "t", "sign"}
-        The test whose Holm-adjusted p-values mark the verdicts (all three are computed).
+    test : {"auto", "randomization", "t", "sign"}
+        The test whose Holm-adjusted p-values mark the verdicts (all three are computed). ``auto``, the
+        default, is the randomization test unless its smallest possible Holm-adjusted p-value
+        (:func:`~irmeans.comparison.significance.randomization_floor` times the comparisons) is above
+        :data:`FLOOR_SHARE` × ``alpha``, where no verdict, or only one on the floor, could be marked: then the
+        t-test on each average's scale marks them (more ``permutations`` lower the floor; the
+        result's :attr:`~irmeans.comparison.result.Comparison.test` says which test it was).
     seed : int, default 0
         Seed of the sign vectors (the bootstrap's resamples come from the same seed,
         by a separate stream): the same seed gives the same result.
@@ -185,8 +196,8 @@ def compare(
     >>> c = irmeans.compare(scores)
     >>> [(v.average, v.better) for v in c.verdicts()[0].by_average]
     [('am', 'A'), ('gm:0.01', 'B'), ('logit:0.01', 'A')]
-    >>> c.disagree.tolist(), c.robust.tolist()
-    ([True], [False])
+    >>> c.disagree.tolist(), c.reversed_by, c.robertson.substantial.tolist()
+    ([True], ('log(x + 1e-05)',), [False])
     """
     matrix = _as_matrix(scores)
     n_systems, n_topics = matrix.shape
@@ -229,9 +240,17 @@ def compare(
         if g is not None:
             t[k], p_t[k] = paired_t_test(g[first], g[second])
     p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
-    low, high = _bootstrap(s, parsed, scales, first, second, bootstrap, confidence, seed, done)
+    found = reversals(s[first], s[second])  # Robertson's check: each pair's first reversal of the AM's verdict
+    shared = found.d.shape[0] <= len(parsed) * n_systems  # its replicates no more than the averages' own
+    low, high, reversal = _bootstrap(
+        s, parsed, scales, first, second, bootstrap, confidence, seed, done, found.d if shared else None
+    )
+    if not shared:  # too many reversals to hold beside the replicates: their own pass, a block of pairs at a time
+        reversal = reversal_intervals(found.d, bootstrap, confidence, seed)
+    robertson = found.check(*reversal)
     signs = sign_test(s[first], s[second])
-    robust, reversed_by, family = sign_survives(s[first], s[second])
+    n_comparisons = len(parsed) * first.size
+    marking = choose_test(test, n_comparisons, n_flips, exact, alpha)
     tests = Tests(
         t=t,
         p_t=p_t,
@@ -251,15 +270,14 @@ def compare(
         ci_low=low,
         ci_high=high,
         tests=tests,
-        robust=robust,
-        reversed_by=tuple(reversed_by),
-        family=family,
+        robertson=robertson,
         permutations=n_flips,
         exact=exact,
         bootstrap=bootstrap,
         confidence=confidence,
         alpha=alpha,
-        test=test,
+        test=marking,
+        requested_test=test,
         seed=seed,
     )
 
@@ -319,8 +337,11 @@ def _bootstrap(
     confidence: float,
     seed: int,
     done: Callable[[int], object],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2.
+    extra: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Percentile intervals of each average's difference over topics resampled with replacement: (averages, pairs) ×2,
+    and those of the mean of each row of ``extra`` (rows, topics: Robertson's reversed differences) on the same
+    resamples.
 
     Every system is averaged on the same resamples, so each pair's differences are paired;
     the resamples come from ``seed`` by a stream of their own (not the sign vectors').  An
@@ -333,10 +354,12 @@ def _bootstrap(
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     replicates = np.empty((len(averages), n_systems, resamples))
     by_topic = [None if g is None else np.ascontiguousarray(g.T) for g in scales]
+    extra = np.empty((0, n_topics)) if extra is None else extra
+    extra_means = np.empty((extra.shape[0], resamples))
     for part in _chunks(resamples, _BLOCK_VALUES // (n_systems * n_topics)):
         m = part.stop - part.start
         drawn = rng.integers(0, n_topics, size=(m, n_topics))
-        if any(g is not None for g in by_topic):
+        if extra.shape[0] or any(g is not None for g in by_topic):
             cells = (drawn + (np.arange(m) * n_topics)[:, None]).ravel()
             times = np.bincount(cells, minlength=m * n_topics).reshape(m, n_topics).astype(np.float64)
         if any(g is None for g in by_topic):
@@ -346,6 +369,8 @@ def _bootstrap(
                 replicates[k, :, part] = avg.from_mean((times @ g) / n_topics).T
             else:
                 replicates[k, :, part] = avg(picked, axis=2)
+        if extra.shape[0]:
+            extra_means[:, part] = (extra @ times.T) / n_topics
         done(m)
     tail = (1 - confidence) / 2
     low = np.empty((len(averages), first.size))
@@ -358,7 +383,9 @@ def _bootstrap(
             d.partition(kth, axis=1)  # the order statistics of the two quantiles, in place (faster than a sort)
             low[k, part], high[k, part] = (_quantile(d, *ranks[q]) for q in (tail, 1 - tail))
             done(part.stop - part.start)
-    return low, high
+    extra_means.partition(kth, axis=1)
+    extra_low, extra_high = (_quantile(extra_means, *ranks[q]) for q in (tail, 1 - tail))
+    return low, high, (extra_low, extra_high)
 
 
 def _order_statistics(n: int, q: float) -> tuple[int, int, float]:

@@ -26,7 +26,11 @@ import numpy as np
 
 from ..errors import IrmeansError
 
-__all__ = ["topic_differences_spec", "save_spec", "PLOT_FORMATS"]
+__all__ = ["topic_differences_spec", "save_spec", "PLOT_FORMATS", "PALETTE"]
+
+#: The bars' colours, A better, B better, a tie: Okabe and Ito's blue, orange and grey, which readers with any
+#: common colour-vision deficiency tell apart (red against green is the pair most of them cannot).
+PALETTE = ("#0072B2", "#E69F00", "#999999")
 
 #: File extensions :func:`save_spec` writes.
 PLOT_FORMATS = (".svg", ".png")
@@ -37,9 +41,9 @@ def topic_differences_spec(
 ) -> dict[str, Any]:
     """A Vega-Lite spec of per-topic differences: ``differences[pair, column, topic]``, a panel per pair and column.
 
-    Each panel's topics are sorted from the largest difference to the smallest; bars
-    above 0 (A better) and below (B better) differ in colour, and every bar's tooltip names
-    its topic.
+    Each panel's topics are sorted from the largest difference to the smallest and named on
+    its axis; bars above 0 (A better) and below (B better) differ in colour (:data:`PALETTE`,
+    safe for colour-blind readers), and every bar's tooltip names its topic.
     """
     d = np.asarray(differences, dtype=np.float64)
     if d.shape != (len(pairs), len(columns), len(topics)):
@@ -72,23 +76,24 @@ def topic_differences_spec(
             "row": {"field": "pair", "type": "nominal", "sort": list(pairs), "title": None},
             "column": {"field": "scale", "type": "nominal", "sort": list(columns), "title": None},
         },
-        "resolve": {"scale": {"y": "independent"}},
+        "resolve": {"scale": {"x": "independent", "y": "independent"}},
         "spec": {
             "width": width,
             "height": 110,
             "mark": {"type": "bar"},
             "encoding": {
                 "x": {
-                    "field": "rank",
+                    "field": "topic",
                     "type": "ordinal",
-                    "title": "topics, sorted by difference",
-                    "axis": {"labels": False, "ticks": False},
+                    "sort": {"field": "rank"},
+                    "title": "topic, sorted by difference",
+                    "axis": {"labelAngle": -90, "labelFontSize": 8, "labelOverlap": True},
                 },
                 "y": {"field": "difference", "type": "quantitative", "title": "difference"},
                 "color": {
                     "field": "better",
                     "type": "nominal",
-                    "scale": {"domain": ["A", "B", "tie"], "range": ["#1b7837", "#b2182b", "#888888"]},
+                    "scale": {"domain": ["A", "B", "tie"], "range": list(PALETTE)},
                     "legend": {"title": "better on the topic"},
                 },
                 "tooltip": [

@@ -9,7 +9,10 @@ adjusted p-values, and Robertson's check of the pair. It reads as two tables:
   the Holm-adjusted p-values of the t-test and the randomization test;
 - **verdicts**, a row per pair: which system each average prefers (``>``: A, ``<``: B,
   ``=``: neither; ``*`` where the chosen test, Holm-adjusted, is below α), the sign test,
-  whether the averages disagree, and whether the sign survives Robertson's family.
+  whether the averages disagree, and Robertson's check (the first transformation of its family that reverses
+  the arithmetic mean's verdict, and whether it does so substantially).
+
+:meth:`Comparison.to_text` is another thing: the report for people of :mod:`.report`.
 
 CSV and JSON hold every number unrounded (raw and adjusted p-values alike); the text,
 Markdown and LaTeX tables round them for reading.  A number that is not finite is written as
@@ -31,13 +34,25 @@ from .._numeric import TOLERANCE
 from ..averages import Average
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
+from .report import p_text as _p
+from .report import robust_cell as _robust_cell
+from .robustness import Robertson
 from .significance import SignTest
 from .tables import FORMATS, Table, csv_text, render
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Comparison", "Tests", "Verdict", "AverageVerdict", "OUTPUT_FORMATS", "COLUMNS", "MAX_PLOT_PAIRS"]
+__all__ = [
+    "Comparison",
+    "Tests",
+    "Verdict",
+    "AverageVerdict",
+    "OUTPUT_FORMATS",
+    "COLUMNS",
+    "MAX_PLOT_PAIRS",
+    "LATEX_NEEDS",
+]
 
 #: What :meth:`Comparison.format` writes.
 OUTPUT_FORMATS = (*FORMATS, "csv", "json")
@@ -67,7 +82,13 @@ COLUMNS = (
     "disagree",
     "robust",
     "reversed_by",
+    "reversal_difference",
+    "reversal_ci_low",
+    "reversal_ci_high",
+    "reversal_substantial",
 )
+#: The first line of the LaTeX output: what the document must load for its tables.
+LATEX_NEEDS = r"% needs \usepackage{booktabs} (\toprule, \midrule, \bottomrule)"
 #: The most pairs :meth:`Comparison.plot_spec` draws (a row of panels each).
 MAX_PLOT_PAIRS = 25
 
@@ -99,7 +120,8 @@ class AverageVerdict:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A pair's verdicts: one per average, whether they disagree, the sign test and Robertson's check."""
+    """A pair's verdicts: one per average, whether they disagree, the sign test and Robertson's check (the first
+    transformation that reverses the arithmetic mean's verdict, or None, and whether it does so substantially)."""
 
     system_a: str
     system_b: str
@@ -110,7 +132,8 @@ class Verdict:
     ties: int
     p_sign_holm: float
     robust: bool
-    reversed_by: tuple[str, ...]
+    reversed_by: str | None
+    substantial: bool
 
 
 def _float(x: Any) -> float | str | None:
@@ -119,13 +142,6 @@ def _float(x: Any) -> float | str | None:
     if math.isnan(v):
         return None
     return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
-
-
-def _p(p: float) -> str:
-    """A p-value to read: three significant digits; below the smallest double as such, not 0."""
-    if math.isnan(p):
-        return "-"
-    return "<1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,19 +162,22 @@ class Comparison:
     ci_low, ci_high : ndarray, shape (averages, pairs)
         Percentile bootstrap interval of each difference, at ``confidence``.
     tests : Tests
-    robust : ndarray of bool, shape (pairs,)
-        Robertson's check: the sign of the mean difference is the same (and not 0)
-        under every transformation of ``family``.
-    reversed_by : tuple of tuple of str
-        For each pair, the transformations whose sign differs from the arithmetic mean's.
-    family : tuple of str
-        The transformations tried (:data:`irmeans.comparison.robustness.FAMILY`, those that take the scores).
+    robertson : Robertson
+        Robertson's check of each pair (:func:`irmeans.comparison.robustness.robertson_check`); ``robust``,
+        ``reversed_by`` and ``family`` are its own.
     permutations : int
         Sign vectors of the randomization test (2**topics when ``exact``).
     exact : bool
         Whether the randomization test enumerated every sign vector.
-    bootstrap, confidence, alpha, test, seed
+    bootstrap, confidence, alpha, seed
         The settings :func:`irmeans.compare` was called with.
+    test : str
+        The test that marks the verdicts: ``randomization``, ``t`` or ``sign``.
+    requested_test : str
+        The test asked for; ``auto`` when :func:`irmeans.compare` chose ``test``.
+    holm_family : int or None
+        The comparisons each test's Holm correction ran over, when more than these (several measures corrected
+        together: :func:`irmeans.comparison.by_measure.compare_measures`); None for pairs × averages.
     """
 
     matrix: ScoreMatrix
@@ -170,18 +189,59 @@ class Comparison:
     ci_low: np.ndarray
     ci_high: np.ndarray
     tests: Tests
-    robust: np.ndarray
-    reversed_by: tuple[tuple[str, ...], ...]
-    family: tuple[str, ...]
+    robertson: Robertson
     permutations: int
     exact: bool
     bootstrap: int
     confidence: float
     alpha: float
     test: str
+    requested_test: str
     seed: int
+    holm_family: int | None = None
 
     # -- derived values ---------------------------------------------------------------------------------------
+
+    @property
+    def robust(self) -> np.ndarray:
+        """Robertson's check, (pairs,): the AM prefers one system and no transformation reverses it substantially."""
+        return self.robertson.robust
+
+    @property
+    def reversed_by(self) -> tuple[str | None, ...]:
+        """For each pair, the first transformation that reverses the arithmetic mean's verdict, or None."""
+        return self.robertson.reversed_by
+
+    @property
+    def family(self) -> tuple[str, ...]:
+        """The transformations of Robertson's check (:data:`irmeans.comparison.robustness.FAMILY`, those that take
+        the scores)."""
+        return self.robertson.family
+
+    @property
+    def comparisons(self) -> int:
+        """The size of each test's Holm family: pairs × averages (the sign test's is the pairs alone), or
+        :attr:`holm_family` when it was corrected with other measures' comparisons."""
+        return self.holm_family or int(self.means.shape[0] * self.first.size)
+
+    @property
+    def p_floor(self) -> float:
+        """The smallest p-value the randomization test can give with its sign vectors (2 / 2**n exact,
+        1 / (permutations + 1) at random)."""
+        from .significance import randomization_floor
+
+        return randomization_floor(self.permutations, self.exact)
+
+    @property
+    def p_floor_holm(self) -> float:
+        """The smallest Holm-adjusted p-value of the randomization test: :attr:`p_floor` × :attr:`comparisons`."""
+        return min(1.0, self.p_floor * self.comparisons)
+
+    def on_floor(self) -> np.ndarray:
+        """Where the randomization test's Holm-adjusted p-value is its floor, (averages, pairs): no p could be
+        smaller with these sign vectors, so a verdict there may only lack sign vectors."""
+        floor = self.p_floor_holm
+        return np.asarray(np.abs(self.tests.p_randomization_holm - floor) <= 1e-9 * floor)
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
@@ -251,6 +311,7 @@ class Comparison:
                     float(self.tests.p_sign_holm[j]),
                     bool(self.robust[j]),
                     self.reversed_by[j],
+                    bool(self.robertson.substantial[j]),
                 )
             )
         return out
@@ -295,7 +356,11 @@ class Comparison:
             "significant": each(self.significant),
             "disagree": repeat(self.disagree.tolist()),
             "robust": repeat(self.robust.tolist()),
-            "reversed_by": repeat("; ".join(r) for r in self.reversed_by),
+            "reversed_by": repeat(self.reversed_by),
+            "reversal_difference": repeat(self.robertson.difference.tolist()),
+            "reversal_ci_low": repeat(self.robertson.low.tolist()),
+            "reversal_ci_high": repeat(self.robertson.high.tolist()),
+            "reversal_substantial": repeat(self.robertson.substantial.tolist()),
         }
 
     def rows(self) -> list[dict[str, Any]]:
@@ -330,7 +395,8 @@ class Comparison:
                     "disagree": v.disagree,
                     "sign_test": {"wins": v.wins, "losses": v.losses, "ties": v.ties, "p_holm": v.p_sign_holm},
                     "robust": v.robust,
-                    "reversed_by": list(v.reversed_by),
+                    "reversed_by": v.reversed_by,
+                    "reversal_substantial": v.substantial,
                 }
             )
         return {
@@ -345,6 +411,10 @@ class Comparison:
                 "averages": [{"spec": a.spec, "label": a.label} for a in self.averages],
                 "baseline": self.baseline,
                 "test": self.test,
+                "requested_test": self.requested_test,
+                "holm_family": self.comparisons,
+                "p_floor": self.p_floor,
+                "p_floor_holm": self.p_floor_holm,
                 "alpha": self.alpha,
                 "permutations": self.permutations,
                 "exact": self.exact,
@@ -385,9 +455,11 @@ class Comparison:
         return [
             f"{m.label or 'scores'}: {m.shape[0]} systems x {m.shape[1]} topics; {what}; difference = A - B",
             f"paired t-test on each average's scale ({scales}); randomization test, {flips}; sign test",
-            f"p-values Holm-adjusted over the {self.means.shape[0] * n_pairs:,} comparisons of each test "
+            f"p-values Holm-adjusted over the {self.comparisons:,} comparisons of each test "
             f"({n_pairs:,} for the sign test); {self.confidence:.0%} bootstrap intervals, {self.bootstrap:,} "
             "resamples of the topics",
+            f"the randomization test's smallest possible p: {self.p_floor:.3g} ({self.p_floor_holm:.3g} after Holm); "
+            f"verdicts marked by the {'t-test on each average scale' if self.test == 't' else self.test + ' test'}",
         ]
 
     def differences_table(self, digits: int = 4) -> Table:
@@ -420,8 +492,7 @@ class Comparison:
         rows = []
         for j, v in enumerate(self.verdicts()):
             marks = [sym[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(self.averages))]
-            # not robust: reversed by some transformations, or a tie to begin with (no sign to survive)
-            robust = "yes" if v.robust else "no: " + (", ".join(v.reversed_by) or "the AM ties them")
+            robust = _robust_cell(v)
             rows.append(
                 (
                     v.system_a,
@@ -437,7 +508,9 @@ class Comparison:
         notes = [
             f"> the average prefers A, < B, = neither; * {test}'s Holm-adjusted p < {self.alpha:g}",
             "sign test: topics A wins-loses-ties, Holm-adjusted p; disagree: one average prefers A, another B",
-            "robust: the AM's sign survives every transformation of Robertson's family: " + ", ".join(self.family),
+            "robust: no transformation of Robertson's family reverses the AM's verdict substantially (the reversed "
+            f"difference's {self.confidence:.0%} interval excluding 0); the first that reverses it is named: "
+            + ", ".join(self.family),
         ]
         columns = (*(a.spec for a in self.averages), "sign_test", "p_sign_holm", "disagree", "robust")
         return Table("Verdicts", ("system_a", "system_b", *columns), rows, notes)
@@ -451,10 +524,16 @@ class Comparison:
             return self.to_json()
         if fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
-        return "\n\n".join(render(t, fmt) for t in (self.differences_table(digits), self.verdicts_table())) + "\n"
+        if fmt == "text":
+            from .report import text_report
+
+            return text_report(self, digits)
+        tables = "\n\n".join(render(t, fmt) for t in (self.differences_table(digits), self.verdicts_table())) + "\n"
+        return (LATEX_NEEDS + "\n" + tables) if fmt == "latex" else tables
 
     def to_text(self, digits: int = 4) -> str:
-        """Both tables as aligned text."""
+        """The report for people (:func:`irmeans.comparison.report.text_report`): notes, a verdict in words for
+        each pair, the differences and the tests, at most 100 columns wide."""
         return self.format("text", digits)
 
     def to_markdown(self, digits: int = 4) -> str:
@@ -462,7 +541,8 @@ class Comparison:
         return self.format("markdown", digits)
 
     def to_latex(self, digits: int = 4) -> str:
-        """Both tables as LaTeX ``table`` environments (booktabs), the notes in their captions."""
+        """Both tables as LaTeX ``table`` environments, the notes in their captions, after a comment line saying
+        that they need ``\\usepackage{booktabs}`` (:data:`LATEX_NEEDS`)."""
         return self.format("latex", digits)
 
     def __str__(self) -> str:

@@ -41,6 +41,9 @@ __all__ = [
     "flip_count",
     "count_at_least",
     "randomization_p",
+    "randomization_floor",
+    "FLOOR_SHARE",
+    "choose_test",
     "SignTest",
     "wilcoxon_test",
 ]
@@ -180,6 +183,39 @@ def randomization_p(counts: ArrayLike, total: int, exact: bool) -> np.ndarray:
     """
     c = np.asarray(counts, dtype=np.float64)
     return c / total if exact else (c + 1) / (total + 1)
+
+
+#: ``irmeans.compare(test="auto")`` takes the randomization test when its smallest Holm-adjusted p-value is at most
+#: this share of α, and the t-test otherwise.
+FLOOR_SHARE = 0.1
+
+
+def randomization_floor(total: int, exact: bool) -> float:
+    """The smallest two-sided p-value :func:`randomization_p` can give over ``total`` sign vectors.
+
+    Exact, 2 / 2**n: a sign vector and its opposite give the same sum, so the observed one and its
+    opposite always count. Drawn at random, 1 / (total + 1). Holm's correction multiplies it by
+    the size of the family, so that with many comparisons no verdict can reach a small α
+    unless more sign vectors are drawn.
+
+    >>> randomization_floor(1024, True), randomization_floor(10_000, False)
+    (0.001953125, 9.999000099990002e-05)
+    """
+    return 2 / total if exact else 1 / (total + 1)
+
+
+def choose_test(test: str, comparisons: int, total: int, exact: bool, alpha: float) -> str:
+    """The test that marks verdicts: ``test`` itself, or for ``auto`` the randomization test when its smallest
+    Holm-adjusted p over ``comparisons`` (:func:`randomization_floor` of ``total`` sign vectors times them) is at
+    most :data:`FLOOR_SHARE` × ``alpha``, and the t-test otherwise.
+
+    >>> choose_test("auto", 9, 10_000, False, 0.05), choose_test("auto", 14_850, 10_000, False, 0.05)
+    ('randomization', 't')
+    """
+    if test != "auto":
+        return test
+    floor = min(1.0, comparisons * randomization_floor(total, exact))
+    return "randomization" if floor <= FLOOR_SHARE * alpha else "t"
 
 
 def randomization_test(

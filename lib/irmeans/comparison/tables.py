@@ -36,7 +36,7 @@ __all__ = ["Table", "FORMATS", "render", "latex_escape", "csv_text"]
 #: The spellings :func:`render` writes.
 FORMATS = ("text", "markdown", "latex")
 
-_NUMBER = re.compile(r"[-+−]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?[*]?|[<>]\d.*|-|")
+_NUMBER = re.compile(r"[-+−]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?[*^]?|[<>]\d.*|-|")
 
 
 @dataclass(frozen=True)
