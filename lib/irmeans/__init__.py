@@ -25,7 +25,7 @@ _HOMES = {
     "consistency.halves": ["difficulty_halves", "draw_halves", "make_halves"],
     "consistency.topics": ["standardize", "topic_difficulty"],
     "comparison.significance": ["holm", "paired_t_test", "randomization_test", "sign_test"],
-    "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning"],
+    "errors": ["FileFormatError", "IrmeansError", "TopicsLeftOutWarning", "TooFewToTellWarning"],
     "means": ["TREC_EVAL_GM_EPS", "arithmetic_mean", "geometric_mean", "harmonic_mean", "logit_mean", "median"],
     "measures": [
         "STANDARD_RECALL_LEVELS",
@@ -45,6 +45,7 @@ _HOMES = {
     "trec.files": ["Qrels", "Run", "read_qrels", "read_run"],
     "score_matrix": ["ScoreMatrix", "evaluate_runs"],
     "comparison.compare": ["compare"],
+    "comparison.by_measure": ["compare_measures"],
     "comparison.result": ["Comparison"],
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -73,6 +74,7 @@ __all__ = [
     "FileFormatError",
     "IrmeansError",
     "TopicsLeftOutWarning",
+    "TooFewToTellWarning",
     "TREC_EVAL_GM_EPS",
     "arithmetic_mean",
     "geometric_mean",
@@ -100,6 +102,7 @@ __all__ = [
     "ScoreMatrix",
     "evaluate_runs",
     "compare",
+    "compare_measures",
     "Comparison",
 ]
 
@@ -119,6 +122,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what type checkers and editors see: the same names, imported at once
     from .averages import AM, GM, HM, Average, Logit, Median, parse_average
+    from .comparison.by_measure import compare_measures
     from .comparison.compare import compare
     from .comparison.result import Comparison
     from .comparison.significance import holm, paired_t_test, randomization_test, sign_test
@@ -127,7 +131,7 @@ if TYPE_CHECKING:  # what type checkers and editors see: the same names, importe
     from .consistency.intervals import tau_intervals
     from .consistency.kendall import kendall_tau
     from .consistency.topics import standardize, topic_difficulty
-    from .errors import FileFormatError, IrmeansError, TopicsLeftOutWarning
+    from .errors import FileFormatError, IrmeansError, TooFewToTellWarning, TopicsLeftOutWarning
     from .means import (
         TREC_EVAL_GM_EPS,
         arithmetic_mean,

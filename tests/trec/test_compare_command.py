@@ -204,23 +204,6 @@ def test_help_lists_the_options_and_the_exit_statuses(capsys):
     assert "default: am, gm:0.01, logit:0.01" in text
 
 
-def test_the_readme_s_compare_commands_run_as_written(tmp_path):
-    """Each `irmeans compare` line of the README, through the shell, from a folder laid out as the repository's root."""
-    import re
-    import subprocess
-
-    root = EXAMPLES.parent
-    lines = re.findall(r"^(\.venv/bin/irmeans compare .*?)(?:\s+#.*)?$", (root / "README.md").read_text(), re.M)
-    assert len(lines) >= 5
-    for name in ("examples", ".venv"):
-        (tmp_path / name).symlink_to(root / name)
-    for line in lines:
-        done = subprocess.run(["sh", "-c", line], cwd=tmp_path, capture_output=True, text=True)
-        assert done.returncode == 0, f"{line}: {done.stderr}"
-    assert (tmp_path / "differences.svg").read_text().startswith("<svg")
-    assert (tmp_path / "adhoc8-against-run1.csv").read_text().startswith("system_a,system_b,average")
-
-
 @pytest.mark.parametrize("plot", [False, True])
 def test_compare_loads_the_plot_and_the_datasets_only_when_asked(tmp_path, plot):
     import subprocess

@@ -170,7 +170,7 @@ def compare(
         (:func:`~irmeans.comparison.significance.randomization_floor` times the comparisons) is above
         :data:`FLOOR_SHARE` × ``alpha``, where no verdict, or only one on the floor, could be marked: then the
         t-test on each average's scale marks them (more ``permutations`` lower the floor; the
-        result's :attr:`~irmeans.comparison.result.Comparison.test` says which test it was).
+        result's ``test`` attribute says which test it was).
     seed : int, default 0
         Seed of the sign vectors (the bootstrap's resamples come from the same seed,
         by a separate stream): the same seed gives the same result.
