@@ -185,16 +185,22 @@ def numbered_figures(chapters: Path | None = None) -> list[dict]:
     return found
 
 
+def _figure(label: str, chapters: Path | None) -> dict:
+    """The numbered figure ``label`` (:func:`numbered_figures`), from the first of :func:`_folders` that has it."""
+    for folder in _folders(chapters):
+        for figure in numbered_figures(folder):
+            if figure["label"] == label:
+                return figure
+    raise ValueError(f"no figure labelled {label!r} in the chapters of {_folder(chapters)}")
+
+
 def caption(label: str, chapters: Path | None = None) -> Reference:
     """The caption of figure ``label``, as its cell's metadata gives it to the site (myst-nb's
     ``mystnb.figure.caption``): for the line under the figure in JupyterLab, where jupyterlab-myst
     shows no caption (a markdown cell the site removes: :func:`lab_caption_source`)."""
-    for figure in (f for folder in _folders(chapters) for f in numbered_figures(folder)):
-        if figure["label"] == label:
-            # With the site's typographic quotes ("A’s", not "A's"), as Sphinx's smart quotes set it there.
-            text = educateQuotes(figure["caption"], language="en")
-            return Reference(text, figure["caption"])
-    raise ValueError(f"no figure labelled {label!r} in the chapters of {_folder(chapters)}")
+    figure = _figure(label, chapters)
+    # With the site's typographic quotes ("A’s", not "A's"), as Sphinx's smart quotes set it there.
+    return Reference(educateQuotes(figure["caption"], language="en"), figure["caption"])
 
 
 def lab_caption_source(label: str) -> str:
@@ -241,12 +247,9 @@ def chapter_title(name: str, chapters: Path | None = None) -> str:
 
 def numref(label: str, chapters: Path | None = None) -> Reference:
     """``{numref}`label```: "Fig. 4.1" for the first figure of chapter 4."""
-    for folder in _folders(chapters):
-        for figure in numbered_figures(folder):
-            if figure["label"] == label:
-                number = f"{figure['chapter']}.{figure['number']}"
-                return Reference(FIGURE_FORMAT.format(number), f"{{numref}}`{label}`")
-    raise ValueError(f"no figure labelled {label!r} in the chapters of {_folder(chapters)}")
+    figure = _figure(label, chapters)
+    number = f"{figure['chapter']}.{figure['number']}"
+    return Reference(FIGURE_FORMAT.format(number), f"{{numref}}`{label}`")
 
 
 def doc(name: str, chapters: Path | None = None) -> Reference:
