@@ -283,7 +283,7 @@ def test_auto_takes_the_randomization_test_from_exactly_the_sign_vectors_that_br
     short = compare(scores, specs, permutations=needed - 1, bootstrap=10, alpha=alpha)
     assert (enough.test, short.test) == ("randomization", "t") and short.requested_test == "auto"
     assert short.p_floor_holm > 0.1 * alpha >= enough.p_floor_holm
-    assert f"-n {needed:,} (permutations)" in _prose(short.to_text())
+    assert f"-n {needed:,} (sign vectors)" in _prose(short.to_text())
 
 
 def test_a_large_family_marks_its_verdicts_by_the_t_test_and_says_why(trec8):
