@@ -153,7 +153,7 @@ def test_a_reversal_whose_own_interval_excludes_0_is_substantial_and_not_robust(
     assert r.low[0] < r.difference[0] < r.high[0] < 0
     row = c.rows()[0]
     assert row["reversed_by"] == "log(x + 1e-05)" and row["reversal_substantial"] is True
-    assert "no: log(x + 1e-05) reverses it" in c.to_markdown()
+    assert "no, log(x + 1e-05) reverses it" in c.to_markdown()
     assert "log(x + 1e-05) reverses the AM's verdict substantially" in " ".join(c.to_text().split())
 
 

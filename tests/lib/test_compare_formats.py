@@ -295,7 +295,7 @@ def test_no_name_breaks_a_table_in_any_format(names, title):
 def test_two_identical_systems_are_not_robust_and_the_table_says_why():
     c = compare({"A": {"1": 0.3, "2": 0.5}, "B": {"1": 0.3, "2": 0.5}}, ["am"], permutations=10, bootstrap=10)
     assert not c.robust[0] and c.reversed_by[0] is None
-    assert "no: the AM ties them" in c.to_markdown() and "the AM ties them, no verdict" in c.to_text()
+    assert "no, the AM ties them" in c.to_markdown() and "the AM ties them, no verdict" in c.to_text()
 
 
 def test_latex_says_first_what_it_needs(result):

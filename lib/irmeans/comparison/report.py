@@ -155,7 +155,7 @@ def _notes(c: Comparison) -> dict[str, list[str]]:
         "verdicts": [
             f"Compared: {_what(c)}",
             _marking(c),
-            "Sign test: topics A wins, loses and ties, its p Holm-adjusted over the pairs",
+            "Sign test: the topics A wins, loses and ties, and its p, Holm-adjusted over the pairs",
             robertson,
         ],
         "differences": [
@@ -199,8 +199,8 @@ def robust_cell(v: Any) -> str:
     """Robertson's check of a :class:`~irmeans.comparison.verdicts.Verdict` in a few words: the first
     transformation that reverses it, and how."""
     if v.reversed_by is None:
-        return "yes" if v.robust else "no: the AM ties them"
-    return f"no: {v.reversed_by} reverses it" if v.substantial else f"yes: {v.reversed_by} reverses it within noise"
+        return "yes" if v.robust else "no, the AM ties them"
+    return f"no, {v.reversed_by} reverses it" if v.substantial else f"yes, {v.reversed_by} within noise"
 
 
 def _number(x: float, digits: int) -> str:
@@ -336,8 +336,7 @@ def report_tables(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
                 a,
                 b,
                 *(symbol[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(c.averages))),
-                f"{wins}-{losses}-{v.ties}",
-                p_text(v.p_sign_holm),
+                f"{wins}-{losses}-{v.ties} ({p_text(v.p_sign_holm)})",
                 "yes" if v.disagree else "no",
                 robust_cell(v),
             )
@@ -378,7 +377,7 @@ def report_tables(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
     return (
         Table(
             "Verdicts",
-            ("A", "B", *averages, "sign test", "Holm p", "disagree", "Robertson"),
+            ("A", "B", *averages, "sign test (Holm p)", "disagree", "Robertson"),
             verdict_rows,
             verdict_notes,
         ),

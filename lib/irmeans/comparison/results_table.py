@@ -11,7 +11,8 @@ family: each measure's pairs × averages, or every measure's together) and its m
   that measure and average, and the baseline comes first;
 - without one, every pair was compared: the systems are lettered (a, b, c…) and a value
   carries, as a superscript, the letters of the systems it is significantly better than
-  (the way ranx and many IR papers mark every pair).
+  (the way ranx and many IR papers mark every pair); more than :data:`MAX_LETTERED` systems
+  get no marks, and the caption says why.
 
 The caption states the family, the test, α and what each mark means. Text marks the best with
 ``**`` on each side (as Markdown writes bold); LaTeX uses booktabs, two header rows when there
@@ -55,12 +56,14 @@ from .tables import (
 # A Comparison is typed as Any here: its module imports this one, and the library's modules form no cycle.
 Comparison = Any
 
-__all__ = ["ResultsTable", "results_table", "RESULTS_FORMATS", "UP", "DOWN"]
+__all__ = ["ResultsTable", "results_table", "RESULTS_FORMATS", "UP", "DOWN", "MAX_LETTERED"]
 
 #: What :meth:`ResultsTable.format` writes.
 RESULTS_FORMATS = ("text", "markdown", "latex", "csv", "json")
 #: The marks of a system significantly higher, and lower, than the baseline.
 UP, DOWN = "↑", "↓"
+#: The most systems lettered (a to z) to mark every pair, without a baseline; more get no marks.
+MAX_LETTERED = 26
 #: The widest line of the text.
 WIDTH = 100
 
@@ -233,12 +236,11 @@ class ResultsTable:
             return cell + r"\rlap{$^{" + (r"\uparrow" if mark == UP else r"\downarrow") + "}$}"
         return cell + (r"$^{\mathrm{" + mark + "}}$" if mark else "")
 
-    def _latex_header(self, label: str) -> str:
-        """An average's label for a header, on two lines where it has a parenthesis (``εGM`` over ``(ε = 0.01)``)."""
+    @staticmethod
+    def _label_lines(label: str) -> tuple[str, str]:
+        """An average's label on two header lines where it has a parenthesis (``εGM`` over ``(ε = 0.01)``)."""
         name, paren, rest = label.partition(" (")
-        if not paren:
-            return latex_escape(label)
-        return r"\begin{tabular}[b]{@{}c@{}}" + latex_escape(name) + r"\\" + latex_escape("(" + rest) + r"\end{tabular}"
+        return (name, "(" + rest) if paren else (label, "")
 
     def _latex(self) -> str:
         names = [latex_escape(n, NAME_BREAKS) for n in self._row_names()]
@@ -275,7 +277,10 @@ class ResultsTable:
                     rules.append(rf"\cmidrule(lr){{{at}-{at + n - 1}}}")
                     at += n
                 head.append(" & ".join(spans) + r" \\ " + " ".join(rules))
-            head.append(" & ".join(["System", *(self._latex_header(self.columns[j][2]) for j in columns)]))
+            lines = [self._label_lines(self.columns[j][2]) for j in columns]
+            head.append(" & ".join(["System", *(latex_escape(name) for name, _ in lines)]))
+            if any(paren for _, paren in lines):
+                head.append(" & ".join(["", *(latex_escape(paren) for _, paren in lines)]))
             rows = [[names[i], *(self._latex_cell(i, j) for j in columns)] for i in range(len(self.systems))]
             text = caption if part == 0 else latex_escape(f"Results, continued ({part + 1} of {len(groups)}).")
             spec = first + align * len(columns)
@@ -401,6 +406,7 @@ def results_table(by_measure: Sequence[tuple[str, Comparison]], digits: int = 4)
     systems = tuple(names[i] for i in order)
     letters = _letters(len(systems))
     position = {i: row for row, i in enumerate(order)}
+    lettered = c0.baseline is not None or len(systems) <= MAX_LETTERED
     columns, values, marks = [], [], []
     for measure, c in by_measure:
         sig, better = c.significant, c.better
@@ -408,7 +414,7 @@ def results_table(by_measure: Sequence[tuple[str, Comparison]], digits: int = 4)
             columns.append((measure or c.matrix.label, avg.spec, avg.label))
             values.append(c.means[k, order])
             cell: list[list[str]] = [[] for _ in systems]
-            for j in np.flatnonzero(sig[k]).tolist():
+            for j in np.flatnonzero(sig[k]).tolist() if lettered else []:
                 a, b = position[int(c.first[j])], position[int(c.second[j])]
                 if better[k, j] == 0:
                     continue
@@ -427,6 +433,12 @@ def results_table(by_measure: Sequence[tuple[str, Comparison]], digits: int = 4)
         mark_note = (
             f"{UP} ({DOWN}): significantly higher (lower) than {c0.baseline}, by {_tests(by_measure)}, its p "
             f"Holm-adjusted {_family(by_measure)}, below {alpha}"
+        )
+    elif not lettered:
+        first = f"{what}, every pair of systems compared (no baseline)"
+        mark_note = (
+            f"No marks: with no baseline, the {len(systems)} systems are more than the {MAX_LETTERED} that letters "
+            "can mark (give a baseline, or choose fewer systems)"
         )
     else:
         first = f"{what}, every pair of systems compared (no baseline)"

@@ -11,8 +11,9 @@ writes a line break as ``<br>``; LaTeX escapes its special characters and writes
 break, or a blank line, as a space (a blank line would end the paragraph).
 
 The LaTeX is laid out for a page of the 10 pt article class on A4 (:data:`TEXT_WIDTH`): in
-``\\small`` type, in ``\\footnotesize`` with narrower gaps when that does not fit, with the
-columns of names wrapped when even that does not; a table of more than :data:`LONG_ROWS` rows
+``\\small`` type, in ``\\footnotesize`` or ``\\scriptsize`` with narrower gaps when that does not
+fit, with the columns of names wrapped when even that does not (a name too long for its column
+broken anywhere); a table of more than :data:`LONG_ROWS` rows
 is a ``longtable``, which breaks across pages and repeats its header. Its notes are its
 caption, a sentence each. It needs ``\\usepackage{booktabs,longtable,array}`` (:data:`LATEX_NEEDS`).
 
@@ -102,7 +103,7 @@ def sentence(note: str) -> str:
 
 
 #: Where a long name in a narrow LaTeX column may break: after a path's separators and the like.
-NAME_BREAKS = "/_.-"
+NAME_BREAKS = "/_.-:"
 #: Where a caption may break inside a path or a run's name.
 CAPTION_BREAKS = "/_"
 
@@ -221,18 +222,22 @@ def latex_escape(text: str, breaks: str = "") -> str:
 
 
 # Widths of characters in points, in the article class's \small type (cmr at 9 pt), a little generous.
-_DIGIT, _LOWER, _UPPER, _OTHER = 4.63, 4.9, 7.0, 4.4
+_DIGIT, _LOWER, _UPPER, _OTHER = 4.63, 4.75, 6.9, 4.6
+# The characters much wider than their kind (cmr's m and W, a math minus, #, % and & at 9 pt).
+_WIDE = {c: 7.6 for c in "mw#%&@−×≤≥"} | {"M": 8.3, "W": 9.3}
 
 
 def latex_width(text: str) -> float:
     """About how wide ``text`` (not escaped) sets in ``\\small`` type, in points; a little over, never much under.
 
     >>> round(latex_width("0.4339"), 1), round(latex_width("baseline"), 1)
-    (27.8, 39.2)
+    (27.8, 38.0)
     """
     total = 0.0
     for c in text:
-        if c.isdigit() or c in ".,+-−":
+        if c in _WIDE:
+            total += _WIDE[c]
+        elif c.isdigit() or c in ".,+-":
             total += _DIGIT
         elif c.islower():
             total += _LOWER
@@ -243,38 +248,75 @@ def latex_width(text: str) -> float:
     return total
 
 
+# The type sizes a table may be set in, the first that fits: the name, its scale against \small, the gap.
+# (cmr's smaller designs are wider for their size: a digit is 4.63 pt at 9 pt, 4.25 at 8 and 4.0 at 7.)
+_SIZES = (("small", 1.0, 4.0), ("footnotesize", 0.92, 3.0), ("scriptsize", 0.87, 2.5))
+#: The narrowest a wrapped column is made, in points.
+_NARROWEST = 20.0
+# Room kept in hand against the estimates of widths, in points.
+_SLACK = 3.0
+
+
+def _breakable(text: str, column: float, scale: float) -> str:
+    """``text`` for a wrapped column ``column`` points wide in type ``scale`` times ``\\small``: escaped, breaking
+    after a path's separators, and between any two characters of a word too wide for the column (a name without
+    a place to break)."""
+    words = []
+    for word in re.sub(r"\s+", " ", shown(_LINE_BREAK.sub(" ", text))).split(" "):
+        pieces = []  # the word's parts, each ending at a place to break, broken anywhere where too wide
+        for piece in re.findall("[^" + re.escape(NAME_BREAKS) + "]*[" + re.escape(NAME_BREAKS) + "]?", word):
+            if latex_width(piece) * scale <= column:
+                pieces.append(piece.translate(_LATEX_TABLE))
+            else:
+                pieces.append(r"\allowbreak{}".join(c.translate(_LATEX_TABLE) for c in piece))
+        words.append(r"\allowbreak{}".join(p for p in pieces if p))
+    return " ".join(words)
+
+
 @dataclass(frozen=True)
 class _Layout:
     """How a LaTeX table is set: its type size, the gap at each side of a column, and the width of each column
     of words that is wrapped (None: set on one line)."""
 
     size: str
+    scale: float
     gap: float
     wrapped: tuple[float | None, ...]
 
 
+def _fill(natural: Sequence[float], least: Sequence[float], room: float) -> list[float]:
+    """Widths that share ``room`` as water fills vessels: each column its natural width, or a common level where
+    that is less, but never below its ``least`` (then the total may exceed the room)."""
+    if sum(natural) <= room:
+        return list(natural)
+    low, high = 0.0, max(natural)
+    for _ in range(60):  # the level, by bisection, to a small fraction of a point
+        level = (low + high) / 2
+        if sum(min(n, max(m, level)) for n, m in zip(natural, least)) > room:
+            high = level
+        else:
+            low = level
+    return [min(n, max(m, low)) for n, m in zip(natural, least)]
+
+
 def _layout(columns: Sequence[Sequence[str]], right: Sequence[bool]) -> _Layout:
-    """The first setting in which the table fits :data:`TEXT_WIDTH`: ``\\small``, then ``\\footnotesize`` with
-    narrower gaps, then with its columns of words wrapped to share what the numbers leave."""
+    """The first setting in which the table fits :data:`TEXT_WIDTH`, in each type size from ``\\small`` down:
+    every column on one line, then with headers wider than their column's cells wrapped; in the smallest size,
+    at last, with its columns of words wrapped too (``columns``: each column's header, then its cells)."""
     natural = [max(latex_width(c) for c in column) for column in columns]
+    body = [max((latex_width(c) for c in column[1:]), default=0.0) for column in columns]
     n = len(natural)
-    for size, scale, gap in (("small", 1.0, 4.0), ("footnotesize", 0.92, 3.0)):
-        if sum(natural) * scale + 2 * gap * n <= TEXT_WIDTH:
-            return _Layout(size, gap, (None,) * n)
-    scale, gap = 0.92, 3.0
-    words = [j for j in range(n) if not right[j]]
-    room = TEXT_WIDTH - 2 * gap * n - sum(natural[j] * scale for j in range(n) if right[j])
-    # the narrow columns of words keep their width; the others share what is left
-    share = max(room / max(len(words), 1), 30.0)
-    wrapped: list[float | None] = [None] * n
-    for j in sorted(words, key=lambda j: natural[j]):
-        if natural[j] * scale <= share:
-            room -= natural[j] * scale
-            words.remove(j)
-            share = max(room / max(len(words), 1), 30.0)
-    for j in words:
-        wrapped[j] = share
-    return _Layout("footnotesize", gap, tuple(wrapped))
+    for size, scale, gap in _SIZES:
+        room = TEXT_WIDTH - _SLACK - 2 * gap * n
+        if sum(natural) * scale <= room:
+            return _Layout(size, scale, gap, (None,) * n)
+        widths = _fill([x * scale for x in natural], [max(b * scale, _NARROWEST) for b in body], room)
+        if sum(widths) <= room:
+            return _Layout(size, scale, gap, tuple(w if w < x * scale else None for w, x in zip(widths, natural)))
+    size, scale, gap = _SIZES[-1]
+    least = [max(b * scale, _NARROWEST) if r else _NARROWEST for b, r in zip(body, right)]
+    widths = _fill([x * scale for x in natural], least, TEXT_WIDTH - _SLACK - 2 * gap * n)
+    return _Layout(size, scale, gap, tuple(w if w < x * scale else None for w, x in zip(widths, natural)))
 
 
 def latex_table(
@@ -329,12 +371,14 @@ def _latex(table: Table) -> str:
     right = _numeric(table)
     layout = _layout([[c, *(row[j] for row in table.rows)] for j, c in enumerate(table.columns)], right)
     spec = "".join(
-        "r" if r else ("l" if w is None else rf">{{\raggedright\arraybackslash}}p{{{w:.0f}pt}}")
+        ("r" if r else "l")
+        if w is None
+        else rf">{{\{'raggedleft' if r else 'raggedright'}\arraybackslash}}p{{{w:.1f}pt}}"
         for r, w in zip(right, layout.wrapped)
     )
 
     def cells(row: Sequence[str]) -> list[str]:
-        return [latex_escape(c, NAME_BREAKS if w is not None else "") for c, w in zip(row, layout.wrapped)]
+        return [latex_escape(c) if w is None else _breakable(c, w, layout.scale) for c, w in zip(row, layout.wrapped)]
 
     caption = latex_escape(sentence(table.title) + " " + _sentences(table.notes), CAPTION_BREAKS)
     head = [" & ".join(cells(table.columns))]
