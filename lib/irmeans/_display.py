@@ -18,8 +18,8 @@ Every formatter goes through here:
   path): a word wider than the line stands alone on a line of its own.
 
 Markdown and LaTeX escape their own syntax (:mod:`irmeans.comparison.tables`) on top of
-:func:`shown`. CSV holds names exactly as given (quoted where CSV needs it), for a program to
-read back.
+:func:`shown`; CSV, which has no escapes of its own, shows its cells as text does (quoted where
+CSV needs it). JSON alone holds every name exactly.
 
 >>> shown("run\\x1b]0;pwned\\x07 1"), width("检索系统"), width("εGM")
 ('run\\\\x1b]0;pwned\\\\x07 1', 8, 3)
@@ -29,8 +29,6 @@ read back.
 
 from __future__ import annotations
 
-import json
-import unicodedata
 from typing import Any
 
 __all__ = ["GLUE", "shown", "width", "ljust", "rjust", "wrap", "json_text"]
@@ -80,6 +78,8 @@ def width(text: str) -> int:
     """
     if text.isascii():
         return len(text)
+    import unicodedata  # here: eval's start-up never needs it
+
     total = 0
     for c in text:
         if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
@@ -172,9 +172,12 @@ def json_text(data: Any) -> str:
     >>> text = json_text({"runs": ["caf\\udce9", "café", "a\\x9b2J"]})
     >>> text
     '{"runs": ["caf\\\\udce9", "café", "a\\\\u009b2J"]}'
+    >>> import json
     >>> json.loads(text)["runs"] == ["caf\\udce9", "café", "a\\x9b2J"]
     True
     """
+    import json  # here: the command line's other subcommands never need it
+
     # On one line: json's C encoder writes it (an indented dump is written in Python, 10 times slower).
     text = json.dumps(data, ensure_ascii=False, allow_nan=False)
     if text.isprintable():

@@ -71,12 +71,12 @@ def test_the_caption_states_the_family_the_test_alpha_and_each_mark():
     c = compare(m, ["am", "gm:0.01"], baseline="s0", test="t", alpha=0.01, **FAST)
     text = " ".join(c.results_table().notes)
     assert "each system against s0" in text
-    assert "↑ (↓): significantly higher (lower) than s0, by the t-test on each average's scale" in text
-    assert "Holm-adjusted over the 4 comparisons of the measure (2 systems x 2 averages), below α = 0.01" in text
+    assert "↑ (↓): significantly higher (lower) than s0 by the t-test on each average's scale" in text
+    assert "Holm-adjusted p < 0.01 over the 4 comparisons of the measure (2 systems x 2 averages)" in text
     assert "in bold (ties all in bold)" in text
     lettered = " ".join(compare(m, ["am"], test="randomization", **FAST).results_table().notes)
     assert "every pair of systems compared (no baseline)" in lettered
-    assert "A superscript letter names a system this one is significantly better than, by the randomization test" in (
+    assert "A superscript letter names a system this one is significantly better than by the randomization test" in (
         lettered
     )
 

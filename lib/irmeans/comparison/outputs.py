@@ -8,8 +8,9 @@ given; the text, Markdown and LaTeX round them for reading (:mod:`.report`), and
 that is not finite is written as CSV writes it (``inf``, ``-inf``; NaN, a test that does not
 apply, as an empty cell) and, since JSON has no such numbers, in JSON as the string ``"inf"``
 or ``"-inf"`` (t is infinite when a pair's differences are all equal and not 0) and NaN as
-``null``. JSON is valid UTF-8 whatever the names hold (:func:`irmeans._display.json_text`);
-CSV holds each name as given.
+``null``. Both are valid UTF-8 whatever the names hold: JSON keeps each name exactly, with
+escapes (:func:`irmeans._display.json_text`), and CSV shows a character that does not print as
+its escape, as the text report does (:func:`irmeans.comparison.tables.csv_text`).
 """
 
 from __future__ import annotations
@@ -169,8 +170,8 @@ class Outputs(Verdicts):
         return pd.DataFrame(self.columns(), columns=list(COLUMNS)).set_index(["system_a", "system_b", "average"])
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
-        """:meth:`rows` as CSV (numbers unrounded, NaN as an empty cell, names as given); written to ``path`` if
-        given."""
+        """:meth:`rows` as CSV (numbers unrounded, NaN as an empty cell, a character of a name that does not print
+        as its escape); written to ``path`` if given."""
         rows = [[csv_cell(v) for v in row.values()] for row in self.rows()]
         return save_text(csv_text(COLUMNS, rows), path)
 
@@ -329,8 +330,8 @@ class Outputs(Verdicts):
         new              **0.4333**↑
         <BLANKLINE>
         # The best value of each column is between ** (ties all).
-        # ↑ (↓): significantly higher (lower) than base, by the t-test on each average's scale, its p
-        #   Holm-adjusted over the 1 comparison of the measure (1 system x 1 average), below α = 0.05.
+        # ↑ (↓): significantly higher (lower) than base by the t-test on each average's scale, Holm-adjusted
+        #   p < 0.05 over the 1 comparison of the measure (1 system x 1 average).
         # No mark: no difference the test finds, which is not evidence of none.
         <BLANKLINE>
         """

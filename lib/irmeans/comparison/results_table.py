@@ -427,13 +427,10 @@ def results_table(by_measure: Sequence[tuple[str, Comparison]], digits: int = 4)
     matrix = np.stack(values, axis=1) if values else np.empty((len(systems), 0))
     best = _best(matrix, digits)
     what = c0.matrix.label or "scores"
-    alpha = f"α = {c0.alpha:g}"
+    held = f"Holm-adjusted p < {c0.alpha:g} {_family(by_measure)}"
     if c0.baseline is not None:
         first = f"{what}, each system against {c0.baseline}"
-        mark_note = (
-            f"{UP} ({DOWN}): significantly higher (lower) than {c0.baseline}, by {_tests(by_measure)}, its p "
-            f"Holm-adjusted {_family(by_measure)}, below {alpha}"
-        )
+        mark_note = f"{UP} ({DOWN}): significantly higher (lower) than {c0.baseline} by {_tests(by_measure)}, {held}"
     elif not lettered:
         first = f"{what}, every pair of systems compared (no baseline)"
         mark_note = (
@@ -443,8 +440,7 @@ def results_table(by_measure: Sequence[tuple[str, Comparison]], digits: int = 4)
     else:
         first = f"{what}, every pair of systems compared (no baseline)"
         mark_note = (
-            "A superscript letter names a system this one is significantly better than, by "
-            f"{_tests(by_measure)}, its p Holm-adjusted {_family(by_measure)}, below {alpha}"
+            f"A superscript letter names a system this one is significantly better than by {_tests(by_measure)}, {held}"
         )
     notes = (
         first,

@@ -405,15 +405,19 @@ def render(table: Table, fmt: str) -> str:
 
 
 def csv_text(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A CSV (comma-separated, quoted where needed, ``\\n`` line ends) of ``columns`` and ``rows``; names as given.
+    """A CSV (comma-separated, quoted where needed, ``\\n`` line ends) of ``columns`` and ``rows``, valid UTF-8.
 
-    >>> csv_text(["a", "b"], [[1, "x,y"]])
-    'a,b\\n1,"x,y"\\n'
+    A text cell is :func:`~irmeans._display.shown`: a character that does not print (ESC, a
+    newline) as its escape, as the text report shows it, since CSV has no escapes of its own and
+    a CSV is often read in a terminal; JSON keeps every name exactly.
+
+    >>> csv_text(["a", "b"], [[1, "x,y"], [2, "run\\x1b[2J"]])
+    'a,b\\n1,"x,y"\\n2,run\\\\x1b[2J\\n'
     """
     import csv  # here: the command line's other subcommands never need it
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
+    writer.writerow([shown(c) for c in columns])
+    writer.writerows([shown(c) if isinstance(c, str) else c for c in row] for row in rows)
     return out.getvalue()
