@@ -247,3 +247,16 @@ def test_an_interval_that_excludes_0_beside_an_unmarked_test_says_so_in_words():
     )
     assert text.count("unadjusted 95% CI") == 45 and " 95% CI " not in text.replace("unadjusted 95% CI", "")
     assert "# Differences, with unadjusted 95% intervals" in report
+
+
+def test_help_shows_the_results_table_as_the_command_prints_it_and_says_what_n_and_robertson_s_rule_are(capsys):
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    help_text = capsys.readouterr().out
+    command = re.search(r"\('(--dataset [^']+)'\):", " ".join(help_text.split())).group(1).split()
+    shown = re.findall(r"^    (\S.*)$", help_text, re.M)
+    status, out, _ = run(command, capsys)
+    assert status == 0 and len(shown) == 4 and out.splitlines()[1:5] == shown
+    prose = " ".join(help_text.split())
+    assert "'-n' ('--permutations') is the number of sign vectors of the randomization test" in prose
+    assert "That rule is irmeans' reading, not Robertson's" in prose and '"easy to find"' in prose

@@ -19,13 +19,13 @@ over topics, the paired t-test on the average's own scale (on log(x + eps) for
 a GM) and Fisher's randomization test (the same sign vectors for every pair and
 average, or every sign vector when 2^topics is no more than ``-n``), each
 Holm-adjusted over its family, the pairs x averages of the measure. A verdict
-is marked where the ``--test``'s adjusted p < ``--alpha``. ``-n``
-(``--permutations``) is the number of sign vectors of the randomization test
-(in 'irmeans consistency', ``-n`` is the number of random splits). The
-randomization p has a floor, 1/(n + 1) (2/2^topics when exact), times the
-family after Holm; when that is above alpha/10, ``--test auto`` (the default)
-marks the verdicts by the t-test instead, and the report says so and how many
-sign vectors would do. The intervals are not adjusted for the many
+is marked where the adjusted p of the test ``--test`` chooses is below
+``--alpha``. ``-n`` (``--permutations``) is the number of sign vectors of the
+randomization test (in 'irmeans consistency', ``-n`` is the number of random
+splits). The randomization p has a floor, 1/(n + 1) (2/2^topics when exact),
+times the family after Holm; when that is above alpha/10, ``--test auto``
+(the default) marks the verdicts by the t-test instead, and the report says so
+and how many sign vectors would do. The intervals are not adjusted for the many
 comparisons (the report says so wherever it prints one); the p-values are
 shown raw and Holm-adjusted.
 
@@ -38,9 +38,9 @@ the conclusions substantially are "easy to find", and sets no bar.
 
 ``--systems A,B,C`` compares just those systems of ``--dataset`` or
 ``--scores`` (or of the runs given), in that order; it may be given several
-times, and a name that holds a comma is given alone (``--systems 'x,y'``
-where 'x,y' is a system). An unknown name is refused, with the names there
-are.
+times, and a name that holds a comma is given alone, as a value of its own
+(``--systems x,y`` names the system x,y when there is one, else x and y). An
+unknown name is refused, with the names there are.
 
 Several -m (runs evaluated from QRELS RUN...) give a table of measures x
 averages, then each measure's report, every pair in the same order (CSV: a
@@ -58,17 +58,18 @@ null); ``markdown`` and ``latex`` give the report's three tables, rounded,
 their notes as captions (LaTeX needs \\usepackage{booktabs,longtable,array}).
 
 ``--results-table`` writes instead the table a paper prints: a row per system
-(the baseline first), a column per measure x average, the best of each column
-in bold, and a mark where a system differs from the baseline after Holm over
-the ``--holm`` family (up or down arrow; without --baseline, the letters of
-the systems it is better than), its caption stating the family, the test,
-alpha and the marks:
+(the baseline first), a column per measure x average, the best of each
+column in bold (between ** in text), and a mark where a system differs from
+the baseline after Holm over the ``--holm`` family (an arrow up or down;
+without --baseline, the letters of the systems it is better than), its
+caption stating the family, the test, alpha and the marks. For three runs of
+TREC-8 ('--dataset adhoc8:ap --systems run8,run2,run3 --baseline run8
+--results-table'):
 
-    $ irmeans compare -m map -m P.10 --baseline baseline --results-table \\
-          --format markdown examples/qrels.txt examples/runs/*.txt
-    | system | map: AM | map: eGM (e = 0.01) | ... | P_10: AM | ...
-    |:--|--:|--:|...
-    | baseline (baseline) | 0.3379 | **0.2864** | ...
+    system           AM           εGM (ε = 0.01)  logit (ε = 0.01)
+    run8 (baseline)  0.0287       0.0108          0.0112
+    run2             **0.3346**↑  **0.2457**↑     **0.2826**↑
+    run3             0.2560↑      0.1745↑         0.2000↑
 
 ``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on
 each average's scale (needs ``pip install 'irmeans[plot]'``). The results
