@@ -89,12 +89,20 @@ def width(text: str) -> int:
 
 
 def ljust(text: str, columns: int) -> str:
-    """``text`` padded with spaces on the right to ``columns`` display columns."""
+    """``text`` padded with spaces on the right to ``columns`` display columns.
+
+    >>> ljust("中文", 6) + "|"
+    '中文  |'
+    """
     return text + " " * (columns - width(text))
 
 
 def rjust(text: str, columns: int) -> str:
-    """``text`` padded with spaces on the left to ``columns`` display columns."""
+    """``text`` padded with spaces on the left to ``columns`` display columns.
+
+    >>> rjust("中文", 6)
+    '  中文'
+    """
     return " " * (columns - width(text)) + text
 
 

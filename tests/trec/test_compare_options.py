@@ -260,3 +260,14 @@ def test_help_shows_the_results_table_as_the_command_prints_it_and_says_what_n_a
     prose = " ".join(help_text.split())
     assert "'-n' ('--permutations') is the number of sign vectors of the randomization test" in prose
     assert "That rule is irmeans' reading, not Robertson's" in prose and '"easy to find"' in prose
+
+
+def test_a_marked_difference_whose_interval_holds_0_says_so_in_words():
+    # 14 small wins and 2 large losses: the sign test marks A better, the interval of the mean difference holds 0
+    b = np.linspace(0.2, 0.6, 16)
+    a = b + np.r_[np.full(14, 0.05), -0.3, -0.3]
+    c = compare({"A": dict(enumerate(a)), "B": dict(enumerate(b))}, ["am"], test="sign", bootstrap=2000)
+    assert c.significant[0, 0] and c.ci_low[0, 0] < 0 < c.ci_high[0, 0]
+    words = " ".join(c.to_text().split("# Verdicts\n")[1].split("# Differences")[0].split())
+    assert words.startswith("A vs B: A is better than B under the AM (+0.0063, unadjusted 95% CI -")
+    assert "Holm p = 0.00418; the test, Holm-adjusted, marks it though the unadjusted interval holds 0)" in words

@@ -112,7 +112,15 @@ class Outputs(Verdicts):
     # -- rows, frames and files -------------------------------------------------------------------------------
 
     def columns(self) -> dict[str, list[Any]]:
-        """Every column of :data:`COLUMNS` as a list, a value per pair and average (pairs outer, as in :meth:`rows`)."""
+        """Every column of :data:`COLUMNS` as a list, a value per pair and average (pairs outer, as in :meth:`rows`).
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.columns()["better"], len(c.columns()) == len(COLUMNS)
+        (['A'], True)
+        """
         n_avg, n_pairs = len(self.averages), self.first.size
         tests, sign, names = self.tests, self.tests.sign, self.matrix.systems
 
@@ -157,7 +165,16 @@ class Outputs(Verdicts):
         }
 
     def rows(self) -> list[dict[str, Any]]:
-        """A dict per pair and average (pairs outer), keyed by :data:`COLUMNS`; NaN where a test does not apply."""
+        """A dict per pair and average (pairs outer), keyed by :data:`COLUMNS`; NaN where a test does not apply.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> row = c.rows()[0]
+        >>> row["system_a"], row["average"], round(row["difference"], 4)
+        ('A', 'am', 0.4333)
+        """
         columns = self.columns()
         return [dict(zip(COLUMNS, values)) for values in zip(*(columns[c] for c in COLUMNS))]
 
@@ -171,12 +188,28 @@ class Outputs(Verdicts):
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """:meth:`rows` as CSV (numbers unrounded, NaN as an empty cell, a character of a name that does not print
-        as its escape); written to ``path`` if given."""
+        as its escape); written to ``path`` if given.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.to_csv().splitlines()[1].split(",")[:3]
+        ['A', 'B', 'am']
+        """
         rows = [[csv_cell(v) for v in row.values()] for row in self.rows()]
         return save_text(csv_text(COLUMNS, rows), path)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything, as plain Python values (NaN as None, ±inf as "inf" and "-inf"): what :meth:`to_json` writes."""
+        """Everything, as plain Python values (NaN as None, ±inf as "inf" and "-inf"): what :meth:`to_json` writes.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> sorted(c.to_dict())
+        ['comparisons', 'means', 'scores', 'settings', 'verdicts']
+        """
         names = self.matrix.systems
         verdicts = []
         for v in self.verdicts():
@@ -253,20 +286,44 @@ class Outputs(Verdicts):
         return [note for part in notes(self).values() for note in part]
 
     def verdicts_table(self) -> Table:
-        """The verdicts: a row per pair, the pairs turned as in the text report (:func:`~.report.report_tables`)."""
+        """The verdicts: a row per pair, the pairs turned as in the text report (:func:`~.report.report_tables`).
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.verdicts_table().columns
+        ('A', 'B', 'am', 'sign test (Holm p)', 'disagree', 'Robertson')
+        """
         from .report import report_tables
 
         return report_tables(self)[0]
 
     def differences_table(self, digits: int = 4) -> Table:
         """The differences and their unadjusted intervals: a row per pair and average
-        (:func:`~.report.report_tables`)."""
+        (:func:`~.report.report_tables`).
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.differences_table(2).rows[0]
+        ('A', 'B', 'am', '0.60', '0.17', '+0.43', '+0.40', '+0.50')
+        """
         from .report import report_tables
 
         return report_tables(self, digits)[1]
 
     def tests_table(self, digits: int = 4) -> Table:
-        """The tests' raw and Holm-adjusted p-values: a row per pair and average (:func:`~.report.report_tables`)."""
+        """The tests' raw and Holm-adjusted p-values: a row per pair and average (:func:`~.report.report_tables`).
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.tests_table().rows[0]
+        ('A', 'B', 'am', '13.00', '0.00587', '0.00587', '0.25', '0.25^')
+        """
         from .report import report_tables
 
         return report_tables(self, digits)[2]
@@ -297,17 +354,41 @@ class Outputs(Verdicts):
 
     def to_text(self, digits: int = 4) -> str:
         """The report for people (:func:`irmeans.comparison.report.text_report`): what was compared, a verdict in
-        words for each pair, the differences and the tests, then the notes, at most 100 columns wide."""
+        words for each pair, the differences and the tests, then the notes, at most 100 columns wide.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> print(c.to_text().splitlines()[0])
+        # Comparison: scores, 2 systems x 3 topics; one pair, the system the AM prefers first.
+        """
         return self.format("text", digits)
 
     def to_markdown(self, digits: int = 4) -> str:
         """The report's three tables (verdicts, differences, tests) as Markdown pipe tables, the notes in their
-        captions."""
+        captions.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.to_markdown().splitlines()[2]
+        '| A | B | am | sign test (Holm p) | disagree | Robertson |'
+        """
         return self.format("markdown", digits)
 
     def to_latex(self, digits: int = 4) -> str:
         """The report's three tables as booktabs tables (a ``longtable`` when long), the notes in their captions,
-        after a comment line saying what they need (:data:`LATEX_NEEDS`)."""
+        after a comment line saying what they need (:data:`LATEX_NEEDS`).
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> c = irmeans.compare({"A": {"1": 0.5, "2": 0.6, "3": 0.7}, "B": {"1": 0.1, "2": 0.2, "3": 0.2}}, ["am"])
+        >>> c.to_latex().count("begin{table}")
+        3
+        """
         return self.format("latex", digits)
 
     def results_table(self, digits: int = 4) -> ResultsTable:

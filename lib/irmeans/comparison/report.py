@@ -197,7 +197,14 @@ def _how_to_lower(c: Comparison) -> str:
 
 def robust_cell(v: Any) -> str:
     """Robertson's check of a :class:`~irmeans.comparison.verdicts.Verdict` in a few words: the first
-    transformation that reverses it, and how."""
+    transformation that reverses it, and how.
+
+    >>> import irmeans
+    >>> c = irmeans.compare({"A": {"1": 0.0, "2": 0.8, "3": 0.8, "4": 0.8},
+    ...                      "B": {"1": 0.4, "2": 0.4, "3": 0.4, "4": 0.4}}, ["am"], bootstrap=200)
+    >>> robust_cell(c.verdicts()[0])
+    'yes, log(x + 1e-05) within noise'
+    """
     if v.reversed_by is None:
         return "yes" if v.robust else "no, the AM ties them"
     return f"no, {v.reversed_by} reverses it" if v.substantial else f"yes, {v.reversed_by} within noise"
@@ -313,9 +320,48 @@ def report_tables(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
     >>> verdicts, differences, tests = report_tables(c)
     >>> differences.columns
     ('A', 'B', 'average', "A's", "B's", 'A - B', '95% CI low', 'high')
+    >>> verdicts.rows[0]
+    ('A', 'B', '>*', '3-0-0 (0.25)', 'no', 'yes')
     """
-    names = c.matrix.systems
     turned = turned_pairs(c) if turned is None else turned
+    return (_verdicts_table(c, turned), *_number_tables(c, digits, turned))
+
+
+def _verdicts_table(c: Comparison, turned: np.ndarray) -> Table:
+    """A row per pair: which system each average prefers and whether it is marked, the sign test, whether the
+    averages disagree, Robertson's check."""
+    names = c.matrix.systems
+    s = np.where(turned, -1, 1)
+    a_idx, b_idx = np.where(turned, c.second, c.first), np.where(turned, c.first, c.second)
+    better, sig = s * c.better, c.significant
+    symbol = {1: ">", -1: "<", 0: "="}
+    rows = []
+    for j, v in enumerate(c.verdicts()):
+        wins, losses = (v.losses, v.wins) if turned[j] else (v.wins, v.losses)
+        rows.append(
+            (
+                names[a_idx[j]],
+                names[b_idx[j]],
+                *(symbol[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(c.averages))),
+                f"{wins}-{losses}-{v.ties} ({p_text(v.p_sign_holm)})",
+                "yes" if v.disagree else "no",
+                robust_cell(v),
+            )
+        )
+    said = notes(c)
+    marks = (
+        f"Under each average: > A is ahead, < B is, = neither; * where the marking test's Holm-adjusted "
+        f"p < {c.alpha:g}. Disagree: one average prefers A, another B"
+    )
+    averages = tuple(a.spec for a in c.averages)
+    columns = ("A", "B", *averages, "sign test (Holm p)", "disagree", "Robertson")
+    return Table("Verdicts", columns, rows, [said["verdicts"][0], marks, *said["verdicts"][1:]])
+
+
+def _number_tables(c: Comparison, digits: int, turned: np.ndarray) -> tuple[Table, Table]:
+    """The differences with their unadjusted intervals, and the tests' raw and Holm-adjusted p-values: a row per
+    pair and average."""
+    names = c.matrix.systems
     s = np.where(turned, -1.0, 1.0)  # (pairs,): each pair's numbers turned with it, once for all
     a_idx, b_idx = np.where(turned, c.second, c.first), np.where(turned, c.first, c.second)
     diff, t = s * c.difference, s * c.tests.t
@@ -323,24 +369,11 @@ def report_tables(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
     high = np.maximum(s * c.ci_low, s * c.ci_high)
     mean_a, mean_b = c.means[:, a_idx], c.means[:, b_idx]
     marks = np.where(c.on_floor(), "^", "")
-    better, sig = s * c.better, c.significant
-    symbol = {1: ">", -1: "<", 0: "="}
     tests = c.tests
     f = f"{{:+.{digits}f}}"
-    verdict_rows, differences, rows = [], [], []
-    for j, v in enumerate(c.verdicts()):
+    differences, rows = [], []
+    for j in range(c.first.size):
         a, b = names[a_idx[j]], names[b_idx[j]]
-        wins, losses = (v.losses, v.wins) if turned[j] else (v.wins, v.losses)
-        verdict_rows.append(
-            (
-                a,
-                b,
-                *(symbol[int(better[k, j])] + ("*" if sig[k, j] else "") for k in range(len(c.averages))),
-                f"{wins}-{losses}-{v.ties} ({p_text(v.p_sign_holm)})",
-                "yes" if v.disagree else "no",
-                robust_cell(v),
-            )
-        )
         for k, avg in enumerate(c.averages):
             differences.append(
                 (
@@ -367,20 +400,8 @@ def report_tables(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
                 )
             )
     said = notes(c)
-    marks_note = (
-        f"Under each average: > A is ahead, < B is, = neither; * where the marking test's Holm-adjusted "
-        f"p < {c.alpha:g}. Disagree: one average prefers A, another B"
-    )
-    verdict_notes = [said["verdicts"][0], marks_note, *said["verdicts"][1:]]
     level = f"{c.confidence:.0%}"
-    averages = tuple(a.spec for a in c.averages)
     return (
-        Table(
-            "Verdicts",
-            ("A", "B", *averages, "sign test (Holm p)", "disagree", "Robertson"),
-            verdict_rows,
-            verdict_notes,
-        ),
         Table(
             f"Differences, with unadjusted {level} intervals",
             ("A", "B", "average", "A's", "B's", "A - B", f"{level} CI low", "high"),
@@ -440,7 +461,7 @@ def text_report(c: Comparison, digits: int = 4, turned: np.ndarray | None = None
     # Comparison: scores, 2 systems x 3 topics; one pair, the system the AM prefers first.
     """
     turned = turned_pairs(c) if turned is None else turned
-    _, differences, tests = report_tables(c, digits, turned)
+    differences, tests = _number_tables(c, digits, turned)
     said = _notes(c)
     what = _wrap(f"Comparison: {_what(c)}.")
     blocks = [

@@ -126,7 +126,16 @@ class ResultsTable:
 
     @property
     def measures(self) -> tuple[str, ...]:
-        """The measures, in the columns' order, each once."""
+        """The measures, in the columns' order, each once.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> scores = {"base": {"1": 0.1, "2": 0.2, "3": 0.3}, "new": {"1": 0.3, "2": 0.4, "3": 0.6}}
+        >>> table = irmeans.compare(scores, ["am"], baseline="base", test="t").results_table()
+        >>> table.measures
+        ('',)
+        """
         return tuple(dict.fromkeys(m for m, _, _ in self.columns))
 
     def _row_names(self) -> list[str]:
@@ -139,7 +148,16 @@ class ResultsTable:
 
     def rows(self) -> list[dict[str, Any]]:
         """A dict per system, measure and average (systems outer): the value unrounded, its mark and whether it is
-        the best of its column."""
+        the best of its column.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> scores = {"base": {"1": 0.1, "2": 0.2, "3": 0.3}, "new": {"1": 0.3, "2": 0.4, "3": 0.6}}
+        >>> table = irmeans.compare(scores, ["am"], baseline="base", test="t").results_table()
+        >>> [(r["system"], r["mark"], r["best"]) for r in table.rows()]
+        [('base', '', False), ('new', '↑', True)]
+        """
         out = []
         for i, system in enumerate(self.systems):
             for j, (measure, spec, label) in enumerate(self.columns):
@@ -325,15 +343,43 @@ class ResultsTable:
         raise ValueError(f"format must be one of {', '.join(RESULTS_FORMATS)}, got {fmt!r}")
 
     def to_latex(self) -> str:
-        """:meth:`format` ``"latex"``."""
+        """:meth:`format` ``"latex"``: booktabs, the caption first.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> scores = {"base": {"1": 0.1, "2": 0.2, "3": 0.3}, "new": {"1": 0.3, "2": 0.4, "3": 0.6}}
+        >>> table = irmeans.compare(scores, ["am"], baseline="base", test="t").results_table()
+        >>> print(table.to_latex().splitlines()[-4])
+        new & \\textbf{0.4333}\\rlap{$^{\\uparrow}$} \\\\
+        """
         return self.format("latex")
 
     def to_markdown(self) -> str:
-        """:meth:`format` ``"markdown"``."""
+        """:meth:`format` ``"markdown"``: a pipe table after its caption.
+
+        Examples
+        --------
+        >>> import irmeans
+        >>> scores = {"base": {"1": 0.1, "2": 0.2, "3": 0.3}, "new": {"1": 0.3, "2": 0.4, "3": 0.6}}
+        >>> table = irmeans.compare(scores, ["am"], baseline="base", test="t").results_table()
+        >>> table.to_markdown().splitlines()[2]
+        '| system | AM |'
+        """
         return self.format("markdown")
 
     def save(self, path: str | os.PathLike[str], fmt: str = "latex") -> None:
-        """Write :meth:`format` ``fmt`` to ``path`` (UTF-8)."""
+        """Write :meth:`format` ``fmt`` to ``path`` (UTF-8).
+
+        Examples
+        --------
+        >>> import irmeans, os, tempfile
+        >>> scores = {"base": {"1": 0.1, "2": 0.2, "3": 0.3}, "new": {"1": 0.3, "2": 0.4, "3": 0.6}}
+        >>> path = os.path.join(tempfile.mkdtemp(), "results.tex")
+        >>> irmeans.compare(scores, ["am"], baseline="base").results_table().save(path)
+        >>> open(path, encoding="utf-8").read().startswith("% needs")
+        True
+        """
         from .outputs import save_text
 
         save_text(self.format(fmt), path)

@@ -348,6 +348,23 @@ def latex_table(
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> print(latex_table("Two runs.", ["run & AP"], [["bm25", "0.3120"]], "lr"))
+    \\begin{table}
+    \\centering
+    \\small
+    \\setlength{\\tabcolsep}{4pt}
+    \\caption{Two runs.}
+    \\begin{tabular}{lr}
+    \\toprule
+    run & AP \\\\
+    \\midrule
+    bm25 & 0.3120 \\\\
+    \\bottomrule
+    \\end{tabular}
+    \\end{table}
     """
     header = [line + r" \\" for line in head]
     body = [" & ".join(row) + r" \\" for row in rows]
