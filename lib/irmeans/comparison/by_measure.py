@@ -38,11 +38,11 @@ from ..averages import Average
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .compare import compare
-from .outputs import csv_cell, save_text
+from .outputs import csv_cell
 from .report import report_tables, text_report, turned_pairs
 from .result import COLUMNS, LATEX_NEEDS, Comparison, Tests
 from .significance import choose_test, holm
-from .tables import FORMATS, Table, csv_text, render
+from .tables import FORMATS, Table, csv_text, render, save_text
 
 if TYPE_CHECKING:
     import pandas as pd

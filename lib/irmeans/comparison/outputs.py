@@ -23,7 +23,7 @@ import numpy as np
 
 from .._display import json_text
 from ..errors import IrmeansError
-from .tables import FORMATS, LATEX_NEEDS, Table, csv_text, render
+from .tables import FORMATS, LATEX_NEEDS, Table, csv_text, render, save_text
 from .verdicts import Verdicts
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from .results_table import ResultsTable
 
-__all__ = ["Outputs", "OUTPUT_FORMATS", "COLUMNS", "MAX_PLOT_PAIRS", "LATEX_NEEDS", "save_text", "csv_cell"]
+__all__ = ["Outputs", "OUTPUT_FORMATS", "COLUMNS", "MAX_PLOT_PAIRS", "LATEX_NEEDS", "csv_cell"]
 
 #: What :meth:`Outputs.format` writes.
 OUTPUT_FORMATS = (*FORMATS, "csv", "json")
@@ -87,15 +87,6 @@ def csv_cell(v: Any) -> Any:
 
 def _json_value(v: Any) -> Any:
     return _float(v) if isinstance(v, float) else v
-
-
-def save_text(text: str, path: str | os.PathLike[str] | None) -> str:
-    """Write ``text`` to ``path`` if given, in UTF-8 (a name's bytes that are not UTF-8 written back as read, as
-    the command line writes them); return it."""
-    if path is not None:
-        with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-            f.write(text)
-    return text
 
 
 class Outputs(Verdicts):

@@ -24,9 +24,8 @@ from ..averages import Average
 from ..score_matrix import ScoreMatrix
 from .outputs import COLUMNS, MAX_PLOT_PAIRS, OUTPUT_FORMATS, Outputs
 from .robustness import Robertson
-from .significance import SignTest
 from .tables import LATEX_NEEDS
-from .verdicts import AverageVerdict, Verdict
+from .verdicts import AverageVerdict, Tests, Verdict
 
 __all__ = [
     "Comparison",
@@ -38,20 +37,6 @@ __all__ = [
     "MAX_PLOT_PAIRS",
     "LATEX_NEEDS",
 ]
-
-
-@dataclass(frozen=True, eq=False)
-class Tests:
-    """The tests' statistics and p-values: (averages, pairs) arrays, the sign test's (pairs,); NaN where a test
-    does not apply (the t-test for an average without a finite transform, such as the median)."""
-
-    t: np.ndarray
-    p_t: np.ndarray
-    p_t_holm: np.ndarray
-    p_randomization: np.ndarray
-    p_randomization_holm: np.ndarray
-    sign: SignTest
-    p_sign_holm: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)

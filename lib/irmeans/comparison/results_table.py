@@ -49,6 +49,7 @@ from .tables import (
     latex_escape,
     latex_table,
     latex_width,
+    save_text,
     sentence,
     text_lines,
 )
@@ -380,8 +381,6 @@ class ResultsTable:
         >>> open(path, encoding="utf-8").read().startswith("% needs")
         True
         """
-        from .outputs import save_text
-
         save_text(self.format(fmt), path)
 
     def __str__(self) -> str:

@@ -36,6 +36,7 @@ dfr_x   0.2871
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ __all__ = [
     "counted",
     "latex_table",
     "latex_width",
+    "save_text",
 ]
 
 #: The spellings :func:`render` writes.
@@ -438,3 +440,16 @@ def csv_text(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     writer.writerow([shown(c) for c in columns])
     writer.writerows([shown(c) if isinstance(c, str) else c for c in row] for row in rows)
     return out.getvalue()
+
+
+def save_text(text: str, path: str | os.PathLike[str] | None) -> str:
+    """Write ``text`` to ``path`` if given, in UTF-8 (a name's bytes that are not UTF-8 written back as read, as
+    the command line writes them); return it.
+
+    >>> save_text("a,b\\n", None)
+    'a,b\\n'
+    """
+    if path is not None:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+            f.write(text)
+    return text

@@ -4,8 +4,9 @@
 its numbers as verdicts: :attr:`~Verdicts.better` (+1, −1 or 0 for each pair and average),
 :attr:`~Verdicts.significant` (the marking test's Holm-adjusted p below α), whether the
 averages :attr:`~Verdicts.disagree`, where the randomization test's p sits on its floor, and
-:meth:`~Verdicts.verdicts`, a :class:`Verdict` for each pair. The data they read are the
-comparison's own (:mod:`.result`); the tables and files that show them are :mod:`.outputs`.
+:meth:`~Verdicts.verdicts`, a :class:`Verdict` for each pair. What they read are the
+comparison's own numbers (:mod:`.result`), its tests' among them (:class:`Tests`); the tables and
+files that show them are :mod:`.outputs`.
 """
 
 from __future__ import annotations
@@ -16,14 +17,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._numeric import TOLERANCE
+from .significance import SignTest
 
 if TYPE_CHECKING:
     from ..averages import Average
     from ..score_matrix import ScoreMatrix
-    from .result import Tests
     from .robustness import Robertson
 
-__all__ = ["Verdict", "AverageVerdict", "Verdicts"]
+__all__ = ["Tests", "Verdict", "AverageVerdict", "Verdicts"]
+
+
+@dataclass(frozen=True, eq=False)
+class Tests:
+    """The tests' statistics and p-values: (averages, pairs) arrays, the sign test's (pairs,); NaN where a test
+    does not apply (the t-test for an average without a finite transform, such as the median)."""
+
+    t: np.ndarray
+    p_t: np.ndarray
+    p_t_holm: np.ndarray
+    p_randomization: np.ndarray
+    p_randomization_holm: np.ndarray
+    sign: SignTest
+    p_sign_holm: np.ndarray
 
 
 @dataclass(frozen=True)
