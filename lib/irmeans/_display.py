@@ -138,28 +138,28 @@ def wrap(text: str, columns: int, first: str = "", rest: str = "") -> list[str]:
     ['below', 'α = 0.05', 'here']
     """
     words: list[str] = []
+    binds = False  # whether the last word was a relation, bound to the next
     for word in text.split(" "):
         if not word:
             continue
-        if words and (word in _BINDS or words[-1].rsplit(GLUE, 1)[-1] in _BINDS):
+        if words and (binds or word in _BINDS):
             words[-1] += GLUE + word  # a relation and both its sides, one word
         else:
             words.append(word)
-    lines: list[str] = []
-    line, used = first, width(first)
-    empty = True
+        binds = word in _BINDS
+    lines: list[list[str]] = []
+    line: list[str] = []
+    used = width(first)
     for word in words:
-        w = width(word)
-        if not empty and used + 1 + w > columns:
+        w = len(word) if word.isascii() else width(word)  # the usual case: a word's length is its width
+        if line and used + 1 + w > columns:
             lines.append(line)
-            line, used, empty = rest, width(rest), True
-        if empty:
-            line, used, empty = line + word, used + w, False
-        else:
-            line, used = line + " " + word, used + 1 + w
-    if not empty or not lines:
-        lines.append(line.rstrip())
-    return [x.replace(GLUE, " ") for x in lines]
+            line, used = [], width(rest)
+        used += w + bool(line)
+        line.append(word)
+    lines.append(line)
+    out = [(first if k == 0 else rest) + " ".join(words) for k, words in enumerate(lines)]
+    return [x.rstrip().replace(GLUE, " ") for x in out]
 
 
 def _json_escape(c: str) -> str:

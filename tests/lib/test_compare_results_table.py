@@ -139,3 +139,10 @@ def test_results_table_of_a_list_of_one_measure_is_the_comparison_s():
     m = _matrix(np.random.default_rng(6), 3)
     c = compare(m, ["am"], baseline="s0", **FAST)
     assert results_table([("map", c)]).format("markdown") == c.results_table().format("markdown")
+
+
+def test_a_notebook_shows_the_table_as_markdown_and_print_as_text():
+    m = _matrix(np.random.default_rng(7), 3)
+    table = compare(m, ["am"], baseline="s0", **FAST).results_table()
+    assert table._repr_markdown_() + "\n" == table.format("markdown")
+    assert str(table) == table.format("text") and repr(table) == "ResultsTable('map', systems=3, columns=1)"

@@ -30,6 +30,7 @@ A  B  am       1.00  0.391  0.391      0.625  0.625
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -218,29 +219,38 @@ def _tie(*words: str) -> str:
     return GLUE.join(words)
 
 
-def _average_words(c: Comparison, k: int, j: int, s: float, a: str, b: str, digits: int, floor: bool) -> str:
-    """One average's verdict on pair ``j`` (turned by ``s``), with its numbers and, where the interval and the
-    marking test disagree, a sentence that says so."""
-    avg = c.averages[k]
-    label = _glued(avg.label)
-    d = s * c.difference[k, j]
-    lo, hi = sorted((s * c.ci_low[k, j], s * c.ci_high[k, j]))
-    p, sig = c.p_holm[k, j], c.significant[k, j]
-    interval = _tie("unadjusted", f"{c.confidence:.0%}", "CI", _number(lo, digits), "to", _number(hi, digits))
+@dataclass(frozen=True)
+class _Said:
+    """What one average says of one pair, the pair turned as shown: the difference, its unadjusted interval, the
+    marking test's Holm-adjusted p, whether it is marked, and whether that p is the test's floor."""
+
+    difference: float
+    low: float
+    high: float
+    p: float
+    marked: bool
+    floor: bool
+
+
+def _average_words(said: _Said, label: str, a: str, b: str, level: str, test: str, digits: int) -> str:
+    """One average's verdict on a pair, with its numbers and, where the interval and the marking test disagree,
+    a sentence that says so."""
+    d, lo, hi, p = said.difference, said.low, said.high, said.p
+    interval = _tie("unadjusted", level, "CI", _number(lo, digits), "to", _number(hi, digits))
     numbers = f"{_number(d, digits)}, {interval}, {_tie('Holm', 'p', '=', p_text(p))}"
     excludes = lo > 0 or hi < 0
     if math.isnan(p):
         ahead = a if d > 0 else b
-        return f"{ahead} ahead under the {label}, untested: {_TESTS[c.test]} does not apply to it ({numbers})"
-    if sig:
+        return f"{ahead} ahead under the {label}, untested: {_TESTS[test]} does not apply to it ({numbers})"
+    if said.marked:
         better, worse = (a, b) if d > 0 else (b, a)
         words = f"{better} is better than {worse} under the {label} ({numbers}"
-        if floor:
+        if said.floor:
             words += ", on the test's floor: no smaller p was possible"
         if not excludes:
             words += "; the test, Holm-adjusted, marks it though the unadjusted interval holds 0"
         return words + ")"
-    if floor:  # not marked, but no p could be smaller with these sign vectors
+    if said.floor:  # not marked, but no p could be smaller with these sign vectors
         ahead = a if d > 0 else b
         return (
             f"{ahead} ahead under the {label}, unresolved: its p is the test's floor, which more sign "
@@ -278,15 +288,30 @@ def verdict_lines(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
     >>> print(verdict_lines(c)[0])
     A vs B: A is better than B under the AM (+0.4333, unadjusted 95% CI +0.4000 to +0.5000,
     """
-    names = c.matrix.systems
+    names = [_glued(n) for n in c.matrix.systems]
+    labels = [_glued(a.label) for a in c.averages]
+    level = f"{c.confidence:.0%}"
     turned = turned_pairs(c) if turned is None else turned
-    on_floor = c.on_floor() if c.test == "randomization" else np.zeros(c.significant.shape, dtype=bool)
-    sign, rob, disagree = c.tests.sign, c.robertson, c.disagree  # each computed once, not once a pair
+    # every derived array once, not once a pair, and each pair's numbers turned with it
+    signs = np.where(turned, -1.0, 1.0)
+    marked = c.significant
+    on_floor = c.on_floor() if c.test == "randomization" else np.zeros(marked.shape, dtype=bool)
+    columns = zip(
+        (signs * c.difference).T.tolist(),
+        np.minimum(signs * c.ci_low, signs * c.ci_high).T.tolist(),
+        np.maximum(signs * c.ci_low, signs * c.ci_high).T.tolist(),
+        np.asarray(c.p_holm).T.tolist(),
+        marked.T.tolist(),
+        on_floor.T.tolist(),
+    )
+    sign, rob, disagree = c.tests.sign, c.robertson, c.disagree
     lines = []
-    for j, (i_a, i_b) in enumerate(zip(c.first.tolist(), c.second.tolist())):
+    for j, (i_a, i_b, numbers) in enumerate(zip(c.first.tolist(), c.second.tolist(), columns)):
         s = -1.0 if turned[j] else 1.0
-        a, b = (_glued(names[i_b]), _glued(names[i_a])) if turned[j] else (_glued(names[i_a]), _glued(names[i_b]))
-        parts = [_average_words(c, k, j, s, a, b, digits, bool(on_floor[k, j])) for k in range(len(c.averages))]
+        a, b = (names[i_b], names[i_a]) if turned[j] else (names[i_a], names[i_b])
+        parts = [
+            _average_words(_Said(*said), labels[k], a, b, level, c.test, digits) for k, said in enumerate(zip(*numbers))
+        ]
         text = f"{a} vs {b}: " + "; ".join(parts) + "."
         if disagree[j]:
             text += " The averages disagree on which is ahead."
@@ -371,15 +396,16 @@ def _number_tables(c: Comparison, digits: int, turned: np.ndarray) -> tuple[Tabl
     marks = np.where(c.on_floor(), "^", "")
     tests = c.tests
     f = f"{{:+.{digits}f}}"
+    specs = [avg.spec for avg in c.averages]
     differences, rows = [], []
     for j in range(c.first.size):
         a, b = names[a_idx[j]], names[b_idx[j]]
-        for k, avg in enumerate(c.averages):
+        for k, spec in enumerate(specs):
             differences.append(
                 (
                     a,
                     b,
-                    avg.spec,
+                    spec,
                     f"{mean_a[k, j]:.{digits}f}",
                     f"{mean_b[k, j]:.{digits}f}",
                     f.format(diff[k, j]),
@@ -391,7 +417,7 @@ def _number_tables(c: Comparison, digits: int, turned: np.ndarray) -> tuple[Tabl
                 (
                     a,
                     b,
-                    avg.spec,
+                    spec,
                     "-" if math.isnan(t[k, j]) else f"{t[k, j]:.2f}",
                     p_text(tests.p_t[k, j]),
                     p_text(tests.p_t_holm[k, j]),

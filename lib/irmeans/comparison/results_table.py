@@ -14,7 +14,8 @@ family: each measure's pairs × averages, or every measure's together) and its m
   (the way ranx and many IR papers mark every pair); more than :data:`MAX_LETTERED` systems
   get no marks, and the caption says why.
 
-The caption states the family, the test, α and what each mark means. Text marks the best with
+The caption states the family, the test, α and what each mark means; a notebook shows the table as
+Markdown, ``print`` as text. Text marks the best with
 ``**`` on each side (as Markdown writes bold); LaTeX uses booktabs, two header rows when there
 are several measures (a measure over its averages), and fits the page of the 10 pt article class
 on A4 by splitting the columns into several tables where they would not fit in one
@@ -385,6 +386,13 @@ class ResultsTable:
 
     def __str__(self) -> str:
         return self.format("text")
+
+    def __repr__(self) -> str:
+        return f"ResultsTable({self.label!r}, systems={len(self.systems)}, columns={len(self.columns)})"
+
+    def _repr_markdown_(self) -> str:
+        """A notebook shows the table as Markdown: a table under its caption."""
+        return self._markdown()
 
 
 def _best(values: np.ndarray, digits: int) -> np.ndarray:

@@ -132,13 +132,15 @@ def text_lines(columns: Sequence[str], rows: Sequence[Sequence[str]], right: Seq
     ['名前    AP', '检索   0.5', 'bm25  0.25']
     """
     shown_rows = [[shown(c) for c in row] for row in [columns, *rows]]
-    widths = [max(width(row[j]) for row in shown_rows) for j in range(len(columns))]
+    # each cell's columns counted once (its length where it is ASCII, as nearly every cell is)
+    counted_rows = [[len(c) if c.isascii() else width(c) for c in row] for row in shown_rows]
+    widths = [max(row[j] for row in counted_rows) for j in range(len(columns))]
 
-    def line(cells: Sequence[str]) -> str:
-        padded = [" " * (w - width(c)) + c if r else c + " " * (w - width(c)) for c, w, r in zip(cells, widths, right)]
+    def line(cells: Sequence[str], counts: Sequence[int]) -> str:
+        padded = [" " * (w - n) + c if r else c + " " * (w - n) for c, n, w, r in zip(cells, counts, widths, right)]
         return "  ".join(padded).rstrip()
 
-    return [line(row) for row in shown_rows]
+    return [line(row, counts) for row, counts in zip(shown_rows, counted_rows)]
 
 
 def _text(table: Table) -> str:
