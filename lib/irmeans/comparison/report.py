@@ -236,7 +236,7 @@ def _average_words(said: _Said, label: str, a: str, b: str, level: str, test: st
     """One average's verdict on a pair, with its numbers and, where the interval and the marking test disagree,
     a sentence that says so."""
     d, lo, hi, p = said.difference, said.low, said.high, said.p
-    interval = _tie("unadjusted", level, "CI", _number(lo, digits), "to", _number(hi, digits))
+    interval = "unadjusted " + _tie(level, "CI", _number(lo, digits), "to", _number(hi, digits))
     numbers = f"{_number(d, digits)}, {interval}, {_tie('Holm', 'p', '=', p_text(p))}"
     excludes = lo > 0 or hi < 0
     if math.isnan(p):
@@ -317,8 +317,8 @@ def verdict_lines(c: Comparison, digits: int = 4, turned: np.ndarray | None = No
             text += " The averages disagree on which is ahead."
         if rob.reversed_by[j] is not None:
             r_low, r_high = sorted((s * rob.low[j], s * rob.high[j]))
-            reversal = f"{s * rob.difference[j]:+.3g} on its scale, " + _tie(
-                "unadjusted", "CI", f"{r_low:+.3g}", "to", f"{r_high:+.3g}"
+            reversal = f"{s * rob.difference[j]:+.3g} on its scale, unadjusted " + _tie(
+                "CI", f"{r_low:+.3g}", "to", f"{r_high:+.3g}"
             )
             how = "substantially" if rob.substantial[j] else "within the noise"
             text += f" Robertson: {_glued(rob.reversed_by[j])} reverses the AM's verdict {how} ({reversal})."
