@@ -46,8 +46,9 @@ def one_line(text: str) -> str:
     >>> one_line("bad\\tname: no such file\\nsee --help")
     'bad\\\\tname: no such file; see --help'
     """
-    joined = "; ".join(line for line in str(text).splitlines() if line.strip())
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in joined)
+    from ._display import shown  # the one home of showing what does not print
+
+    return shown("; ".join(line for line in str(text).splitlines() if line.strip()))
 
 
 class IrmeansError(ValueError):

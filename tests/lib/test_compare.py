@@ -153,7 +153,7 @@ def test_a_reversal_whose_own_interval_excludes_0_is_substantial_and_not_robust(
     assert r.low[0] < r.difference[0] < r.high[0] < 0
     row = c.rows()[0]
     assert row["reversed_by"] == "log(x + 1e-05)" and row["reversal_substantial"] is True
-    assert "no: log(x + 1e-05) reverses it" in c.to_markdown()
+    assert "no, log(x + 1e-05) reverses it" in c.to_markdown()
     assert "log(x + 1e-05) reverses the AM's verdict substantially" in " ".join(c.to_text().split())
 
 
@@ -283,7 +283,7 @@ def test_auto_takes_the_randomization_test_from_exactly_the_sign_vectors_that_br
     short = compare(scores, specs, permutations=needed - 1, bootstrap=10, alpha=alpha)
     assert (enough.test, short.test) == ("randomization", "t") and short.requested_test == "auto"
     assert short.p_floor_holm > 0.1 * alpha >= enough.p_floor_holm
-    assert f"-n {needed:,} (permutations)" in _prose(short.to_text())
+    assert f"-n {needed:,} (sign vectors)" in _prose(short.to_text())
 
 
 def test_a_large_family_marks_its_verdicts_by_the_t_test_and_says_why(trec8):

@@ -80,29 +80,36 @@ def test_the_frame_is_indexed_by_pair_and_average(result):
     assert list(frame.columns) == list(COLUMNS[3:])
 
 
-def test_the_text_is_a_report_for_people_no_wider_than_100_columns(result):
+DIFFERENCES, TESTS = "# Differences, with unadjusted 95% intervals", "# Tests, p raw and Holm-adjusted"
+
+
+def test_the_text_is_a_report_for_people_results_first_no_wider_than_100_columns(result):
     text = result.to_text(digits=3)
     assert str(result) == result.to_text(digits=4) != text
     lines = text.splitlines()
-    assert lines[0] == "# Comparison" and {"# Verdicts", "# Differences", "# Tests"} <= set(lines)
+    assert lines[0] == "# Comparison: map, 3 systems x 12 topics; all 3 pairs, the system the AM prefers first."
+    # the results first, the notes after them
+    heads = [lines.index(h) for h in ("# Verdicts", DIFFERENCES, TESTS, "# Notes")]
+    assert heads == sorted(heads) and heads[0] == 2
     assert max(map(len, lines)) <= 100 and all(line == line.rstrip() for line in lines)
-    assert "_" not in lines[lines.index("# Differences") + 1] + lines[lines.index("# Tests") + 1]
-    header = lines[lines.index("# Differences") + 1]
+    assert "_" not in lines[lines.index(DIFFERENCES) + 1] + lines[lines.index(TESTS) + 1]
+    header = lines[lines.index(DIFFERENCES) + 1]
     assert header.split()[:5] == ["A", "B", "average", "A's", "B's"] and "A - B  95% CI low" in header
-    rows = [line.split() for line in lines[lines.index("# Differences") + 2 : lines.index("# Tests") - 1]]
+    rows = [line.split() for line in lines[lines.index(DIFFERENCES) + 2 : lines.index(TESTS) - 1]]
     am_rows = [r for r in rows if r[2] == "am"]
     assert len(rows) == 9 and all(float(r[5]) >= 0 for r in am_rows)  # the better system under the AM first
-    tests_header = lines[lines.index("# Tests") + 1].split()
+    tests_header = lines[lines.index(TESTS) + 1].split()
     assert tests_header == ["A", "B", "average", "t", "p", "(t)", "Holm", "p", "(rand.)", "Holm"]
-    first = lines[lines.index("# Tests") + 2].split()
+    first = lines[lines.index(TESTS) + 2].split()
     j = next(j for j, (a, b) in enumerate(result.pairs) if {a, b} == {first[0], first[1]})
     assert first[4:6] == [f"{result.tests.p_t[0, j]:.3g}", f"{result.tests.p_t_holm[0, j]:.3g}"]
     assert first[6] == f"{result.tests.p_randomization[0, j]:.3g}"
     # every test's scale named once, the Holm family stated, the floor of the randomization p given
-    notes = " ".join(line.lstrip("# ") for line in lines[: lines.index("# Verdicts")])
+    notes = " ".join(line.lstrip("# ") for line in lines[lines.index("# Notes") :])
     assert "εGM (ε = 0.01) on log(x + 0.01)" in notes and "median: none" in notes
-    assert "Holm's correction over the 9 comparisons of each test (3 pairs x 3 averages" in notes
+    assert "Holm-adjusted over the 9 comparisons of each test (3 pairs x 3 averages" in notes
     assert f"smallest possible p is {1 / 501:.3g}, {9 / 501:.3g} after Holm" in notes
+    assert "each unadjusted: the interval of one comparison, not corrected for the 9 comparisons made" in notes
     # the CSV keeps A and B as given
     assert [r["system_a"] for r in result.rows()[::3]] == ["bm25_base", "bm25_base", "rm3&prf"]
 
@@ -111,7 +118,9 @@ def test_each_pair_gets_a_verdict_in_words_better_system_first():
     a = np.array([0.5, 0.6, 0.7, 0.8, 0.4, 0.5, 0.6, 0.7, 0.3, 0.5, 0.6, 0.4])
     c = compare({"old": dict(enumerate(a - 0.2)), "new": dict(enumerate(a))}, ["am", "gm:0.01"], test="t")
     words = " ".join(" ".join(c.to_text().split("# Verdicts\n")[1].split("# Differences")[0].split()).split())
-    assert words.startswith("new vs old: new is better than old under the AM (+0.2000, 95% CI +0.2000 to +0.2000")
+    assert words.startswith(
+        "new vs old: new is better than old under the AM (+0.2000, unadjusted 95% CI +0.2000 to +0.2000"
+    )
     assert "new is better than old under the εGM (ε = 0.01)" in words
     assert "Sign test: new ahead on 12 topics, behind on 0" in words
     assert c.pairs == [("old", "new")] and c.difference[0, 0] < 0  # the library keeps the order given
@@ -127,24 +136,32 @@ def test_a_p_on_the_randomization_test_s_floor_says_so():
     assert "not well below α: its 64 sign vectors are every one there is for 6 topics" in notes
 
 
-def test_markdown_is_two_pipe_tables(result):
+def test_markdown_is_three_pipe_tables_with_the_text_s_headers_and_captions_as_sentences(result):
     md = result.to_markdown()
     tables = [block for block in md.split("\n\n") if block.startswith("|")]
-    assert len(tables) == 2
-    differences = tables[0].splitlines()
-    assert differences[1].startswith("|:--|:--|:--|--:|") and len(differences) == 2 + 9
-    assert all(row.count(" | ") == 10 for row in differences[:1] + differences[2:])
-    assert "**Differences.**" in md and "**Verdicts.**" in md
+    assert len(tables) == 3
+    verdicts, differences, tests = (t.splitlines() for t in tables)
+    assert len(verdicts) == 2 + 3 and len(differences) == len(tests) == 2 + 9
+    assert differences[0] == "| A | B | average | A's | B's | A - B | 95% CI low | high |"
+    assert md.count("**Differences, with unadjusted 95% intervals.**") == 1
+    assert tests[0] == "| A | B | average | t | p (t) | Holm | p (rand.) | Holm |"
+    assert differences[1] == "|:--|:--|:--|--:|--:|--:|--:|--:|"
+    assert all(row.count(" | ") == 7 for row in differences + tests if not row.startswith("|:"))
+    assert "\\_" not in "".join(t.splitlines()[0] for t in tables)  # human headers, no field names
+    captions = re.findall(r"^\*\*[^*]+\*\* (.*)$", md, re.M)
+    assert len(captions) == 3 and "**Verdicts.**" in md
+    assert not re.search(r"\. [a-z]", " ".join(captions))  # every sentence starts with a capital
 
 
 def test_latex_escapes_names_and_balances_its_environments(result):
     tex = result.to_latex()
-    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 2
-    assert tex.count(r"\begin{tabular}") == 2 and r"\toprule" in tex
-    assert r"bm25\_base & rm3\&prf" in tex and r"dfr\%x" in tex
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 3
+    assert tex.count(r"\begin{tabular}") == 3 and r"\toprule" in tex
+    assert r"rm3\&prf & bm25\_base" in tex and r"dfr\%x" in tex
     assert r"log-odds with $\varepsilon$ = 0.01" in tex and "ε" not in tex
-    body = [line for line in tex.splitlines() if line.endswith(r"\\") and "&" in line]
-    assert all(line.count(" & ") == body[0].count(" & ") for line in body[:10])
+    for table in tex.split(r"\begin{table}")[1:]:
+        body = [line for line in table.splitlines() if line.endswith(r"\\") and "&" in line]
+        assert len({line.count(" & ") for line in body}) == 1  # every row as many cells as the header
 
 
 def test_format_knows_its_formats(result):
@@ -278,12 +295,12 @@ def test_no_name_breaks_a_table_in_any_format(names, title):
 def test_two_identical_systems_are_not_robust_and_the_table_says_why():
     c = compare({"A": {"1": 0.3, "2": 0.5}, "B": {"1": 0.3, "2": 0.5}}, ["am"], permutations=10, bootstrap=10)
     assert not c.robust[0] and c.reversed_by[0] is None
-    assert "no: the AM ties them" in c.to_markdown() and "the AM ties them, no verdict" in c.to_text()
+    assert "no, the AM ties them" in c.to_markdown() and "the AM ties them, no verdict" in c.to_text()
 
 
-def test_latex_says_first_that_it_needs_booktabs(result):
+def test_latex_says_first_what_it_needs(result):
     latex = result.to_latex()
-    assert latex.splitlines()[0] == r"% needs \usepackage{booktabs} (\toprule, \midrule, \bottomrule)"
+    assert latex.splitlines()[0] == r"% needs \usepackage{booktabs,longtable,array} (\toprule, longtable, p columns)"
     assert latex.count("booktabs") == 1 and r"\toprule" in latex
 
 

@@ -41,7 +41,7 @@ def test_all_measures_together_are_one_holm_family_stated_in_the_report(matrices
     assert both["map"].comparisons == 12 and both["map"].p_floor_holm == pytest.approx(12 / 401)
     text = " ".join(line.lstrip("# ") for line in both.format("text").splitlines())
     assert "Holm families: every measure together" in text
-    assert "Holm's correction over the 12 comparisons of each test of every measure compared together" in text
+    assert "Holm-adjusted over the 12 comparisons of each test (of every measure compared together" in text
 
 
 def test_every_format_holds_every_measure(matrices):
@@ -49,14 +49,14 @@ def test_every_format_holds_every_measure(matrices):
     text = both.format("text")
     lines = text.splitlines()
     assert lines[0] == "# Measures x averages" and "# Measure: map" in lines and "# Measure: P_10" in lines
-    assert lines[6].split() == ["A", "B", "measure", "am"] and max(map(len, lines)) <= 100
+    assert lines[5].split() == ["A", "B", "measure", "am"] and max(map(len, lines)) <= 100
     rows = list(csv.DictReader(io.StringIO(both.format("csv"))))
     assert len(rows) == 2 * 3 and {r["measure"] for r in rows} == {"map", "P_10"} and "difference" in rows[0]
     data = json.loads(both.format("json"))
     assert data["holm"] == "measure" and list(data["measures"]) == ["map", "P_10"]
     assert both.format("markdown").count("**Measures x averages.**") == 1 and "## P_10" in both.format("markdown")
     latex = both.format("latex")
-    assert latex.startswith("% needs \\usepackage{booktabs}") and latex.count("booktabs") == 1
+    assert latex.startswith("% needs \\usepackage{booktabs,longtable,array}") and latex.count("booktabs") == 1
 
 
 def test_the_summary_is_measures_by_averages_with_the_marks(matrices):

@@ -39,9 +39,10 @@ def test_the_text_report_names_its_source_and_both_tables(capsys):
     status, out, _ = run(["-m", "P.10", "--baseline", "baseline", *FAST, QRELS, *RUNS], capsys)
     assert status == 0
     lines = out.splitlines()
-    assert lines[0] == "# Comparison"
-    assert lines[1].startswith(f"# P_10 of 3 runs against {QRELS}: 3 systems x 10 topics; each system")
-    assert {"# Verdicts", "# Differences", "# Tests"} <= set(lines)
+    assert " ".join(lines[:2]).startswith(f"# Comparison: P_10 of 3 runs against {QRELS}, 3 systems x 10 topics;")
+    assert {"# Verdicts", "# Differences, with unadjusted 95% intervals", "# Tests, p raw and Holm-adjusted"} <= set(
+        lines
+    )
     assert sum(line.startswith(("feedback vs baseline:", "phrases vs baseline:")) for line in lines) == 2
     assert sum(line.startswith(("feedback  ", "phrases  ")) for line in lines) == 2 * 3 * 2  # differences, tests
 
@@ -108,7 +109,7 @@ def test_the_plot_is_drawn_beside_the_tables(tmp_path, capsys, name, magic):
     if not has_vl_convert():
         assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
         return
-    assert status == 0 and out.startswith("# Comparison\n")
+    assert status == 0 and out.startswith("# Comparison: ")
     assert (tmp_path / name).read_bytes()[: len(magic)] == magic
 
 
@@ -117,7 +118,7 @@ def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     monkeypatch.setattr(_progress, "LOG_EVERY", 0.0)
     status, out, err = run(["--dataset", "adhoc8:ap", "--baseline", "run1", "-n", "2500", "-b", "300"], capsys)
-    assert status == 0 and out.startswith("# Comparison\n")
+    assert status == 0 and out.startswith("# Comparison: ")
     steps = "3,184 of 3,184 steps (sign vectors, resamples, intervals)"  # 2,500 + 300 + 128 pairs x 3 averages
     assert f"irmeans compare: 100% [########################] {steps}" in err
 

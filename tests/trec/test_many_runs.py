@@ -99,6 +99,7 @@ def test_standard_input_serves_one_run(runs, monkeypatch):
 #: The library's modules a plain evaluation of small files loads (a new one here is a decision).
 EVAL_MODULES = {
     "irmeans",
+    "irmeans._display",
     "irmeans._numeric",
     "irmeans._python_input",
     "irmeans._validation",

@@ -32,6 +32,7 @@ STAGES = [
 #: The library's parts, from the bottom up: each a list of modules or packages (a package with every module in
 #: it); those in one part's inner list stand side by side and import nothing of each other.
 PARTS = [
+    [["irmeans._display"]],  # names shown safely, in every output and message
     [["irmeans.errors", "irmeans.number_syntax", "irmeans._numeric", "irmeans._validation", "irmeans._progress"]],
     [["irmeans._python_input"]],  # what the Python API is given, read as the files are
     [["irmeans.averages", "irmeans.means", "irmeans.measures"]],  # the teaching API

@@ -17,39 +17,72 @@ Every pair of systems is compared, or each system with ``--baseline``
 gm:0.01 and logit:0.01): the difference with a bootstrap confidence interval
 over topics, the paired t-test on the average's own scale (on log(x + eps) for
 a GM) and Fisher's randomization test (the same sign vectors for every pair and
-average, or every sign vector when 2^topics is no more than ``--permutations``),
-each Holm-adjusted over its family, the pairs x averages of the measure. A
-verdict is marked where the ``--test``'s adjusted p < ``--alpha``. The
-randomization p has a floor, 1/(permutations + 1) (2/2^topics when exact),
-times the family after Holm; when that is above alpha/10, ``--test auto`` (the
-default) marks the verdicts by the t-test instead, and the report says so and
-how many sign vectors would do. Robertson's check names the first
-transformation of a stated family (logs with eps from 1e-5 to 1, the logit,
-powers 1/4 to 4) that reverses the arithmetic mean's verdict, and counts it as
-substantial only when the reversed difference's own interval excludes 0.
+average, or every sign vector when 2^topics is no more than ``-n``), each
+Holm-adjusted over its family, the pairs x averages of the measure. A verdict
+is marked where the adjusted p of the test ``--test`` chooses is below
+``--alpha``. ``-n`` (``--permutations``) is the number of sign vectors of the
+randomization test (in 'irmeans consistency', ``-n`` is the number of random
+splits). The randomization p has a floor, 1/(n + 1) (2/2^topics when exact),
+times the family after Holm; when that is above alpha/10, ``--test auto``
+(the default) marks the verdicts by the t-test instead, and the report says so
+and how many sign vectors would do. The intervals are not adjusted for the many
+comparisons (the report says so wherever it prints one); the p-values are
+shown raw and Holm-adjusted.
+
+Robertson's check names the first transformation of a stated family (logs
+with eps from 1e-5 to 1, the logit, powers 1/4 to 4) that reverses the
+arithmetic mean's verdict, and counts the reversal as substantial only when
+the reversed difference's own interval excludes 0. That rule is irmeans'
+reading, not Robertson's: he asks whether transformations that would change
+the conclusions substantially are "easy to find", and sets no bar.
+
+``--systems A,B,C`` compares just those systems of ``--dataset`` or
+``--scores`` (or of the runs given), in that order; it may be given several
+times, and a name that holds a comma is given alone, as a value of its own
+(``--systems x,y`` names the system x,y when there is one, else x and y). An
+unknown name is refused, with the names there are.
 
 Several -m (runs evaluated from QRELS RUN...) give a table of measures x
-averages, then each measure's report (CSV: a 'measure' column in front; JSON:
-each measure under its name); each measure is its own Holm family unless
-'--holm all' corrects them together.
+averages, then each measure's report, every pair in the same order (CSV: a
+'measure' column in front; JSON: each measure under its name); each measure is
+its own Holm family unless '--holm all' corrects them together.
 
-The text report (at most 100 columns) gives a verdict in words for each pair,
-the better system first, then the differences and the raw and Holm-adjusted
-p-values side by side, and names the scale of each test, the Holm family and
-the floor (a p on it is marked ^). ``--format csv`` and ``json`` keep A and B
-as given and hold every number unrounded (raw and adjusted p-values; JSON
-writes an infinite t as the string "inf" or "-inf" and a test that does not
-apply as null); ``markdown`` and ``latex`` round them (LaTeX needs
-\\usepackage{booktabs}). ``--plot FILE.svg`` (or ``.png``) draws each pair's
-per-topic differences on each average's scale (needs
-``pip install 'irmeans[plot]'``). The results depend only on the inputs and
-``--seed``.
+The text report (at most 100 columns) says in a line what was compared, then
+gives the results: a verdict in words for each pair, the better system first,
+then the differences and the raw and Holm-adjusted p-values side by side;
+its notes come last (the scale of each test, the Holm family, the floor: a p
+on it is marked ^). ``--format csv`` and ``json`` keep A and B as given and
+hold every number unrounded (raw and adjusted p-values; JSON writes an
+infinite t as the string "inf" or "-inf" and a test that does not apply as
+null); ``markdown`` and ``latex`` give the report's three tables, rounded,
+their notes as captions (LaTeX needs \\usepackage{booktabs,longtable,array}).
+
+``--results-table`` writes instead the table a paper prints: a row per system
+(the baseline first), a column per measure x average, the best of each
+column in bold (between ** in text), and a mark where a system differs from
+the baseline after Holm over the ``--holm`` family (an arrow up or down;
+without --baseline, the letters of the systems it is better than), its
+caption stating the family, the test, alpha and the marks. For three runs of
+TREC-8 ('--dataset adhoc8:ap --systems run8,run2,run3 --baseline run8
+--results-table'):
+
+    system           AM           εGM (ε = 0.01)  logit (ε = 0.01)
+    run8 (baseline)  0.0287       0.0108          0.0112
+    run2             **0.3346**↑  **0.2457**↑     **0.2826**↑
+    run3             0.2560↑      0.1745↑         0.2000↑
+
+``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on
+each average's scale (needs ``pip install 'irmeans[plot]'``). The results
+depend only on the inputs and ``--seed``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .._progress import Progress
 from ..comparison.by_measure import HOLM_FAMILIES, compare_measures
@@ -60,7 +93,10 @@ from . import options
 from .arguments import average, positive_integer, subcommand
 from .output import Output
 
-__all__ = ["add_parser", "run_compare", "probability"]
+if TYPE_CHECKING:
+    from ..score_matrix import ScoreMatrix
+
+__all__ = ["add_parser", "run_compare", "probability", "chosen_systems"]
 
 DESCRIPTION = __doc__.split("\n", 2)[2].replace("``", "'")
 
@@ -110,6 +146,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         default="measure",
         help="Holm's family with several -m: each measure its own (default), or all measures' comparisons together",
     )
+    p.add_argument(
+        "--systems",
+        action="append",
+        metavar="A,B,C",
+        help="compare just these systems, in this order (repeatable; a name holding a comma given alone)",
+    )
+    p.add_argument(
+        "--results-table",
+        action="store_true",
+        help="write the table a paper prints (systems x measures x averages, marks after Holm) instead of the report",
+    )
     p.add_argument("--plot", metavar="FILE", help="draw the per-topic differences into FILE (.svg or .png)")
     p.set_defaults(handler=run_compare)
     return p
@@ -140,9 +187,14 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
     if opts.plot and len(measures) > 1:
         raise IrmeansError("--plot draws one measure's differences: give one -m")
     matrices = [options.read_matrix(opts, "irmeans compare", m).matrix for m in measures]
+    if opts.systems:
+        chosen = chosen_systems(opts.systems, matrices[0].systems)
+        matrices = [_subset(m, chosen) for m in matrices]
     matrix = matrices[0]
     n_systems, n_topics = matrix.shape
     if opts.baseline is not None and opts.baseline not in matrix.systems:
+        if opts.systems:
+            raise IrmeansError(f"--baseline {opts.baseline}: not one of the --systems chosen; add it to them")
         shown = ", ".join(matrix.systems[:10]) + (f" and {n_systems - 10} more" if n_systems > 10 else "")
         raise IrmeansError(f"--baseline {opts.baseline}: no such system; the systems are {shown}")
     n_pairs = n_systems - 1 if opts.baseline is not None else n_systems * (n_systems - 1) // 2
@@ -165,10 +217,61 @@ def run_compare(opts: argparse.Namespace, out: Output) -> int:
     with Progress(steps, "irmeans compare", "steps", what=what) as bar:
         if len(matrices) > 1:
             several = compare_measures(matrices, averages, holm=opts.holm, progress=bar.update, **settings)
-            out.write(several.format(opts.format, opts.digits))
+            if opts.results_table:
+                out.write(several.results_table(opts.digits).format(opts.format))
+            else:
+                out.write(several.format(opts.format, opts.digits))
             return 0
         result = compare(matrix, averages, progress=bar.update, **settings)
     if opts.plot:
         result.save_plot(opts.plot)
-    out.write(result.format(opts.format, opts.digits))
+    if opts.results_table:
+        out.write(result.results_table(opts.digits).format(opts.format))
+    else:
+        out.write(result.format(opts.format, opts.digits))
     return 0
+
+
+def chosen_systems(given: list[str], systems: Sequence[str]) -> list[int]:
+    """The rows of the systems ``--systems`` names, in the order given, each once.
+
+    Each value is a comma-separated list of names, or one name that holds a comma when the
+    whole value is a system's name.
+
+    Parameters
+    ----------
+    given : list of str
+        The values of ``--systems``, as given.
+    systems : sequence of str
+        The systems there are.
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    IrmeansError
+        An unknown or empty name (the message lists the systems there are), or fewer than two chosen.
+
+    Examples
+    --------
+    >>> chosen_systems(["c,a", "x,y"], ["a", "b", "c", "x,y"])
+    [2, 0, 3]
+    """
+    where = {name: i for i, name in enumerate(systems)}
+    rows: dict[int, None] = {}
+    for value in given:
+        for name in [value] if value in where else value.split(","):
+            if name not in where:
+                said = f"no system {name!r}" if name else f"an empty name in {value!r}"
+                raise IrmeansError(f"--systems: {said}; the {len(systems)} systems are {', '.join(systems)}")
+            rows[where[name]] = None
+    if len(rows) < 2:
+        raise IrmeansError(f"--systems chose {len(rows)} system: compare needs at least 2")
+    return list(rows)
+
+
+def _subset(matrix: ScoreMatrix, rows: list[int]) -> ScoreMatrix:
+    """The matrix of the chosen systems alone, in the order chosen."""
+    return replace(matrix, scores=matrix.scores[rows], systems=tuple(matrix.systems[i] for i in rows))

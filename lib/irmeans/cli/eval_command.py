@@ -20,6 +20,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402 - after the BLAS setting
 
+from .._display import shown  # noqa: E402
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line  # noqa: E402
 from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures  # noqa: E402
 from .arguments import average, count, digits, eps, level, subcommand  # noqa: E402
@@ -140,11 +141,11 @@ def _number(value: float, digits: int) -> str:
 def _line(name: str, topic: str, value: float | int | str, kind: str, digits: int) -> str:
     if kind == "long":
         text = "%d" % int(value)
-    elif kind == "string":
-        text = str(value)
+    elif kind == "string":  # the runid: a character that does not print shown as its escape
+        text = shown(str(value), keep_bytes=True)
     else:
         text = _number(float(value), digits)
-    return "%-22s\t%s\t%s\n" % (name, topic, text)
+    return "%-22s\t%s\t%s\n" % (name, shown(topic, keep_bytes=True), text)
 
 
 # Topics whose per-topic lines are formed and written at a time: the lines of a big
@@ -171,7 +172,8 @@ def _per_topic(ev: Evaluation, digits: int, prefix: str, out: Output) -> None:
         fmt = {"long": "%d", "string": "%s", "double": f"%6.{digits}f"}[kind]
         formats.append(("%s%-22s\t" % (prefix, name)).replace("%", "%%") + "%s\t" + fmt + "\n")
     template = "".join(formats)
-    topics = np.array(ev.topics, dtype=object)
+    # an id's control characters as escapes (no ESC reaches a terminal), its bytes that are not UTF-8 as read
+    topics = np.array([shown(t, keep_bytes=True) for t in ev.topics], dtype=object)
     for a in range(0, len(topics), _TOPICS_AT_ONCE):
         b = min(a + _TOPICS_AT_ONCE, len(topics))
         args = np.empty((b - a, 2 * len(names)), dtype=object)

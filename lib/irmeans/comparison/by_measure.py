@@ -33,16 +33,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._display import json_text
 from ..averages import Average
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .compare import compare
+from .outputs import csv_cell
+from .report import report_tables, text_report, turned_pairs
 from .result import COLUMNS, LATEX_NEEDS, Comparison, Tests
 from .significance import choose_test, holm
-from .tables import FORMATS, Table, csv_text, render
+from .tables import FORMATS, Table, csv_text, render, save_text
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .results_table import ResultsTable
 
 __all__ = ["compare_measures", "MeasureComparisons", "HOLM_FAMILIES"]
 
@@ -73,11 +78,36 @@ class MeasureComparisons:
     def __getitem__(self, measure: str) -> Comparison:
         return dict(self.by_measure)[measure]
 
+    def turned(self) -> np.ndarray:
+        """The pairs every measure's report shows B first, (pairs,): as the first measure's report turns them
+        (:func:`~irmeans.comparison.report.turned_pairs`), so that a pair reads the same way in every section.
+
+        Examples
+        --------
+        >>> from irmeans import ScoreMatrix
+        >>> rows = [[0.5, 0.2, 0.9, 0.4], [0.1, 0.3, 0.4, 0.2], [0.6, 0.7, 0.2, 0.8]]
+        >>> matrices = [ScoreMatrix(rows, tuple("abc"), tuple("1234"), measure=m) for m in ("map", "P_10")]
+        >>> both = compare_measures(matrices, ["am"], bootstrap=100)
+        >>> both.turned().tolist()
+        [False, True, True]
+        """
+        return turned_pairs(self.by_measure[0][1])
+
     def summary_table(self, digits: int = 4) -> Table:
-        """A row per pair and measure, a column per average: each difference (A − B, the pairs as the first
-        measure's text report turns them), ``*`` where it is marked significant."""
+        """A row per pair and measure, a column per average: each difference (A − B, the pairs turned as
+        :meth:`turned` says, in every measure alike), ``*`` where it is marked significant.
+
+        Examples
+        --------
+        >>> from irmeans import ScoreMatrix
+        >>> rows = [[0.5, 0.2, 0.9, 0.4], [0.1, 0.3, 0.4, 0.2], [0.6, 0.7, 0.2, 0.8]]
+        >>> matrices = [ScoreMatrix(rows, tuple("abc"), tuple("1234"), measure=m) for m in ("map", "P_10")]
+        >>> both = compare_measures(matrices, ["am"], bootstrap=100)
+        >>> both.summary_table().rows[0]
+        ('a', 'b', 'map', '+0.2500')
+        """
         first = self.by_measure[0][1]
-        turned = first.baseline is None and first.better[0] < 0
+        turned = self.turned()
         s = np.where(turned, -1.0, 1.0)
         names = first.matrix.systems
         a_idx, b_idx = np.where(turned, first.second, first.first), np.where(turned, first.first, first.second)
@@ -88,17 +118,47 @@ class MeasureComparisons:
                 cells = [f"{d:+.{digits}f}" + ("*" if m else "") for d, m in zip(diff.tolist(), sig.tolist())]
                 rows.append((names[a_idx[j]], names[b_idx[j]], measure, *cells))
         notes = [
-            "A - B under each average, in its own units",
+            "A - B under each average, in its own units; the pairs in the same order in every measure",
             f"* where the marking test's Holm-adjusted p < {first.alpha:g}",
-            *(f"{m}: marked by the {c.test}" + ("-test" if c.test == "t" else " test") for m, c in self.by_measure),
+            "Marking test: "
+            + "; ".join(f"{m}, the {c.test}" + ("-test" if c.test == "t" else " test") for m, c in self.by_measure),
             "Holm families: " + ("each measure its own" if self.holm == "measure" else "every measure together"),
         ]
         averages = tuple(a.spec for a in first.averages)
         return Table("Measures x averages", ("A", "B", "measure", *averages), rows, notes)
 
+    def results_table(self, digits: int = 4) -> ResultsTable:
+        """The table a paper prints: a row per system, a column per measure × average, marks after Holm over the
+        comparisons' family (:func:`irmeans.comparison.results_table.results_table`).
+
+        Examples
+        --------
+        >>> from irmeans import ScoreMatrix
+        >>> rows = [[0.5, 0.2, 0.9, 0.4], [0.1, 0.3, 0.4, 0.2], [0.6, 0.7, 0.2, 0.8]]
+        >>> matrices = [ScoreMatrix(rows, tuple("abc"), tuple("1234"), measure=m) for m in ("map", "P_10")]
+        >>> both = compare_measures(matrices, ["am"], bootstrap=100)
+        >>> table = both.results_table()
+        >>> table.columns
+        (('map', 'am', 'AM'), ('P_10', 'am', 'AM'))
+        """
+        from .results_table import results_table
+
+        return results_table(self.by_measure, digits)
+
     def format(self, fmt: str = "text", digits: int = 4) -> str:
         """Every measure in one of :data:`~irmeans.comparison.result.OUTPUT_FORMATS`: the summary table then
-        each measure's report (text, Markdown, LaTeX), every row with its measure (CSV), or all of it (JSON)."""
+        each measure's report, every pair in the same order (text, Markdown, LaTeX), every row with its
+        measure (CSV), or all of it (JSON).
+
+        Examples
+        --------
+        >>> from irmeans import ScoreMatrix
+        >>> rows = [[0.5, 0.2, 0.9, 0.4], [0.1, 0.3, 0.4, 0.2], [0.6, 0.7, 0.2, 0.8]]
+        >>> matrices = [ScoreMatrix(rows, tuple("abc"), tuple("1234"), measure=m) for m in ("map", "P_10")]
+        >>> both = compare_measures(matrices, ["am"], bootstrap=100)
+        >>> print(both.format("text").splitlines()[0])
+        # Measures x averages
+        """
         if fmt == "csv":
             return self.to_csv()
         if fmt == "json":
@@ -106,10 +166,12 @@ class MeasureComparisons:
         if fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join((*FORMATS, 'csv', 'json'))}, got {fmt!r}")
         blocks = [render(self.summary_table(digits), fmt)]
+        turned = self.turned()
         for measure, c in self.by_measure:
-            own = c.format(fmt, digits).rstrip("\n")
-            if fmt == "latex":
-                own = own.removeprefix(LATEX_NEEDS + "\n")
+            if fmt == "text":
+                own = text_report(c, digits, turned).rstrip("\n")
+            else:
+                own = "\n\n".join(render(t, fmt) for t in report_tables(c, digits, turned))
             heading = {"text": f"# Measure: {measure}", "markdown": f"## {measure}", "latex": f"% {measure}"}[fmt]
             blocks.append(heading + "\n\n" + own)
         text = "\n\n".join(blocks) + "\n"
@@ -121,19 +183,14 @@ class MeasureComparisons:
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """:meth:`rows` as CSV: ``measure``, then :data:`~irmeans.comparison.result.COLUMNS`, unrounded."""
-        from .result import _cell, _save
-
-        rows = [[_cell(v) for v in row.values()] for row in self.rows()]
-        return _save(csv_text(("measure", *COLUMNS), rows), path)
+        rows = [[csv_cell(v) for v in row.values()] for row in self.rows()]
+        return save_text(csv_text(("measure", *COLUMNS), rows), path)
 
     def to_json(self, path: str | os.PathLike[str] | None = None) -> str:
-        """Each measure's :meth:`Comparison.to_dict` under its name, and the Holm family, as strict JSON."""
-        import json
-
-        from .result import _save
-
+        """Each measure's :meth:`Comparison.to_dict` under its name, and the Holm family, as strict JSON in valid
+        UTF-8 (:func:`irmeans._display.json_text`)."""
         data = {"holm": self.holm, "measures": {m: c.to_dict() for m, c in self.by_measure}}
-        return _save(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n", path)
+        return save_text(json_text(data) + "\n", path)
 
     def to_frame(self) -> pd.DataFrame:
         """Every measure's :meth:`Comparison.to_frame`, indexed by (measure, system_a, system_b, average)."""

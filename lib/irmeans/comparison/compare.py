@@ -35,6 +35,7 @@ every one of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -47,9 +48,10 @@ from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
 from .result import Comparison, Tests
-from .robustness import reversal_intervals, reversals
+from .robustness import Robertson, reversal_intervals, reversals
 from .significance import (
     FLOOR_SHARE,
+    SignTest,
     choose_test,
     count_at_least,
     flip_count,
@@ -200,66 +202,19 @@ def compare(
     ([True], ('log(x + 1e-05)',), [False])
     """
     matrix = _as_matrix(scores)
-    n_systems, n_topics = matrix.shape
-    if n_systems < 2:
-        raise IrmeansError(f"compare needs at least 2 systems, got {n_systems}")
-    if n_topics < 2:
-        raise IrmeansError(f"compare needs at least 2 topics, got {n_topics}")
-    parsed = parse_averages(DEFAULT_AVERAGES if averages is None else averages)
-    if not parsed:
-        raise IrmeansError("no averages to compare under")
-    if test not in TESTS:
-        raise IrmeansError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
-    permutations = whole_number(permutations, "permutations", minimum=1)
-    bootstrap = whole_number(bootstrap, "bootstrap", minimum=1)
-    confidence = finite_number(confidence, "confidence")
-    alpha = finite_number(alpha, "alpha")
-    for name, value in (("confidence", confidence), ("alpha", alpha)):
-        if not 0 < value < 1:
-            raise IrmeansError(f"{name} must lie strictly between 0 and 1, got {value!r}")
-    seed = whole_number(seed, "seed", minimum=0)
+    parsed = _checked_averages(matrix, averages)
+    settings = _Settings.checked(permutations, bootstrap, confidence, alpha, test, seed)
     first, second = _pairs(matrix.systems, baseline)
-    if first.size * len(parsed) > MAX_COMPARISONS:
-        raise IrmeansError(
-            f"{first.size:,} pairs × {len(parsed)} averages is more than the {MAX_COMPARISONS:,} comparisons "
-            "compare makes at once: compare with a baseline, or fewer systems"
-        )
-    _check_scores(matrix, parsed)
-    check_memory(  # before any work: the replicates of the bootstrap are kept whole
-        8.0 * len(parsed) * n_systems * bootstrap,
-        f"the bootstrap's averages of {n_systems:,} systems under {len(parsed)} averages on {bootstrap:,} resamples "
-        "of the topics (give fewer resamples: bootstrap, -b)",
-    )
+    _check_size(matrix, parsed, first.size, settings.bootstrap)
     done = progress if progress is not None else (lambda k: None)
 
     s = matrix.scores
     means = np.stack([np.asarray(avg(s, axis=1), dtype=np.float64) for avg in parsed])
     scales = [avg.on_scale(s) for avg in parsed]  # None for the median, or a GM with ε = 0 on zeros
-    t, p_t = np.full((len(parsed), first.size), np.nan), np.full((len(parsed), first.size), np.nan)
-    for k, g in enumerate(scales):
-        if g is not None:
-            t[k], p_t[k] = paired_t_test(g[first], g[second])
-    p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, permutations, seed, done)
-    found = reversals(s[first], s[second])  # Robertson's check: each pair's first reversal of the AM's verdict
-    shared = found.d.shape[0] <= len(parsed) * n_systems  # its replicates no more than the averages' own
-    low, high, reversal = _bootstrap(
-        s, parsed, scales, first, second, bootstrap, confidence, seed, done, found.d if shared else None
-    )
-    if not shared:  # too many reversals to hold beside the replicates: their own pass, a block of pairs at a time
-        reversal = reversal_intervals(found.d, bootstrap, confidence, seed)
-    robertson = found.check(*reversal)
-    signs = sign_test(s[first], s[second])
-    n_comparisons = len(parsed) * first.size
-    marking = choose_test(test, n_comparisons, n_flips, exact, alpha)
-    tests = Tests(
-        t=t,
-        p_t=p_t,
-        p_t_holm=holm(p_t),
-        p_randomization=p_rand,
-        p_randomization_holm=holm(p_rand),
-        sign=signs,
-        p_sign_holm=holm(signs.p),
-    )
+    t, p_t = _t_tests(scales, first, second)
+    p_rand, exact, n_flips = _randomization(s, parsed, scales, first, second, settings.permutations, seed, done)
+    low, high, robertson = _intervals_and_robertson(s, parsed, scales, first, second, settings, done)
+    marking = choose_test(settings.test, len(parsed) * first.size, n_flips, exact, settings.alpha)
     return Comparison(
         matrix=matrix,
         averages=tuple(parsed),
@@ -269,16 +224,130 @@ def compare(
         means=means,
         ci_low=low,
         ci_high=high,
-        tests=tests,
+        tests=_holm_adjusted(t, p_t, p_rand, sign_test(s[first], s[second])),
         robertson=robertson,
         permutations=n_flips,
         exact=exact,
-        bootstrap=bootstrap,
-        confidence=confidence,
-        alpha=alpha,
+        bootstrap=settings.bootstrap,
+        confidence=settings.confidence,
+        alpha=settings.alpha,
         test=marking,
-        requested_test=test,
-        seed=seed,
+        requested_test=settings.test,
+        seed=settings.seed,
+    )
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """compare's settings, checked."""
+
+    permutations: int
+    bootstrap: int
+    confidence: float
+    alpha: float
+    test: str
+    seed: int
+
+    @classmethod
+    def checked(
+        cls, permutations: int, bootstrap: int, confidence: float, alpha: float, test: str, seed: int
+    ) -> _Settings:
+        """The settings, or an error naming the first that is wrong."""
+        if test not in TESTS:
+            raise IrmeansError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+        permutations = whole_number(permutations, "permutations", minimum=1)
+        bootstrap = whole_number(bootstrap, "bootstrap", minimum=1)
+        confidence = finite_number(confidence, "confidence")
+        alpha = finite_number(alpha, "alpha")
+        for name, value in (("confidence", confidence), ("alpha", alpha)):
+            if not 0 < value < 1:
+                raise IrmeansError(f"{name} must lie strictly between 0 and 1, got {value!r}")
+        return cls(permutations, bootstrap, confidence, alpha, test, whole_number(seed, "seed", minimum=0))
+
+
+def _checked_averages(matrix: ScoreMatrix, averages: Sequence[Average | str] | None) -> list[Average]:
+    """The averages read from their specs, once the matrix is known big enough to compare."""
+    n_systems, n_topics = matrix.shape
+    if n_systems < 2:
+        raise IrmeansError(f"compare needs at least 2 systems, got {n_systems}")
+    if n_topics < 2:
+        raise IrmeansError(f"compare needs at least 2 topics, got {n_topics}")
+    parsed = parse_averages(DEFAULT_AVERAGES if averages is None else averages)
+    if not parsed:
+        raise IrmeansError("no averages to compare under")
+    return parsed
+
+
+def _check_size(matrix: ScoreMatrix, averages: Sequence[Average], n_pairs: int, bootstrap: int) -> None:
+    """Refuse, before any work, more comparisons than compare makes, a score an average cannot take, or a
+    bootstrap that memory cannot hold."""
+    if n_pairs * len(averages) > MAX_COMPARISONS:
+        raise IrmeansError(
+            f"{n_pairs:,} pairs × {len(averages)} averages is more than the {MAX_COMPARISONS:,} comparisons "
+            "compare makes at once: compare with a baseline, or fewer systems"
+        )
+    _check_scores(matrix, averages)
+    n_systems = matrix.shape[0]
+    check_memory(  # the replicates of the bootstrap are kept whole
+        8.0 * len(averages) * n_systems * bootstrap,
+        f"the bootstrap's averages of {n_systems:,} systems under {len(averages)} averages on {bootstrap:,} "
+        "resamples of the topics (give fewer resamples: bootstrap, -b)",
+    )
+
+
+def _t_tests(
+    scales: Sequence[np.ndarray | None], first: np.ndarray, second: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The paired t-test of every pair on each average's scale, (averages, pairs) ×2; NaN for an average
+    without one."""
+    t, p_t = np.full((len(scales), first.size), np.nan), np.full((len(scales), first.size), np.nan)
+    for k, g in enumerate(scales):
+        if g is not None:
+            t[k], p_t[k] = paired_t_test(g[first], g[second])
+    return t, p_t
+
+
+def _intervals_and_robertson(
+    s: np.ndarray,
+    averages: Sequence[Average],
+    scales: Sequence[np.ndarray | None],
+    first: np.ndarray,
+    second: np.ndarray,
+    settings: _Settings,
+    done: Callable[[int], object],
+) -> tuple[np.ndarray, np.ndarray, Robertson]:
+    """The bootstrap intervals of the differences, (averages, pairs) ×2, and Robertson's check, whose reversed
+    differences are bootstrapped on the same resamples when they are no more than the averages' replicates."""
+    found = reversals(s[first], s[second])  # each pair's first reversal of the AM's verdict
+    shared = found.d.shape[0] <= len(averages) * s.shape[0]  # its replicates no more than the averages' own
+    low, high, reversal = _bootstrap(
+        s,
+        averages,
+        scales,
+        first,
+        second,
+        settings.bootstrap,
+        settings.confidence,
+        settings.seed,
+        done,
+        found.d if shared else None,
+    )
+    if not shared:  # too many reversals to hold beside the replicates: their own pass, a block of pairs at a time
+        reversal = reversal_intervals(found.d, settings.bootstrap, settings.confidence, settings.seed)
+    return low, high, found.check(*reversal)
+
+
+def _holm_adjusted(t: np.ndarray, p_t: np.ndarray, p_rand: np.ndarray, signs: SignTest) -> Tests:
+    """The tests with each one's p-values Holm-adjusted over its own family (pairs × averages; the sign
+    test's over the pairs)."""
+    return Tests(
+        t=t,
+        p_t=p_t,
+        p_t_holm=holm(p_t),
+        p_randomization=p_rand,
+        p_randomization_holm=holm(p_rand),
+        sign=signs,
+        p_sign_holm=holm(signs.p),
     )
 
 

@@ -16,12 +16,14 @@ strictly increasing on the scores given (an average's scale on the scores it tak
 powers on scores >= 0). :func:`sign_survives` says which members flip the sign of the mean
 difference, for many pairs of systems at once.
 
-Robertson asks whether a transformation changes the conclusion *substantially*, and a flip of
-a difference that is within the noise of the topics changes nothing a reader should act on.
-:func:`robertson_check` therefore names, for each pair, the first member that reverses the
-arithmetic mean's verdict, and counts that reversal as substantial only when the reversed
-difference's own bootstrap interval (over topics, at the comparison's level) excludes 0: a
-pair is robust when the arithmetic mean prefers one system and no reversal is substantial.
+Robertson asks whether transformations that would change the conclusions *substantially* are
+"easy to find", and sets no bar for "substantially". A flip of a difference that is within the
+noise of the topics changes nothing a reader should act on, so :func:`robertson_check` names,
+for each pair, the first member that reverses the arithmetic mean's verdict, and counts that
+reversal as substantial only when the reversed difference's own bootstrap interval (over
+topics, at the comparison's level) excludes 0: a pair is robust when the arithmetic mean
+prefers one system and no reversal is substantial. That rule is this library's reading of
+Robertson, not his own.
 
 >>> import numpy as np
 >>> from irmeans.comparison.robustness import sign_survives
