@@ -686,3 +686,12 @@ def test_standardize_of_scores_near_the_largest_double_is_quiet_and_as_for_small
         warnings.simplefilter("error")
         big = standardize(s)
     np.testing.assert_allclose(big, standardize(s / 1e300), rtol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e-300, 1e200, 1e307])
+def test_topic_difficulty_is_scale_free_at_the_edges_of_floating_point(scale):
+    # Equation 2, (max - mean) / sd, is the same for scaled scores: squares that underflow made sd 0
+    s = np.array([[0.1, 0.5, 0.0, 0.3], [0.2, 0.6, 0.0, 0.1], [0.9, 0.7, 0.3, 0.8]])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        scaled = topic_difficulty(s * scale)
+    np.testing.assert_allclose(scaled, topic_difficulty(s), rtol=1e-9)

@@ -87,7 +87,7 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
     from scipy import special  # here, not at the top: `import irmeans` stays light (scipy.stats is slower still)
 
     x, y = _paired(a, b)
-    d = x - y
+    d = _scaled_differences(x, y)
     n = d.shape[-1]
     same = np.all(x == y, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -100,6 +100,25 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
     if t.ndim == 0:
         return float(t), float(p)
     return t, p
+
+
+def _scaled_differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x − y along the last axis, each row scaled by a power of two to a largest |difference| in [0.5, 1).
+
+    t is the same for differences scaled by any factor, and a power of two scales them exactly, so ordinary
+    differences give t to the last bit as before. Differences near the smallest doubles (log(x + ε) of an ε of
+    1e200, scores scaled by 1e-170) have squares that underflow: their variance came out 0 and t infinite, "p <
+    1e-300" for pairs whose t is 1 unscaled; differences near the largest double overflowed it. Scaled, both are
+    the t of the unscaled pairs.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = x - y
+        overflow = ~np.isfinite(d).all(axis=-1) & np.isfinite(x).all(axis=-1) & np.isfinite(y).all(axis=-1)
+        if overflow.any():  # x - y beyond the largest double: halved first (exact), then scaled as the others
+            d = np.where(overflow[..., None], x / 2 - y / 2, d)
+        largest = np.abs(d).max(axis=-1, keepdims=True)
+        exponent = np.frexp(np.where(np.isfinite(largest) & (largest > 0), largest, 1.0))[1]
+    return np.ldexp(d, -exponent)
 
 
 #: Sign vectors are drawn and used this many at a time (rows of one block of flips)...
