@@ -29,8 +29,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._numeric import TOLERANCE
-from .._validation import float_array, whole_number
-from ..errors import IrmeansError
+from .._validation import as_array, float_array, whole_number
+from ..errors import IrmeansError, shown_value
 
 __all__ = [
     "paired_t_test",
@@ -118,7 +118,8 @@ def _scaled_differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             d = np.where(overflow[..., None], x / 2 - y / 2, d)
         largest = np.abs(d).max(axis=-1, keepdims=True)
         exponent = np.frexp(np.where(np.isfinite(largest) & (largest > 0), largest, 1.0))[1]
-    return np.ldexp(d, -exponent)
+    scaled: np.ndarray = np.ldexp(d, -exponent)
+    return scaled
 
 
 #: Sign vectors are drawn and used this many at a time (rows of one block of flips)...
@@ -143,7 +144,7 @@ def flip_count(n: int, permutations: int) -> tuple[int, bool]:
     ((1024, True), (10000, False))
     """
     n = whole_number(n, "n", minimum=1)
-    permutations = whole_number(permutations, "permutations", minimum=1)
+    permutations = whole_number(permutations, "permutations", minimum=1, maximum=None)  # 2**70: every vector
     exact = n < 63 and 2**n <= permutations
     return (2**n if exact else permutations), exact
 
@@ -336,9 +337,9 @@ def holm(p: ArrayLike) -> np.ndarray:
     [0.03, 0.06, 0.06, nan]
     """
     try:
-        q = np.asarray(p, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise IrmeansError(f"p must be numbers, got {p!r:.80}") from None
+        q = as_array(p, "p").astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise IrmeansError(f"p must be numbers, got {shown_value(p)}") from None
     if ((q < 0) | (q > 1)).any():
         raise IrmeansError(f"p-values must lie in [0, 1] (or be NaN, left out), got {q[(q < 0) | (q > 1)][0]!r}")
     flat = q.reshape(-1)
