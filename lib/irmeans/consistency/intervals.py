@@ -350,6 +350,7 @@ def tau_intervals(
     s = score_matrix(scores)
     if isinstance(averages, str) or not isinstance(averages, Iterable):
         averages = [averages]  # one average, not a sequence of letters
+    averages = list(averages)  # a generator read once: its averages are asked for twice below
     parsed: dict[str, tuple[Average, bool]] = {}
     for spec in averages:
         parsed.setdefault(spec_label(spec), parse_spec(spec))
@@ -366,6 +367,8 @@ def tau_intervals(
     n_splits = split_count(n_splits) if split == "random" else 1
     if n_bootstrap is not None:
         n_bootstrap = whole_number(n_bootstrap, "n_bootstrap", minimum=0)
+        if n_bootstrap == 1:  # its interval would be left out, printed '-', without a word
+            raise IrmeansError("1 bootstrap resample gives an interval of a single point: give 0 (none) or at least 2")
     if bootstrap_splits is not None:
         bootstrap_splits = split_count(bootstrap_splits, "bootstrap_splits")
     n_bootstrap, bootstrap_splits = bootstrap_size(n_splits, n_bootstrap, bootstrap_splits, random=split == "random")
