@@ -15,7 +15,8 @@ import matplotlib  # noqa: F401  (the irmeans[plot] extra, which both test envir
 import numpy as np
 import pytest
 from irmeans import compare
-from irmeans.comparison.plot import PALETTE, save_topic_differences, shown_name, sorted_panels
+from irmeans.comparison.plot import PALETTE, shown_name, sorted_panels
+from irmeans.comparison.plot_drawing import save_topic_differences
 from irmeans.errors import IrmeansError
 
 # Names that broke the earlier renderer or could act on what shows them: control characters (a terminal's

@@ -6,7 +6,7 @@ panels: a row per pair of systems, a column per average, each column on its aver
 the scale on which the average adds the topics up. A pair whose averages disagree shows why:
 a few topics far below 0 on the log scale that the raw scores barely show.
 
-:func:`save_topic_differences` draws it as a static figure, SVG or PNG, with matplotlib's own
+:func:`.plot_drawing.save_topic_differences` draws it as a static figure, SVG or PNG, with matplotlib's own
 renderers (its SVG writer and Agg, the ``irmeans[plot]`` extra; no display, no browser, nothing
 fetched): the largest figure ``irmeans compare --plot`` draws, 25 pairs x 3 averages x 250 topics,
 in about a second, in a few hundred MB whatever the address-space limit, and Ctrl-C stops it at
@@ -17,7 +17,7 @@ under another name and renamed onto it once it is whole, so a failed write never
 good earlier plot. Names (pairs, topics) are shown with their control characters, and bytes that
 are not UTF-8, as escapes, each on one line.
 
-:mod:`.plot_drawing` draws it. :func:`topic_differences_spec` gives the same figure as a Vega-Lite
+:func:`topic_differences_spec` gives the same figure as a Vega-Lite
 spec (a plain dict), for a notebook or a page that draws it with Altair or Vega.
 
 >>> import numpy as np
@@ -28,19 +28,15 @@ spec (a plain dict), for a notebook or a page that draws it with Altair or Vega.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import secrets
-from collections.abc import Callable, Sequence
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ..errors import IrmeansError, shown_path
+from ..errors import IrmeansError
 
 __all__ = [
     "topic_differences_spec",
-    "save_topic_differences",
     "sorted_panels",
     "shown_name",
     "PLOT_FORMATS",
@@ -52,7 +48,7 @@ __all__ = [
 #: common colour-vision deficiency tell apart (red against green is the pair most of them cannot).
 PALETTE = ("#0072B2", "#E69F00", "#999999")
 
-#: File extensions :func:`save_topic_differences` writes.
+#: File extensions a plot is written as.
 PLOT_FORMATS = (".svg", ".png")
 
 #: What drawing a plot needs, as a message says it.
@@ -95,7 +91,9 @@ def shown_name(name: object) -> str:
     return "".join(out)
 
 
-def _check(pairs: Sequence[str], columns: Sequence[str], topics: Sequence[str], differences: Any) -> np.ndarray:
+def check_differences(
+    pairs: Sequence[str], columns: Sequence[str], topics: Sequence[str], differences: Any
+) -> np.ndarray:
     d = np.asarray(differences, dtype=np.float64)
     if d.shape != (len(pairs), len(columns), len(topics)):
         raise IrmeansError(
@@ -118,7 +116,7 @@ def topic_differences_spec(
     its axis; bars above 0 (A better) and below (B better) differ in colour (:data:`PALETTE`,
     safe for colour-blind readers), and every bar's tooltip names its topic.
     """
-    d = _check(pairs, columns, topics, differences)
+    d = check_differences(pairs, columns, topics, differences)
     order = sorted_panels(d)
     values = []
     for i, pair in enumerate(pairs):
@@ -171,74 +169,3 @@ def topic_differences_spec(
             },
         },
     }
-
-
-def _write_whole(path: str, write: Callable[[IO[bytes]], None]) -> None:
-    """Write ``path`` through ``write`` into a new file beside it, renamed onto it once whole: a failed or
-    interrupted write leaves what was there before as it was (and no file of its own behind)."""
-    folder, name = os.path.split(path)
-    while True:
-        temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
-        try:  # created with the mode a new file gets (0o666 less the umask), as open() would
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:  # pragma: no cover - 32 random bits taken
-            continue
-        except OSError as exc:
-            raise IrmeansError(f"{shown_path(path)}: cannot write the plot ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(temporary, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise IrmeansError(f"{shown_path(path)}: cannot write the plot ({exc.strerror or exc})") from None
-        raise
-
-
-def save_topic_differences(
-    path: str | os.PathLike[str],
-    pairs: Sequence[str],
-    columns: Sequence[str],
-    topics: Sequence[str],
-    differences: np.ndarray,
-    title: str = "",
-) -> None:
-    """Draw per-topic differences, ``differences[pair, column, topic]``, into ``path``: SVG, or PNG at 200 dpi,
-    by the file's extension.
-
-    A row of panels per pair, a panel per column (an average, on its scale), each panel's topics
-    sorted from the largest difference to the smallest, every few named on its axis (as many as fit),
-    bars above 0 in Okabe and Ito's blue (A better), below in their orange (B better). The file is
-    written whole or not at all.
-
-    Raises
-    ------
-    IrmeansError
-        Another extension, matplotlib missing (``pip install 'irmeans[plot]'``), or a file that cannot be
-        written (naming it and why).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "differences.svg"
-    >>> save_topic_differences(path, ["A - B"], ["AM: x"], ["401", "402"], np.array([[[0.5, -0.25]]]))
-    >>> path.read_text(encoding="utf-8").count("<svg")
-    1
-    """
-    path = os.fspath(path)
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in PLOT_FORMATS:
-        raise IrmeansError(f"{shown_path(path)}: a plot is written as {' or '.join(PLOT_FORMATS)}, by its extension")
-    d = _check(pairs, columns, topics, differences)
-    from .plot_drawing import DPI, drawing, figure  # here: only a drawing needs matplotlib
-
-    with drawing() as figure_class:
-        fig = figure(figure_class, pairs, columns, topics, d, title)
-        fmt = ext[1:]
-        # the SVG without its date, so that the same comparison gives the same file; the PNG's pixels compressed
-        # at zlib's level 3, which on this figure costs half of level 6's time for a file 5 % larger
-        settings = {"metadata": {"Date": None}} if fmt == "svg" else {"pil_kwargs": {"compress_level": 3}}
-        _write_whole(path, lambda f: fig.savefig(f, format=fmt, dpi=2 * DPI, **settings))

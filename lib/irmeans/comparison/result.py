@@ -562,7 +562,7 @@ class Comparison:
 
     def save_plot(self, path: str | os.PathLike[str]) -> None:
         """Draw :meth:`plot_spec`'s figure into ``path`` (SVG or PNG) with matplotlib, ``irmeans[plot]``."""
-        from .plot import save_topic_differences
+        from .plot_drawing import save_topic_differences  # here: only a drawing needs matplotlib
 
         save_topic_differences(path, *self._plot_data())
 
