@@ -167,3 +167,23 @@ def test_a_warning_that_cannot_be_written_never_costs_the_results(files, name, s
     else:
         proc = irmeans(args, close=(2,), stderr=None)
     assert (proc.returncode, proc.stdout) == (ordinary.returncode, ordinary.stdout)
+
+
+def test_a_warning_of_numpy_s_arithmetic_is_said_in_irmeans_words(files, monkeypatch, capsys):
+    # none is known to reach the user any more (tests/trec/test_edges_of_numbers.py); one that did would be named
+    import warnings
+
+    from irmeans.cli import main
+    from irmeans.trec import evaluate as evaluating
+
+    real = evaluating.evaluate
+
+    def arithmetic(*args, **kwargs):
+        warnings.warn("invalid value encountered in cast", RuntimeWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evaluating, "evaluate", arithmetic)
+    assert main(["eval", "-c", "-m", "map", files["qrels"], files["run"]]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("irmeans eval: warning: a number went beyond what a double holds, or had no value,")
+    assert "(numpy's words: invalid value encountered in cast)" in err and "a fault of irmeans to report" in err

@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402 - after the BLAS setting
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line  # noqa: E402
 from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures  # noqa: E402
 from .arguments import average, count, digits, eps, level, subcommand  # noqa: E402
-from .output import Output, say  # noqa: E402
+from .output import Output, in_our_words, say  # noqa: E402
 
 if TYPE_CHECKING:
     from ..trec.evaluate import Evaluation
@@ -209,7 +209,7 @@ def _warn(w: warnings.WarningMessage) -> None:
     if isinstance(message, TopicsLeftOutWarning):
         _note(f"warning: {message.text(remedy='-c')}")
     else:
-        _note(f"warning: {message}")
+        _note(f"warning: {in_our_words(message)}")
 
 
 def run_eval(opts: argparse.Namespace, out: Output) -> int:
