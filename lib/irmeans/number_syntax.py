@@ -27,6 +27,7 @@ from .errors import IrmeansError, shown_token
 __all__ = [
     "c_float",
     "c_int",
+    "MOST_DIGITS",
     "c_grade",
     "c_floats",
     "grade_problem",
@@ -102,15 +103,15 @@ def c_int(text: str | bytes) -> int | None:
     if not _INT.fullmatch(b):
         return None
     digits = b.lstrip(b"+-").lstrip(b"0")
-    if len(digits) > _MOST_DIGITS:  # past Python's limit on reading digits (4,300): beyond any range anyway
-        far: int = 10**_MOST_DIGITS
+    if len(digits) > MOST_DIGITS:  # past Python's limit on reading digits (4,300): beyond any range anyway
+        far: int = 10**MOST_DIGITS
         return -far if b.startswith(b"-") else far
     return int(b)
 
 
-#: Integers of more digits than this are read as 10**_MOST_DIGITS (with their sign): far beyond any range
+#: Integers of more digits than this are read as 10**MOST_DIGITS (with their sign): far beyond any range
 #: irmeans takes (64 bits), and short enough for Python to turn into text (at most 4,300 digits).
-_MOST_DIGITS = 1000
+MOST_DIGITS = 1000
 
 
 def c_grade(text: str | bytes) -> int | None:
@@ -140,7 +141,7 @@ def c_grade(text: str | bytes) -> int | None:
     head = _INT_PREFIX.match(b)
     if head is None:
         return None
-    whole = c_int(head.group())  # saturated past _MOST_DIGITS digits, as Decimal's exponent then tells
+    whole = c_int(head.group())  # saturated past MOST_DIGITS digits, as Decimal's exponent then tells
     if whole is None or Decimal(b.decode("ascii")) != Decimal(head.group().decode("ascii")):
         return None
     return whole

@@ -118,3 +118,25 @@ def test_the_command_line_prints_no_nan_and_no_numpy_warning(files, capsys):
     assert status == 0 and err == ""
     values = {line.split("\t")[0].strip(): line.split("\t")[2] for line in out.splitlines()}
     assert values == {"Rprec_mult_10000000000000000000.00": "0.0000", "ndcg_1=1e308,2=1e308": "%.4f" % binary}
+
+
+@pytest.mark.parametrize("command", [["compare", "-n", "20", "-b", "20"], ["consistency", "-n", "20"]])
+def test_a_seed_of_thousands_of_digits_is_refused_not_read_as_another(command, capsys):
+    # any seed of at most 1,000 digits is its own; a longer one would have read as 10**1000, like every other
+    status = main([*command, "--seed", NINES, "--dataset", "adhoc8:ap"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "") and "a seed of more than 1,000 digits is more than irmeans reads" in err
+    assert (
+        main(
+            [
+                *command,
+                "--seed",
+                "9" * 1000,
+                "--dataset",
+                "adhoc8:ap",
+                "--format" if command[0] == "compare" else "--digits",
+                "csv" if command[0] == "compare" else "3",
+            ]
+        )
+        == 0
+    )

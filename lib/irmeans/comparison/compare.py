@@ -219,7 +219,7 @@ def compare(
     for name, value in (("confidence", confidence), ("alpha", alpha)):
         if not 0 < value < 1:
             raise IrmeansError(f"{name} must lie strictly between 0 and 1, got {value!r}")
-    seed = whole_number(seed, "seed", minimum=0)
+    seed = whole_number(seed, "seed", minimum=0, maximum=None)
     first, second = _pairs(matrix.systems, baseline)
     if first.size * len(parsed) > MAX_COMPARISONS:
         raise IrmeansError(

@@ -134,7 +134,7 @@ FLIP_VALUES = 1 << 22
 def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(None if seed is None else whole_number(seed, "seed", minimum=0))
+    return np.random.default_rng(None if seed is None else whole_number(seed, "seed", minimum=0, maximum=None))
 
 
 def flip_count(n: int, permutations: int) -> tuple[int, bool]:
