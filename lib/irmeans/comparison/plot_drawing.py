@@ -172,14 +172,15 @@ class Lettering:
         self.vertices.append(np.column_stack([x + self.middle - vertices[:, 1], start - vertices[:, 0]]))
         self.codes.append(codes)
 
-    def patch(self, colour: str) -> Any:
-        from matplotlib.patches import PathPatch
+    def take(self, colour: str) -> Any:
+        """The words placed since the last take, as one patch of ``colour`` (None if there are none)."""
         from matplotlib.path import Path
 
         if not self.vertices:
             return None
         path = Path(np.concatenate(self.vertices), np.concatenate(self.codes))
-        return PathPatch(path, facecolor=colour, edgecolor="none", linewidth=0)
+        self.vertices, self.codes = [], []
+        return _fill(path, colour)
 
 
 def figure(
@@ -242,16 +243,20 @@ def figure(
     lefts = _MARGIN + _LEFT + np.arange(n_columns) * (_LEFT + width + _GAP)
     for j, column in enumerate(columns):
         text(lefts[j] + width / 2, top - 4, shown_name(column), fontsize=_HEAD_POINTS, ha="center", va="bottom")
-    edges: list[list[np.ndarray]] = [
-        [swatches],
-        [swatches + 10],
-        [np.full(3, legend_y - 5)],
-        [np.full(3, legend_y + 5)],
-    ]
-    colours = [np.arange(3)]
+    for k, colour in enumerate(PALETTE):
+        ax.add_artist(
+            _fill(
+                _rectangles(*(np.array([e]) for e in (swatches[k], swatches[k] + 10, legend_y - 5, legend_y + 5))),
+                colour,
+            )
+        )
     segments = []
     rank = np.arange(n_topics)
+    # A row's bars (a path a colour) and its words (a path) are drawn together and apart from the other rows':
+    # no one fill takes long, so that Ctrl-C, which Python acts on between them, stops the drawing at once.
     for i, pair in enumerate(pairs):
+        edges: list[list[np.ndarray]] = [[], [], [], []]
+        colours = []
         row_top = top + i * row
         text(_MARGIN, row_top + 2, shown_name(pair), fontsize=_HEAD_POINTS, weight="bold", va="top")
         y0, y1 = row_top + _ROW_HEAD, row_top + _ROW_HEAD + PANEL_HEIGHT
@@ -287,23 +292,22 @@ def figure(
                 segments.append(((c, y1), (c, y1 + 2)))
                 lettering.upward(labels[t], c, y1 + 4)
             lettering.across(X_TITLE, left + width / 2, row_top + row - _ROW_GAP - _pixels(_LABEL_POINTS), "center")
-    every_colour = np.concatenate(colours)
-    bounds = [np.concatenate(e) for e in edges]
-    for k, colour in enumerate(PALETTE):
-        mine = every_colour == k
-        if mine.any():
-            ax.add_artist(_bar_patch(_rectangles(*(b[mine] for b in bounds)), colour))
+        every_colour = np.concatenate(colours)
+        bounds = [np.concatenate(e) for e in edges]
+        for k, colour in enumerate(PALETTE):
+            mine = every_colour == k
+            if mine.any():
+                ax.add_artist(_fill(_rectangles(*(b[mine] for b in bounds)), colour))
+        ax.add_artist(lettering.take(_INK))
     ax.add_collection(LineCollection(segments, colors="#555555", linewidths=0.6), autolim=False)
-    letters = lettering.patch(_INK)
-    if letters is not None:
-        ax.add_artist(letters)
     fig.texts.extend(texts)  # as Figure.text adds them, without its bookkeeping for each
     for t in texts:
         t.set_figure(fig)
     return fig
 
 
-def _bar_patch(path: Any, colour: str) -> Any:
+def _fill(path: Any, colour: str) -> Any:
+    """A path filled with ``colour``, without an outline."""
     from matplotlib.patches import PathPatch
 
     return PathPatch(path, facecolor=colour, edgecolor="none", linewidth=0)
