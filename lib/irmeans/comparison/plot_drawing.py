@@ -315,27 +315,27 @@ def _fill(path: Any, colour: str) -> Any:
 
 def _write_whole(path: str, write: Callable[[IO[bytes]], None]) -> None:
     """Write ``path`` through ``write`` into a new file beside it, renamed onto it once whole: a failed or
-    interrupted write leaves what was there before as it was (and no file of its own behind)."""
+    interrupted write (Ctrl-C included) leaves what was there before as it was, and no file of its own behind."""
     folder, name = os.path.split(path)
-    while True:
-        temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
-        try:  # created with the mode a new file gets (0o666 less the umask), as open() would
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:  # pragma: no cover - 32 random bits taken
-            continue
-        except OSError as exc:
-            raise IrmeansError(f"{shown_path(path)}: cannot write the plot ({exc.strerror or exc})") from None
+    temporary: str | None = None
     try:
+        while temporary is None:
+            candidate = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
+            try:  # created with the mode a new file gets (0o666 less the umask), as open() would
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:  # pragma: no cover - 32 random bits taken
+                continue
+            temporary = candidate
         with os.fdopen(fd, "wb") as f:
             write(f)
         os.replace(temporary, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise IrmeansError(f"{shown_path(path)}: cannot write the plot ({exc.strerror or exc})") from None
-        raise
+        temporary = None
+    except OSError as exc:
+        raise IrmeansError(f"{shown_path(path)}: cannot write the plot ({exc.strerror or exc})") from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def save_topic_differences(
