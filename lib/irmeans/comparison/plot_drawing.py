@@ -101,8 +101,10 @@ def drawing() -> Iterator[Any]:
             warnings.simplefilter("ignore")
             try:
                 import matplotlib
+                from matplotlib.backends import backend_agg, backend_svg  # noqa: F401  (now, not in savefig)
                 from matplotlib.figure import Figure  # no pyplot: no display, no global figure
-            except ImportError:
+            except ImportError as exc:
+                _interrupted(exc)
                 raise IrmeansError(NEEDS) from None
             rc: dict[Any, Any] = {
                 "text.usetex": False,
@@ -313,6 +315,13 @@ def _fill(path: Any, colour: str) -> Any:
     return PathPatch(path, facecolor=colour, edgecolor="none", linewidth=0)
 
 
+def _interrupted(exc: ImportError) -> None:
+    """Ctrl-C while a C extension was being imported, which Python reports as an ImportError ("initialization
+    failed"): raised again as what it is, so that the command ends with 130, not a traceback."""
+    if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+        raise KeyboardInterrupt from None
+
+
 def _write_whole(path: str, write: Callable[[IO[bytes]], None]) -> None:
     """Write ``path`` through ``write`` into a new file beside it, renamed onto it once whole: a failed or
     interrupted write (Ctrl-C included) leaves what was there before as it was, and no file of its own behind."""
@@ -327,7 +336,11 @@ def _write_whole(path: str, write: Callable[[IO[bytes]], None]) -> None:
                 continue
             temporary = candidate
         with os.fdopen(fd, "wb") as f:
-            write(f)
+            try:
+                write(f)
+            except ImportError as exc:  # what a backend imports as it writes (Pillow's codecs)
+                _interrupted(exc)
+                raise
         os.replace(temporary, path)
         temporary = None
     except OSError as exc:
