@@ -178,6 +178,7 @@ bench: venv $(if $(QUICK),,$(BENCH_STAMP))
 	TREC_EVAL_SRC=$(TREC_EVAL_SRC) $(BIN)/python benchmarks/bench.py $(if $(QUICK),--quick)
 	$(BIN)/python benchmarks/bench_split_half.py $(if $(QUICK),--only trec8 --rounds 1 --splits 2000)
 	$(BIN)/python benchmarks/bench_compare.py $(if $(QUICK),--quick)
+	$(BIN)/python benchmarks/bench_plot.py $(if $(QUICK),--quick,--vl-convert)
 
 serve:
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000

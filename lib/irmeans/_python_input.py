@@ -32,13 +32,13 @@ from __future__ import annotations
 import math
 import numbers as abc_numbers
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal, cast
 
 import numpy as np
 
-from ._validation import float_array, integer_array
-from .errors import IrmeansError
+from ._validation import as_array, float_array, integer_array, is_decimal
+from .errors import IrmeansError, shown_value
 from .number_syntax import c_float, c_grade, grade_problem
 
 __all__ = ["ids", "values", "is_frame", "frame_rows", "nested_rows", "frame_matrix", "nested_matrix", "Read"]
@@ -85,7 +85,7 @@ def _id_text(v: object, what: str, fields: bool) -> str:
     elif _missing(v):
         raise IrmeansError(f"the {what} is missing ({v!r})")
     else:
-        raise IrmeansError(f"{what} {v!r:.40} is a {type(v).__name__}, not an id (text or a whole number)")
+        raise IrmeansError(f"{what} {shown_value(v)} is a {type(v).__name__}, not an id (text or a whole number)")
     if not text:
         raise IrmeansError(f"{what} {v!r} is empty")
     if fields and _BLANK.search(text):
@@ -108,7 +108,7 @@ def ids(
     if isinstance(given, (str, bytes, bytearray)):
         raise IrmeansError(
             f"{where}: the {what}s must be a sequence, one a row; got the single {type(given).__name__} "
-            f"{given!r:.40}, which would be read one character at a time"
+            f"{shown_value(given)}, which would be read one character at a time"
         )
     if isinstance(given, np.ndarray) and given.ndim == 1 and given.dtype.kind in "SU" and len(given):
         blank = [" ", *_BLANKS[1:]] if given.dtype.kind == "U" else [b.encode() for b in _BLANKS]
@@ -118,6 +118,8 @@ def ids(
             return given  # plain tokens already: nothing to read
     if isinstance(given, np.ndarray) and given.dtype.kind in "iuf" and given.ndim == 1:
         return _number_ids(given, what, where, rows)
+    if isinstance(given, np.ndarray) and given.ndim != 1 or not isinstance(given, Iterable):
+        raise IrmeansError(f"{where}: the {what}s must be a sequence, one a row; got {shown_value(given)}")
     items = given.tolist() if hasattr(given, "tolist") else list(given)
     out: list[str] = []
     read: set[str] = set()  # ids read from a value that is not that very text
@@ -181,7 +183,9 @@ def values(
     Numbers are taken as they are, text is read by :mod:`irmeans.number_syntax`, anything else
     (a missing value, a word, a NaN) is refused with its row.
     """
-    raw = given if isinstance(given, np.ndarray) else np.asarray(given)
+    if isinstance(given, Iterator):
+        given = list(given)  # read once
+    raw = given if isinstance(given, np.ndarray) else as_array(given, f"{where}: {what}")
     if raw.dtype.kind in "SUO" and raw.ndim == 1:
         items = given.tolist() if isinstance(given, np.ndarray) else list(given)  # not numpy's text of each
         read: list[Any] = []
@@ -194,12 +198,14 @@ def values(
                         if kind == "score"
                         else "an integer"
                     )
-                    raise IrmeansError(f"{where}: row {i}: {what} {v!r:.40} is not {kind_words}")
+                    raise IrmeansError(f"{where}: row {i}: {what} {shown_value(v)} is not {kind_words}")
                 v = number
+            elif is_decimal(v) and v.is_finite():  # a SQL NUMERIC column's
+                v = float(v) if kind == "score" else int(v) if v == int(v) else v
             elif _missing(v):
-                raise IrmeansError(f"{where}: row {i}: the {what} is missing ({v!r})")
+                raise IrmeansError(f"{where}: row {i}: the {what} is missing ({shown_value(v)})")
             elif not isinstance(v, abc_numbers.Real) or isinstance(v, (bool, np.bool_)) and kind == "grade":
-                raise IrmeansError(f"{where}: row {i}: {what} {v!r:.40} is a {type(v).__name__}, not a number")
+                raise IrmeansError(f"{where}: row {i}: {what} {shown_value(v)} is a {type(v).__name__}, not a number")
             elif kind == "grade" and isinstance(v, (float, np.floating)) and v == math.floor(v) and abs(v) < _INT64:
                 v = int(v)  # 2.0 is the grade 2, as in a float column
             read.append(v)
@@ -216,6 +222,8 @@ def frame_rows(frame: Any, value: str, name: str) -> tuple[Read, Read, np.ndarra
     if missing:
         have = ", ".join(map(str, frame.columns))
         raise IrmeansError(f"{name}: the DataFrame has no column {', '.join(missing)} (it has {have})")
+    for column in ("query_id", "doc_id", value):
+        _refuse_repeated(list(frame.columns), column, f"{name}: the DataFrame")
     topics = Read(ids(frame["query_id"].to_numpy(), "topic", "<DataFrame>, column 'query_id'"))
     docnos = Read(ids(frame["doc_id"].to_numpy(), "document", "<DataFrame>, column 'doc_id'"))
     kind: Literal["score", "grade"] = "grade" if value == "relevance" else "score"
@@ -250,20 +258,38 @@ def _cells(column: np.ndarray, system: list[str], topic: str, where: str) -> np.
     out = np.empty(len(column))
     for i, v in enumerate(column.tolist()):
         number = c_float(v) if isinstance(v, (str, bytes)) else None if _missing(v) else v
+        if is_decimal(number) and cast(Any, number).is_finite():  # a SQL NUMERIC column's
+            number = float(cast(Any, number))
         if (
             not isinstance(number, abc_numbers.Real)
             or isinstance(number, (bool, np.bool_))
             or not math.isfinite(number)
         ):
-            shown = "missing" if _missing(v) else f"{v!r:.40} is not a finite number (numbers are read as C reads them)"
+            shown = (
+                "missing"
+                if _missing(v)
+                else f"{shown_value(v)} is not a finite number (numbers are read as C reads them)"
+            )
             raise IrmeansError(f"{where}: system {system[i]!r}, topic {topic!r}: the score {shown}")
         out[i] = number
     return out
 
 
+def _refuse_repeated(labels: list[Any], label: Any, where: str) -> None:
+    """Refuse a column (or row) ``label`` that ``labels`` hold more than once, as ``pd.concat`` can make them:
+    which of them would be meant cannot be told."""
+    count = sum(1 for other in labels if _same_value(other, label))
+    if count > 1:
+        raise IrmeansError(
+            f"{where} has {count} columns named {shown_value(label)} (as pd.concat makes them): keep one of them"
+        )
+
+
 def frame_matrix(frame: Any) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
     """A DataFrame of scores, a row per system (its index) and a column per topic: (scores, systems, topics)."""
     where = "<DataFrame>"
+    for label in frame.columns[frame.columns.duplicated()]:
+        _refuse_repeated(list(frame.columns), label, where)
     systems = [*ids(frame.index.to_numpy(), "system", f"{where}, index", fields=False)]
     topics = [*ids(frame.columns.to_numpy(), "topic", f"{where}, columns", fields=False)]
     scores = np.empty((len(systems), len(topics)))
@@ -280,13 +306,15 @@ def nested_matrix(nested: Mapping[Any, Any]) -> tuple[np.ndarray, tuple[str, ...
     trec_eval's ``-c`` does).
     """
     if not isinstance(nested, Mapping) or not nested:
-        raise IrmeansError(f"scores must be a non-empty mapping of system to {{topic: score}}, got {nested!r:.80}")
+        raise IrmeansError(
+            f"scores must be a non-empty mapping of system to {{topic: score}}, got {shown_value(nested)}"
+        )
     systems = [*ids(list(nested), "system", "<dict>", fields=False, rows=False)]
     topics: list[str] | None = None
     rows = []
     for key, by_topic in nested.items():
         if not isinstance(by_topic, Mapping):
-            raise IrmeansError(f"system {key!r}: expected a mapping of topic to score, got {by_topic!r:.80}")
+            raise IrmeansError(f"system {key!r}: expected a mapping of topic to score, got {shown_value(by_topic)}")
         names = [*ids(list(by_topic), "topic", f"<dict>, system {key!r}", fields=False, rows=False)]
         row = dict(zip(names, by_topic.values()))
         if topics is None:

@@ -48,7 +48,7 @@ from numpy.typing import ArrayLike
 
 from ._numeric import log_odds_of, ordered_mean
 from ._validation import eps_value, first_index, scores_array
-from .errors import IrmeansError, RefusedScore
+from .errors import IrmeansError, RefusedScore, shown_value
 from .number_syntax import c_float
 
 __all__ = ["Average", "AM", "GM", "HM", "Median", "Logit", "parse_average", "parse_averages", "REGISTRY"]
@@ -544,7 +544,7 @@ def parse_average(spec: str | Average) -> Average:
     if isinstance(spec, Average):
         return spec
     if not isinstance(spec, str):
-        raise IrmeansError(f"an average is a spec such as 'gm:0.01' or an Average, got {spec!r}")
+        raise IrmeansError(f"an average is a spec such as 'gm:0.01' or an Average, got {shown_value(spec)}")
     kind, sep, eps_text = spec.strip().lower().partition(":")
     if kind not in REGISTRY:
         known = ", ".join(sorted(REGISTRY))
@@ -586,5 +586,7 @@ def parse_averages(specs: str | Average | Iterable[str | Average], name: str = "
     try:
         items = list(specs)
     except TypeError:
-        raise IrmeansError(f"{name} must be an average spec, an Average or a list of them, got {specs!r:.80}") from None
+        raise IrmeansError(
+            f"{name} must be an average spec, an Average or a list of them, got {shown_value(specs)}"
+        ) from None
     return list(dict.fromkeys(parse_average(a) for a in items))

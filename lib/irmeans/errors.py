@@ -12,6 +12,10 @@ command line catches nothing else, so a bug still shows its traceback).
 
 from __future__ import annotations
 
+import math
+import reprlib
+from typing import Any
+
 __all__ = [
     "IrmeansError",
     "FileFormatError",
@@ -20,6 +24,8 @@ __all__ = [
     "TooFewToTellWarning",
     "shown_path",
     "shown_token",
+    "shown_value",
+    "shown_count",
     "one_line",
 ]
 
@@ -33,6 +39,60 @@ def shown_path(path: object) -> str:
     """
     text = str(path)
     return text if text.isprintable() else repr(text)
+
+
+class _Short(reprlib.Repr):
+    """repr() cut short: a few items of a container, a few levels of nesting, and an integer too long to write
+    out (Python refuses to turn one of more than 4,300 digits into text) by its number of digits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxlist, self.maxtuple, self.maxdict, self.maxset = 3, 6, 6, 4, 6
+        self.maxstring, self.maxother = 40, 60
+
+    def repr_int(self, x: int, level: int) -> str:
+        if abs(x) < 10**24:
+            return repr(x)
+        digits = math.floor(math.log10(abs(x))) + 1
+        return f"{'-' if x < 0 else ''}an integer of {digits:,} digits"
+
+    def repr_Fraction(self, x: Any, level: int) -> str:
+        return f"Fraction({self.repr_int(x.numerator, level)}, {self.repr_int(x.denominator, level)})"
+
+    def repr_Decimal(self, x: Any, level: int) -> str:
+        return f"Decimal({self.repr_str(str(x), level)})"
+
+    def repr_instance(self, x: Any, level: int) -> str:
+        try:
+            return super().repr_instance(x, level)
+        except (ValueError, RecursionError, OverflowError, MemoryError):
+            return f"<{type(x).__name__}>"
+
+
+_SHORT = _Short()
+
+
+def shown_value(value: object) -> str:
+    """A value given by a caller, as a message shows it: its repr, cut short whatever it holds (a list nested
+    5,000 deep, an integer of 5,000 digits, a million items), on one line.
+
+    >>> shown_value(10**400), shown_value([[[[[1]]]]]), shown_value(list(range(100)))
+    ('an integer of 401 digits', '[[[[...]]]]', '[0, 1, 2, 3, 4, 5, ...]')
+    """
+    try:
+        text = _SHORT.repr(value)
+    except (ValueError, RecursionError, OverflowError, MemoryError):
+        text = f"<{type(value).__name__}>"
+    return one_line(text)
+
+
+def shown_count(n: int) -> str:
+    """A whole number for a message, with thousands separators, or by its number of digits when too long to show.
+
+    >>> shown_count(10_000), shown_count(10**400)
+    ('10,000', 'an integer of 401 digits')
+    """
+    return f"{n:,}" if abs(n) < 10**24 else _SHORT.repr_int(n, 0)
 
 
 def shown_token(value: bytes) -> str:

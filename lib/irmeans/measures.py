@@ -24,8 +24,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._numeric import safe_div
-from ._validation import counts, finite_number, float_array, relevance_level, whole_number
-from .errors import IrmeansError
+from ._validation import as_array, counts, finite_number, float_array, relevance_level, whole_number
+from .errors import IrmeansError, shown_value
 
 #: A score: a float for one ranking, an array for a stack of rankings.
 Score = float | np.ndarray
@@ -52,7 +52,7 @@ STANDARD_RECALL_LEVELS = np.arange(11) / 10
 
 def _relevance(rels: ArrayLike) -> np.ndarray:
     """Relevance values as a float array of at least one dimension, checked."""
-    if np.ndim(rels) == 0 and not isinstance(rels, np.ma.MaskedArray):
+    if not isinstance(rels, np.ma.MaskedArray) and as_array(rels, "rels").ndim == 0:
         raise IrmeansError("rels must be a sequence of relevance values in rank order, got a scalar")
     return float_array(rels, "relevance value")
 
@@ -81,7 +81,8 @@ def _num_relevant(num_relevant: ArrayLike | None, rel: np.ndarray, measure: str)
     R = counts(num_relevant, "num_relevant", rel.shape[:-1])
     if np.any(R < retrieved):
         raise IrmeansError(
-            f"num_relevant={num_relevant!r} is smaller than the {int(np.max(retrieved))} relevant documents retrieved"
+            f"num_relevant={shown_value(num_relevant)} is smaller than the {int(np.max(retrieved))} relevant "
+            "documents retrieved"
         )
     return np.broadcast_to(R, retrieved.shape) if R.ndim else R
 
@@ -359,7 +360,7 @@ def interpolated_precision(
     >>> p.round(3).tolist()
     [0.667, 0.667, 0.667]
     """
-    levels = STANDARD_RECALL_LEVELS if recall_levels is None else np.asarray(recall_levels, dtype=float)
+    levels = STANDARD_RECALL_LEVELS if recall_levels is None else float_array(recall_levels, "recall level").reshape(-1)
     _num_relevant(num_relevant, _relevant(rels, level), "interpolated_precision")  # R is required
     recall, precision = precision_recall_points(rels, num_relevant, level=level)
     reached = recall[..., None, :] >= levels[:, None]

@@ -27,6 +27,7 @@ from .errors import IrmeansError, shown_token
 __all__ = [
     "c_float",
     "c_int",
+    "MOST_DIGITS",
     "c_grade",
     "c_floats",
     "grade_problem",
@@ -99,7 +100,18 @@ def c_int(text: str | bytes) -> int | None:
     (-2, 7, None, None)
     """
     b = _bytes(text)
-    return int(b) if _INT.fullmatch(b) else None
+    if not _INT.fullmatch(b):
+        return None
+    digits = b.lstrip(b"+-").lstrip(b"0")
+    if len(digits) > MOST_DIGITS:  # past Python's limit on reading digits (4,300): beyond any range anyway
+        far: int = 10**MOST_DIGITS
+        return -far if b.startswith(b"-") else far
+    return int(b)
+
+
+#: Integers of more digits than this are read as 10**MOST_DIGITS (with their sign): far beyond any range
+#: irmeans takes (64 bits), and short enough for Python to turn into text (at most 4,300 digits).
+MOST_DIGITS = 1000
 
 
 def c_grade(text: str | bytes) -> int | None:
@@ -127,9 +139,12 @@ def c_grade(text: str | bytes) -> int | None:
     from decimal import Decimal  # the exact value of the token (a double could round a long one)
 
     head = _INT_PREFIX.match(b)
-    if head is None or Decimal(b.decode("ascii")) != int(head.group()):
+    if head is None:
         return None
-    return int(head.group())
+    whole = c_int(head.group())  # saturated past MOST_DIGITS digits, as Decimal's exponent then tells
+    if whole is None or Decimal(b.decode("ascii")) != Decimal(head.group().decode("ascii")):
+        return None
+    return whole
 
 
 def grade_problem(value: int) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,10 +26,10 @@ import numpy as np
 
 from ._python_input import frame_matrix, ids, is_frame, nested_matrix
 from ._validation import float_array
-from .errors import IrmeansError, shown_path
+from .errors import IrmeansError, shown_path, shown_value
 
 if TYPE_CHECKING:
-    from .trec.evaluate import QrelsInput, RunInput
+    from .trec.inputs import QrelsInput, RunInput
 
 __all__ = ["ScoreMatrix", "evaluate_runs"]
 
@@ -220,12 +220,12 @@ def evaluate_runs(
     if isinstance(runs, Mapping):
         given_names: list[str] | None = [str(k) for k in runs]
         sources = list(runs.values())
-    elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
-        given_names, sources = None, list(runs)
+    elif isinstance(runs, Sequence | Iterator) and not isinstance(runs, (str, bytes)):
+        given_names, sources = None, list(runs)  # a generator read once
     else:
-        raise IrmeansError(f"runs must be a sequence or a mapping of runs, got {runs!r:.80}")
+        raise IrmeansError(f"runs must be a sequence or a mapping of runs, got {shown_value(runs)}")
     if not isinstance(measure, str):
-        raise IrmeansError(f"measure must be one trec_eval measure such as 'map' or 'P.10', got {measure!r:.80}")
+        raise IrmeansError(f"measure must be one trec_eval measure such as 'map' or 'P.10', got {shown_value(measure)}")
     chosen = parse_measures([measure])
     if len(chosen.numbers) != 1:  # the measure's own lines: known before any run is read
         found = ", ".join(chosen.numbers) or "none"

@@ -79,7 +79,9 @@ def test_a_finite_sum_is_added_in_order_to_the_last_bit(x):
     with np.errstate(all="ignore"):
         total = np.cumsum(np.array(x))[-1]
     assume(math.isfinite(total))
-    assert irmeans.arithmetic_mean(x) == total / len(x)
+    # within the scores, as every average is kept: equal scores give that score back (3v / 3 may round off v;
+    # the newest hypothesis draws [7.110096217117034e-301] * 3, where it does)
+    assert irmeans.arithmetic_mean(x) == min(max(total / len(x), min(x)), max(x))
 
 
 @given(st.lists(st.one_of(huge, huge.map(lambda v: -v)), min_size=1, max_size=20), st.integers(0, 60))

@@ -194,3 +194,15 @@ def test_the_bootstrap_options_read_counts(tmp_path, capsys):
 def without_too_few(err):
     """Standard error without the warning that the systems or topics are too few (tiny inputs here on purpose)."""
     return "".join(line for line in err.splitlines(keepends=True) if "are too few for Kendall's tau" not in line)
+
+
+@pytest.mark.parametrize(
+    "command", [["consistency", "--bootstrap", "1", "-n", "10"], ["compare", "-b", "1", "-n", "10"]]
+)
+def test_a_bootstrap_of_one_resample_is_refused_not_printed_as_an_interval(command, capsys):
+    # compare printed a "95 % interval" of one point without a word, consistency '-' in its place
+    status = main([*command, "--dataset", "adhoc8:ap"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (1, "")
+    assert err.endswith("1 bootstrap resample gives an interval of a single point: " + err.split(": ")[-1])
+    assert "at least 2" in err and err.count("\n") == 1

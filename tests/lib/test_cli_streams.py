@@ -23,7 +23,8 @@ def files(tmp_path):
     q.write_text(QRELS)
     r.write_text(RUN)
     s.write_text(SCORES)
-    return {"qrels": str(q), "run": str(r), "scores": str(s)}
+    (tmp_path / "run2.txt").write_text(RUN.replace(" r\n", " other\n").replace("2.0", "0.1"))
+    return {"qrels": str(q), "run": str(r), "scores": str(s), "run2": str(tmp_path / "run2.txt")}
 
 
 def commands(files):
@@ -139,3 +140,50 @@ def test_the_help_lists_these_statuses(files):
     text = irmeans(["eval", "--help"]).stdout.decode()
     for words in ("standard output closed", "141", "130", "standard error only", "standard input a directory"):
         assert words in " ".join(text.split())
+
+
+def warned(files):
+    """Each subcommand with arguments that succeed and give a warning on standard error (datasets has none to give):
+    a judged topic missing from the run (eval, compare), a run that cannot be read beside one that can (eval, exit 1),
+    too few systems and topics to tell (consistency)."""
+    return {
+        "eval": ["eval", "-m", "map", files["qrels"], files["run"]],
+        "eval, a run unreadable": ["eval", "-m", "map", files["qrels"], files["run"], files["run"] + ".missing"],
+        "compare": ["compare", "-m", "map", "-n", "50", "-b", "50", files["qrels"], files["run"], files["run2"]],
+        "consistency": commands(files)["consistency"],
+        "datasets": ["datasets"],
+    }
+
+
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+@pytest.mark.parametrize("name", ["eval", "eval, a run unreadable", "compare", "consistency", "datasets"])
+def test_a_warning_that_cannot_be_written_never_costs_the_results(files, name, stderr):
+    args = warned(files)[name]
+    ordinary = irmeans(args)
+    assert ordinary.stdout and (name == "datasets" or b"warning" in ordinary.stderr or b"error" in ordinary.stderr)
+    if stderr == "full":
+        with open("/dev/full", "wb") as full:
+            proc = irmeans(args, stderr=full)
+    else:
+        proc = irmeans(args, close=(2,), stderr=None)
+    assert (proc.returncode, proc.stdout) == (ordinary.returncode, ordinary.stdout)
+
+
+def test_a_warning_of_numpy_s_arithmetic_is_said_in_irmeans_words(files, monkeypatch, capsys):
+    # none is known to reach the user any more (tests/trec/test_edges_of_numbers.py); one that did would be named
+    import warnings
+
+    from irmeans.cli import main
+    from irmeans.trec import evaluate as evaluating
+
+    real = evaluating.evaluate
+
+    def arithmetic(*args, **kwargs):
+        warnings.warn("invalid value encountered in cast", RuntimeWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evaluating, "evaluate", arithmetic)
+    assert main(["eval", "-c", "-m", "map", files["qrels"], files["run"]]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("irmeans eval: warning: a number went beyond what a double holds, or had no value,")
+    assert "(numpy's words: invalid value encountered in cast)" in err and "a fault of irmeans to report" in err

@@ -212,6 +212,7 @@ def test_robertson_s_check_finds_the_transformations_that_reverse_a_difference()
         ({"averages": ["mean"]}, "unknown average 'mean'"),
         ({"averages": []}, "no averages"),
         ({"test": "wilcoxon"}, "test must be one of auto, randomization, t, sign"),
+        ({"bootstrap": 1}, "1 bootstrap resample gives an interval of a single point: give at least 2"),
         ({"confidence": 1.0}, "confidence must lie strictly between 0 and 1"),
         ({"alpha": 0}, "alpha must lie strictly between 0 and 1"),
         ({"permutations": 0}, "permutations must be a whole number >= 1"),

@@ -205,9 +205,9 @@ def test_the_plot_is_a_panel_per_pair_and_average_each_sorted(result):
     assert {v["better"] for v in panel} <= {"A", "B", "tie"}
 
 
-def has_vl_convert():
+def has_matplotlib():
     try:
-        import vl_convert  # noqa: F401  (the irmeans[plot] extra: the standalone install has none)
+        import matplotlib  # noqa: F401  (the irmeans[plot] extra)
     except ImportError:
         return False
     return True
@@ -215,21 +215,21 @@ def has_vl_convert():
 
 @pytest.mark.parametrize("name, magic", [("plot.svg", b"<svg"), ("plot.png", b"\x89PNG")])
 def test_the_plot_is_drawn_as_svg_or_png(result, tmp_path, name, magic):
-    if not has_vl_convert():
+    if not has_matplotlib():
         with pytest.raises(IrmeansError, match=r"irmeans\[plot\]"):
             result.save_plot(tmp_path / name)
         return
     result.save_plot(tmp_path / name)
-    assert (tmp_path / name).read_bytes()[: len(magic)] == magic
+    assert magic in (tmp_path / name).read_bytes()[:300]  # an SVG after its XML declaration
 
 
 def test_the_plot_says_what_it_cannot_do(result, tmp_path, monkeypatch):
     with pytest.raises(IrmeansError, match=r"\.svg or \.png"):
         result.save_plot(tmp_path / "plot.pdf")
-    if has_vl_convert():
+    if has_matplotlib():
         with pytest.raises(IrmeansError, match="cannot write the plot"):
             result.save_plot(tmp_path / "no-such-dir" / "plot.svg")
-    monkeypatch.setitem(sys.modules, "vl_convert", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
     with pytest.raises(IrmeansError, match=r"pip install 'irmeans\[plot\]'"):
         result.save_plot(tmp_path / "plot.svg")
 

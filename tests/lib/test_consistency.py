@@ -669,13 +669,25 @@ def test_kendall_tau_of_integers_compares_them_exactly_however_large(x, data):
     # 2**53 + 1 is a float's 2**53: integers are ranked as integers, and tied only when equal
     y = data.draw(st.lists(st.integers(-5, 5), min_size=len(x), max_size=len(x)))
     ours = kendall_tau(np.array(x, dtype=np.int64), np.array(y, dtype=np.int64))
-    theirs = stats.kendalltau(np.array(x, dtype=object).astype(int), y).statistic
+    # the reference gets x's exact ranks (Python sorts its ints exactly): given the int64s themselves, scipy 1.18
+    # ranks them as doubles, so that 2**63 - 512 and 2**63 - 511 tie there and not in earlier versions
+    rank = {v: i for i, v in enumerate(sorted(set(x)))}
+    theirs = stats.kendalltau([rank[v] for v in x], y).statistic
     assert (np.isnan(ours) and np.isnan(theirs)) or ours == pytest.approx(theirs, abs=1e-12)
+    bigger = [v * 2**40 + 1 for v in x]  # the same order beyond 2**64, as Python's ints
+    assert kendall_tau(bigger, y) == ours or (np.isnan(ours) and np.isnan(kendall_tau(bigger, y)))
 
 
 def test_kendall_tau_tells_integers_above_2_to_the_53_apart():
     big = np.array([2**53, 2**53 + 1, 2**53 + 2], dtype=np.int64)
     assert kendall_tau(big, [1, 2, 3]) == 1.0 and kendall_tau([2**60, 2**60 + 1], [1, 2]) == 1.0
+
+
+def test_kendall_tau_tells_integers_beyond_2_to_the_64_apart():
+    # numpy holds them as Python ints in an array of objects; as doubles 2**70 and 2**70 + 1 are one number
+    assert kendall_tau([2**70, 2**70 + 1, 2**70 + 2], [1, 2, 3]) == 1.0
+    assert kendall_tau([10**400 + 1, 10**400, -(10**400)], [3, 2, 1]) == 1.0
+    assert kendall_tau([[2**70 + 1, 2**70], [1, 2]], [[1, 2], [1, 2]]).tolist() == [-1.0, 1.0]
 
 
 def test_standardize_of_scores_near_the_largest_double_is_quiet_and_as_for_smaller_ones():
@@ -686,3 +698,12 @@ def test_standardize_of_scores_near_the_largest_double_is_quiet_and_as_for_small
         warnings.simplefilter("error")
         big = standardize(s)
     np.testing.assert_allclose(big, standardize(s / 1e300), rtol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e-300, 1e200, 1e307])
+def test_topic_difficulty_is_scale_free_at_the_edges_of_floating_point(scale):
+    # Equation 2, (max - mean) / sd, is the same for scaled scores: squares that underflow made sd 0
+    s = np.array([[0.1, 0.5, 0.0, 0.3], [0.2, 0.6, 0.0, 0.1], [0.9, 0.7, 0.3, 0.8]])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        scaled = topic_difficulty(s * scale)
+    np.testing.assert_allclose(scaled, topic_difficulty(s), rtol=1e-9)

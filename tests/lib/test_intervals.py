@@ -153,6 +153,10 @@ def test_specs_read_back_with_their_eps():
         ({"difficulty": "eq3"}, "difficulty must be one of"),
         ({"difficulty_from": "both"}, "difficulty_from must be one of"),
         ({"n_bootstrap": -1}, "n_bootstrap must be a whole number >= 0"),
+        (
+            {"n_bootstrap": 1},
+            "1 bootstrap resample gives an interval of a single point: give 0 \\(none\\) or at least 2",
+        ),
         ({"bootstrap_splits": 0}, "bootstrap_splits must be a whole number >= 1"),
         ({"level": 1.0}, "level must be between 0 and 1"),
         ({"n_splits": 2**40}, "n_splits=1099511627776 is more than"),

@@ -95,9 +95,9 @@ def test_runs_sharing_a_runid_are_named_by_their_files(tmp_path, capsys):
     assert next(csv.DictReader(io.StringIO(out)))["system_b"] == "again.txt"
 
 
-def has_vl_convert():
+def has_matplotlib():
     try:
-        import vl_convert  # noqa: F401  (the irmeans[plot] extra: the standalone install has none)
+        import matplotlib  # noqa: F401  (the irmeans[plot] extra)
     except ImportError:
         return False
     return True
@@ -106,11 +106,11 @@ def has_vl_convert():
 @pytest.mark.parametrize("name, magic", [("diff.svg", b"<svg"), ("diff.PNG", b"\x89PNG")])
 def test_the_plot_is_drawn_beside_the_tables(tmp_path, capsys, name, magic):
     status, out, err = run(["--plot", str(tmp_path / name), *FAST, QRELS, *RUNS], capsys)
-    if not has_vl_convert():
+    if not has_matplotlib():
         assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
         return
     assert status == 0 and out.startswith("# Comparison: ")
-    assert (tmp_path / name).read_bytes()[: len(magic)] == magic
+    assert magic in (tmp_path / name).read_bytes()[:300]  # an SVG after its XML declaration
 
 
 @pytest.mark.progress
@@ -158,7 +158,7 @@ def test_what_cannot_be_compared_exits_1_with_one_line(args, message, capsys):
 def test_a_plot_that_cannot_be_drawn_exits_1_with_one_line(args, message, capsys):
     status, out, err = run([*FAST, *args], capsys)
     assert status == 1 and out == "" and err.count("\n") == 1
-    assert (message if has_vl_convert() else "pip install 'irmeans[plot]'") in err
+    assert (message if has_matplotlib() else "pip install 'irmeans[plot]'") in err
 
 
 def test_scores_an_average_cannot_take_name_their_system_and_topic(tmp_path, capsys):
@@ -172,7 +172,7 @@ def test_scores_an_average_cannot_take_name_their_system_and_topic(tmp_path, cap
 def test_the_plot_needs_its_extra_and_says_so(monkeypatch, capsys):
     import sys
 
-    monkeypatch.setitem(sys.modules, "vl_convert", None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
     status, out, err = run(["--plot", "x.svg", QRELS, *RUNS], capsys)
     assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
 
@@ -217,7 +217,7 @@ def test_compare_loads_the_plot_and_the_datasets_only_when_asked(tmp_path, plot)
         "print(status, 'irmeans.comparison.plot' in sys.modules, 'irmeans.datasets' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    if plot and out[0] == "1":  # no vl-convert-python here: the plot module was still asked for
+    if plot and out[0] == "1":  # no matplotlib here: the plot module was still asked for
         assert out[1] == "True"
         return
     assert out == ["0", str(plot), "False"]

@@ -115,6 +115,7 @@ EVAL_MODULES = {
     "irmeans.trec.duplicates",
     "irmeans.trec.evaluate",
     "irmeans.trec.files",
+    "irmeans.trec.inputs",
     "irmeans.trec.gains",
     "irmeans.trec.join",
     "irmeans.trec.kernels",

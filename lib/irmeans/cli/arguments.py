@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .._validation import MAX_SPLITS
 from ..errors import IrmeansError
-from ..number_syntax import INT64_MAX, c_float, c_int
+from ..number_syntax import INT64_MAX, MOST_DIGITS, c_float, c_int
 
 if TYPE_CHECKING:
     from ..averages import Average
@@ -63,10 +63,13 @@ def level(text: str) -> int:
 
 
 def seed(text: str) -> int:
-    """A random seed: a whole number >= 0 (numpy takes any size)."""
+    """A random seed: a whole number >= 0 (numpy takes any size) of at most :data:`MOST_DIGITS` digits (longer ones
+    would all read as one)."""
     value = integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    if value >= 10**MOST_DIGITS:
+        raise argparse.ArgumentTypeError(f"a seed of more than {MOST_DIGITS:,} digits is more than irmeans reads")
     return value
 
 

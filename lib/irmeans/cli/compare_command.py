@@ -72,13 +72,15 @@ TREC-8 ('--dataset adhoc8:ap --systems run8,run2,run3 --baseline run8
     run3             0.2560↑      0.1745↑         0.2000↑
 
 ``--plot FILE.svg`` (or ``.png``) draws each pair's per-topic differences on
-each average's scale (needs ``pip install 'irmeans[plot]'``). The results
-depend only on the inputs and ``--seed``.
+each average's scale with matplotlib (needs ``pip install 'irmeans[plot]'``),
+written whole or not at all. The results depend only on the inputs and
+``--seed``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -88,7 +90,7 @@ from .._progress import Progress
 from ..comparison.by_measure import HOLM_FAMILIES, compare_measures
 from ..comparison.compare import DEFAULT_AVERAGES, TESTS, compare, work
 from ..comparison.result import MAX_PLOT_PAIRS, OUTPUT_FORMATS
-from ..errors import IrmeansError
+from ..errors import IrmeansError, shown_path
 from . import options
 from .arguments import average, positive_integer, subcommand
 from .output import Output
@@ -164,16 +166,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
 
 def _check_plot(path: str) -> None:
     """Refuse a plot that cannot be drawn before the work starts."""
-    from ..comparison.plot import PLOT_FORMATS
+    from ..comparison.plot import NEEDS, PLOT_FORMATS
 
     if os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
-        raise IrmeansError(f"--plot {path}: the file's extension must be {' or '.join(PLOT_FORMATS)}")
-    try:
-        import vl_convert  # noqa: F401
-    except ImportError:
-        raise IrmeansError(
-            "--plot needs vl-convert-python: pip install 'irmeans[plot]' (or pip install vl-convert-python)"
-        ) from None
+        raise IrmeansError(f"--plot {shown_path(path)}: the file's extension must be {' or '.join(PLOT_FORMATS)}")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise IrmeansError("--plot needs matplotlib: " + NEEDS.split(": ", 1)[1])
 
 
 def run_compare(opts: argparse.Namespace, out: Output) -> int:

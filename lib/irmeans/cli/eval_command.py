@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import warnings
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,7 @@ from .._display import shown  # noqa: E402
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line  # noqa: E402
 from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures  # noqa: E402
 from .arguments import average, count, digits, eps, level, subcommand  # noqa: E402
-from .output import Output  # noqa: E402
+from .output import Output, in_our_words, say  # noqa: E402
 
 if TYPE_CHECKING:
     from ..trec.evaluate import Evaluation
@@ -202,7 +201,9 @@ def write_evaluation(ev: Evaluation, opts: argparse.Namespace, out: Output, pref
 
 
 def _note(text: str) -> None:
-    print(f"irmeans eval: {text}", file=sys.stderr)
+    """A note, warning or error of ``irmeans eval`` on standard error, through the one path of messages: one that
+    cannot be written (standard error full or closed) never costs the results."""
+    say(f"irmeans eval: {text}")
 
 
 def _warn(w: warnings.WarningMessage) -> None:
@@ -210,7 +211,7 @@ def _warn(w: warnings.WarningMessage) -> None:
     if isinstance(message, TopicsLeftOutWarning):
         _note(f"warning: {message.text(remedy='-c')}")
     else:
-        _note(f"warning: {message}")
+        _note(f"warning: {in_our_words(message)}")
 
 
 def run_eval(opts: argparse.Namespace, out: Output) -> int:

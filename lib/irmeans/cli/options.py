@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .._progress import Progress
-from ..errors import IrmeansError, one_line, shown_path
+from ..errors import IrmeansError, shown_path
 from .arguments import dataset, digits, seed
-from .output import say
+from .output import in_our_words, say
 
 if TYPE_CHECKING:
     from ..score_matrix import ScoreMatrix
@@ -156,6 +156,6 @@ def read_matrix(opts: argparse.Namespace, command: str, measure: str | None = No
             warnings.simplefilter("always")
             matrix = evaluate_runs(qrels, runs, measure, progress=bar.update)
     for w in caught:
-        say(f"{command}: warning: {one_line(str(w.message))}")
+        say(f"{command}: warning: {in_our_words(w.message)}")
     label = f"{matrix.measure} of {len(runs)} runs against {shown_path(qrels)}"
     return Given(replace(matrix, label=label), f"-m {measure}")

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import TextIO
 
-__all__ = ["Output", "say"]
+__all__ = ["Output", "say", "in_our_words"]
 
 
 class Output:
@@ -46,6 +46,24 @@ class Output:
     def flush(self) -> None:
         if self.stream is not None and self.fd is None:
             self.stream.flush()
+
+
+def in_our_words(message: Warning | str) -> str:
+    """A warning as a subcommand says it, on one line: irmeans' own as they are; one of numpy's arithmetic
+    ("invalid value encountered in cast"), which should not happen, named for what it is.
+
+    >>> in_our_words(RuntimeWarning("overflow encountered in multiply")).startswith("a number went beyond")
+    True
+    """
+    from ..errors import one_line
+
+    text = one_line(str(message))
+    if type(message) is RuntimeWarning:  # numpy's floating-point warnings are plain RuntimeWarnings
+        return (
+            "a number went beyond what a double holds, or had no value, in the arithmetic (numpy's words: "
+            f"{text}): a value printed may be inf or nan, which is a fault of irmeans to report"
+        )
+    return text
 
 
 def say(text: str) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from .._display import json_text
 from ..averages import Average
-from ..errors import IrmeansError
+from ..errors import IrmeansError, shown_value
 from ..score_matrix import ScoreMatrix
 from .compare import compare
 from .outputs import csv_cell
@@ -265,8 +265,12 @@ def compare_measures(
     """
     if holm not in HOLM_FAMILIES:
         raise IrmeansError(f"holm must be one of {', '.join(HOLM_FAMILIES)}, got {holm!r}")
+    matrices = list(matrices) if isinstance(matrices, Iterable) else [matrices]  # a generator read once
     if not matrices:
         raise IrmeansError("no measures to compare under")
+    odd = next((m for m in matrices if not isinstance(m, ScoreMatrix)), None)
+    if odd is not None:
+        raise IrmeansError(f"matrices must be ScoreMatrix values, one a measure; got {shown_value(odd)}")
     names = [m.measure or f"measure {k + 1}" for k, m in enumerate(matrices)]
     if len(set(names)) < len(names):
         raise IrmeansError(f"each measure once: {', '.join(names)}")

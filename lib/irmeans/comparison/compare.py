@@ -43,7 +43,7 @@ from numpy.typing import ArrayLike
 
 from .._numeric import TOLERANCE
 from .._python_input import is_frame
-from .._validation import check_memory, finite_number, whole_number
+from .._validation import check_memory, finite_number, float_array, whole_number
 from ..averages import Average, parse_averages
 from ..errors import IrmeansError
 from ..score_matrix import ScoreMatrix
@@ -84,7 +84,7 @@ def _as_matrix(scores: ScoreMatrix | Mapping[str, Mapping[str, float]] | ArrayLi
         return ScoreMatrix.from_dict(scores)
     if is_frame(scores):  # a row per system, a column per topic
         return ScoreMatrix.from_frame(scores)
-    a = np.asarray(scores)
+    a = float_array(scores, "score")
     if a.ndim != 2:
         raise IrmeansError(f"scores must be a systems × topics matrix, got shape {a.shape}")
     return ScoreMatrix(a, tuple(f"run{i + 1}" for i in range(a.shape[0])), tuple(str(j + 1) for j in range(a.shape[1])))
@@ -257,12 +257,15 @@ class _Settings:
             raise IrmeansError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
         permutations = whole_number(permutations, "permutations", minimum=1)
         bootstrap = whole_number(bootstrap, "bootstrap", minimum=1)
+        if bootstrap < 2:  # its "interval" would be one resample's difference, low and high alike
+            raise IrmeansError("1 bootstrap resample gives an interval of a single point: give at least 2 resamples")
         confidence = finite_number(confidence, "confidence")
         alpha = finite_number(alpha, "alpha")
         for name, value in (("confidence", confidence), ("alpha", alpha)):
             if not 0 < value < 1:
                 raise IrmeansError(f"{name} must lie strictly between 0 and 1, got {value!r}")
-        return cls(permutations, bootstrap, confidence, alpha, test, whole_number(seed, "seed", minimum=0))
+        seed = whole_number(seed, "seed", minimum=0, maximum=None)
+        return cls(permutations, bootstrap, confidence, alpha, test, seed)
 
 
 def _checked_averages(matrix: ScoreMatrix, averages: Sequence[Average | str] | None) -> list[Average]:

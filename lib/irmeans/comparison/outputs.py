@@ -415,27 +415,30 @@ class Outputs(Verdicts):
 
     def plot_spec(self) -> dict[str, Any]:
         """A Vega-Lite spec: each pair's per-topic differences on each average's scale, sorted (a row per pair)."""
+        from .plot import topic_differences_spec  # here: only a plot needs it
+
+        return topic_differences_spec(*self._plot_data())
+
+    def save_plot(self, path: str | os.PathLike[str]) -> None:
+        """Draw :meth:`plot_spec`'s figure into ``path`` (SVG or PNG) with matplotlib, ``irmeans[plot]``."""
+        from .plot_drawing import save_topic_differences  # here: only a drawing needs matplotlib
+
+        save_topic_differences(path, *self._plot_data())
+
+    def _plot_data(self) -> tuple[list[str], list[str], tuple[str, ...], np.ndarray, str]:
+        """The plot's pairs, columns (each average on its scale), topics, differences and title."""
         if self.first.size > MAX_PLOT_PAIRS:
             raise IrmeansError(
                 f"{self.first.size:,} pairs are too many to plot (at most {MAX_PLOT_PAIRS}, a row each): "
                 "compare with a baseline, or fewer systems"
             )
-        from .plot import topic_differences_spec  # here: only a plot needs it
-
         s = self.matrix.scores
         # each average's own scale, or the scores themselves where it has none that is finite on them
         scaled = [g if (g := a.on_scale(s)) is not None else s for a in self.averages]
         columns = [f"{a.label}: {a.scale if a.on_scale(s) is not None else 'x'}" for a in self.averages]
         by_pair = [g[self.first] - g[self.second] for g in scaled]
         names = [f"{a} - {b}" for a, b in self.pairs]
-        title = self.notes()[0]
-        return topic_differences_spec(names, columns, self.matrix.topics, np.stack(by_pair, axis=1), title)
-
-    def save_plot(self, path: str | os.PathLike[str]) -> None:
-        """Draw :meth:`plot_spec` into ``path``, SVG or PNG by its extension (needs ``irmeans[plot]``)."""
-        from .plot import save_spec
-
-        save_spec(self.plot_spec(), path)
+        return names, columns, tuple(self.matrix.topics), np.stack(by_pair, axis=1), self.notes()[0]
 
     def __str__(self) -> str:
         return self.to_text()

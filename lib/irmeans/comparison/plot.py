@@ -6,9 +6,19 @@ panels: a row per pair of systems, a column per average, each column on its aver
 the scale on which the average adds the topics up. A pair whose averages disagree shows why:
 a few topics far below 0 on the log scale that the raw scores barely show.
 
-The figure is a Vega-Lite spec, a plain dict built here without any plotting library;
-:func:`save_spec` renders it to SVG or PNG with ``vl-convert-python`` (the ``irmeans[plot]``
-extra), which draws it in-process and fetches nothing.
+:func:`.plot_drawing.save_topic_differences` draws it as a static figure, SVG or PNG, with matplotlib's own
+renderers (its SVG writer and Agg, the ``irmeans[plot]`` extra; no display, no browser, nothing
+fetched): the largest figure ``irmeans compare --plot`` draws, 25 pairs x 3 averages x 250 topics,
+in about a second, in a few hundred MB whatever the address-space limit, and Ctrl-C stops it at
+once. (It was drawn with vl-convert's in-process V8, which reserves tens of GB of address space,
+so that a ``ulimit -v`` of 16 GiB killed it, cannot be interrupted, took 30 to 50 s for that
+figure and aborted on a control character in a name.) The file is written beside its target
+under another name and renamed onto it once it is whole, so a failed write never replaces a
+good earlier plot. Names (pairs, topics) are shown with their control characters, and bytes that
+are not UTF-8, as escapes, each on one line.
+
+:func:`topic_differences_spec` gives the same figure as a Vega-Lite
+spec (a plain dict), for a notebook or a page that draws it with Altair or Vega.
 
 >>> import numpy as np
 >>> spec = topic_differences_spec(["A - B"], ["AM: x"], ["401", "402"], np.array([[[0.5, -0.25]]]))
@@ -18,7 +28,6 @@ extra), which draws it in-process and fetches nothing.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,14 +35,76 @@ import numpy as np
 
 from ..errors import IrmeansError
 
-__all__ = ["topic_differences_spec", "save_spec", "PLOT_FORMATS", "PALETTE"]
+__all__ = [
+    "topic_differences_spec",
+    "sorted_panels",
+    "shown_name",
+    "PLOT_FORMATS",
+    "PALETTE",
+    "NEEDS",
+]
 
 #: The bars' colours, A better, B better, a tie: Okabe and Ito's blue, orange and grey, which readers with any
 #: common colour-vision deficiency tell apart (red against green is the pair most of them cannot).
 PALETTE = ("#0072B2", "#E69F00", "#999999")
 
-#: File extensions :func:`save_spec` writes.
+#: File extensions a plot is written as.
 PLOT_FORMATS = (".svg", ".png")
+
+#: What drawing a plot needs, as a message says it.
+NEEDS = "drawing a plot needs matplotlib: pip install 'irmeans[plot]' (or pip install matplotlib)"
+
+#: The figure's words, and its panels' height in pixels (their width: :func:`panel_width`).
+TITLE = "Per-topic differences, A - B, on each average's scale"
+X_TITLE = "topic, sorted by difference"
+LEGEND_TITLE = "better on the topic"
+PANEL_HEIGHT = 110
+
+
+def sorted_panels(differences: np.ndarray) -> np.ndarray:
+    """Each panel's topics from the largest difference to the smallest (ties in the topics' order, NaN last):
+    ``order[pair, column]`` indexes the topics of ``differences[pair, column]``.
+
+    >>> sorted_panels(np.array([[[0.1, 0.5, -0.2]]])).tolist()
+    [[[1, 0, 2]]]
+    """
+    d = np.asarray(differences, dtype=np.float64)
+    return np.argsort(np.where(np.isnan(d), np.inf, -d), axis=-1, kind="stable")
+
+
+def shown_name(name: object) -> str:
+    """A name as a figure shows it: control and other non-printing characters as escapes (``\\x01``, ``\\n``),
+    bytes that were not UTF-8 (read as lone surrogates) as ``\\xff``, so that two names never look the same
+    and nothing in a name acts on what shows it.
+
+    >>> shown_name("run\\x1b[2J"), shown_name("b\\udcffd"), shown_name("εGM 検索")
+    ('run\\\\x1b[2J', 'b\\\\xffd', 'εGM 検索')
+    """
+    out = []
+    for c in str(name):
+        if "\udc80" <= c <= "\udcff":
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif c.isprintable() or c == " ":
+            out.append(c)
+        else:
+            out.append(c.encode("unicode_escape", "backslashreplace").decode("ascii"))
+    return "".join(out)
+
+
+def check_differences(
+    pairs: Sequence[str], columns: Sequence[str], topics: Sequence[str], differences: Any
+) -> np.ndarray:
+    d = np.asarray(differences, dtype=np.float64)
+    if d.shape != (len(pairs), len(columns), len(topics)):
+        raise IrmeansError(
+            f"differences of shape {d.shape} for {len(pairs)} pairs, {len(columns)} columns and {len(topics)} topics"
+        )
+    return d
+
+
+def panel_width(n_topics: int) -> int:
+    """A panel's width in pixels: 6 a topic, from 120 to 360."""
+    return max(120, min(360, 6 * n_topics))
 
 
 def topic_differences_spec(
@@ -45,16 +116,12 @@ def topic_differences_spec(
     its axis; bars above 0 (A better) and below (B better) differ in colour (:data:`PALETTE`,
     safe for colour-blind readers), and every bar's tooltip names its topic.
     """
-    d = np.asarray(differences, dtype=np.float64)
-    if d.shape != (len(pairs), len(columns), len(topics)):
-        raise IrmeansError(
-            f"differences of shape {d.shape} for {len(pairs)} pairs, {len(columns)} columns and {len(topics)} topics"
-        )
+    d = check_differences(pairs, columns, topics, differences)
+    order = sorted_panels(d)
     values = []
     for i, pair in enumerate(pairs):
         for j, column in enumerate(columns):
-            order = np.argsort(-d[i, j], kind="stable")
-            for rank, t in enumerate(order.tolist()):
+            for rank, t in enumerate(order[i, j].tolist()):
                 v = float(d[i, j, t])
                 values.append(
                     {
@@ -66,11 +133,10 @@ def topic_differences_spec(
                         "better": "A" if v > 0 else ("B" if v < 0 else "tie"),
                     }
                 )
-    width = max(120, min(360, 6 * len(topics)))
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "description": "Per-topic differences A - B of each compared pair, sorted, on each average's scale.",
-        "title": {"text": "Per-topic differences, A - B, on each average's scale", "subtitle": title},
+        "title": {"text": TITLE, "subtitle": title},
         "data": {"values": values},
         "facet": {
             "row": {"field": "pair", "type": "nominal", "sort": list(pairs), "title": None},
@@ -78,15 +144,15 @@ def topic_differences_spec(
         },
         "resolve": {"scale": {"x": "independent", "y": "independent"}},
         "spec": {
-            "width": width,
-            "height": 110,
+            "width": panel_width(len(topics)),
+            "height": PANEL_HEIGHT,
             "mark": {"type": "bar"},
             "encoding": {
                 "x": {
                     "field": "topic",
                     "type": "ordinal",
                     "sort": {"field": "rank"},
-                    "title": "topic, sorted by difference",
+                    "title": X_TITLE,
                     "axis": {"labelAngle": -90, "labelFontSize": 8, "labelOverlap": True},
                 },
                 "y": {"field": "difference", "type": "quantitative", "title": "difference"},
@@ -94,7 +160,7 @@ def topic_differences_spec(
                     "field": "better",
                     "type": "nominal",
                     "scale": {"domain": ["A", "B", "tie"], "range": list(PALETTE)},
-                    "legend": {"title": "better on the topic"},
+                    "legend": {"title": LEGEND_TITLE},
                 },
                 "tooltip": [
                     {"field": "topic", "type": "nominal"},
@@ -103,32 +169,3 @@ def topic_differences_spec(
             },
         },
     }
-
-
-def save_spec(spec: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Render a Vega-Lite ``spec`` to ``path``: SVG or PNG (at twice the pixels) by the file's extension.
-
-    Raises
-    ------
-    IrmeansError
-        Another extension, or ``vl-convert-python`` missing (``pip install 'irmeans[plot]'``).
-    """
-    path = os.fspath(path)
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in PLOT_FORMATS:
-        raise IrmeansError(f"{path}: a plot is written as {' or '.join(PLOT_FORMATS)}, by the file's extension")
-    try:
-        import vl_convert
-    except ImportError:
-        raise IrmeansError(
-            "drawing a plot needs vl-convert-python: pip install 'irmeans[plot]' (or pip install vl-convert-python)"
-        ) from None
-    if ext == ".svg":
-        data = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]).encode("utf-8")
-    else:
-        data = vl_convert.vegalite_to_png(spec, scale=2, allowed_base_urls=[])
-    try:
-        with open(path, "wb") as f:
-            f.write(data)
-    except OSError as exc:
-        raise IrmeansError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None

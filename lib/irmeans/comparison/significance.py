@@ -29,8 +29,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._numeric import TOLERANCE
-from .._validation import float_array, whole_number
-from ..errors import IrmeansError
+from .._validation import as_array, float_array, whole_number
+from ..errors import IrmeansError, shown_value
 
 __all__ = [
     "paired_t_test",
@@ -87,7 +87,7 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
     from scipy import special  # here, not at the top: `import irmeans` stays light (scipy.stats is slower still)
 
     x, y = _paired(a, b)
-    d = x - y
+    d = _scaled_differences(x, y)
     n = d.shape[-1]
     same = np.all(x == y, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -102,6 +102,26 @@ def paired_t_test(a: ArrayLike, b: ArrayLike) -> tuple[float, float] | tuple[np.
     return t, p
 
 
+def _scaled_differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x − y along the last axis, each row scaled by a power of two to a largest |difference| in [0.5, 1).
+
+    t is the same for differences scaled by any factor, and a power of two scales them exactly, so ordinary
+    differences give t to the last bit as before. Differences near the smallest doubles (log(x + ε) of an ε of
+    1e200, scores scaled by 1e-170) have squares that underflow: their variance came out 0 and t infinite, "p <
+    1e-300" for pairs whose t is 1 unscaled; differences near the largest double overflowed it. Scaled, both are
+    the t of the unscaled pairs.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = x - y
+        overflow = ~np.isfinite(d).all(axis=-1) & np.isfinite(x).all(axis=-1) & np.isfinite(y).all(axis=-1)
+        if overflow.any():  # x - y beyond the largest double: halved first (exact), then scaled as the others
+            d = np.where(overflow[..., None], x / 2 - y / 2, d)
+        largest = np.abs(d).max(axis=-1, keepdims=True)
+        exponent = np.frexp(np.where(np.isfinite(largest) & (largest > 0), largest, 1.0))[1]
+    scaled: np.ndarray = np.ldexp(d, -exponent)
+    return scaled
+
+
 #: Sign vectors are drawn and used this many at a time (rows of one block of flips)...
 FLIP_BLOCK = 1000
 #: ... or fewer, so that a block holds at most this many signs (32 MiB of doubles) whatever the topics.
@@ -114,7 +134,7 @@ FLIP_VALUES = 1 << 22
 def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(None if seed is None else whole_number(seed, "seed", minimum=0))
+    return np.random.default_rng(None if seed is None else whole_number(seed, "seed", minimum=0, maximum=None))
 
 
 def flip_count(n: int, permutations: int) -> tuple[int, bool]:
@@ -124,7 +144,7 @@ def flip_count(n: int, permutations: int) -> tuple[int, bool]:
     ((1024, True), (10000, False))
     """
     n = whole_number(n, "n", minimum=1)
-    permutations = whole_number(permutations, "permutations", minimum=1)
+    permutations = whole_number(permutations, "permutations", minimum=1, maximum=None)  # 2**70: every vector
     exact = n < 63 and 2**n <= permutations
     return (2**n if exact else permutations), exact
 
@@ -317,9 +337,9 @@ def holm(p: ArrayLike) -> np.ndarray:
     [0.03, 0.06, 0.06, nan]
     """
     try:
-        q = np.asarray(p, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise IrmeansError(f"p must be numbers, got {p!r:.80}") from None
+        q = as_array(p, "p").astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise IrmeansError(f"p must be numbers, got {shown_value(p)}") from None
     if ((q < 0) | (q > 1)).any():
         raise IrmeansError(f"p-values must lie in [0, 1] (or be NaN, left out), got {q[(q < 0) | (q > 1)][0]!r}")
     flat = q.reshape(-1)

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._numeric import equal_steps
-from .._validation import check_memory, random_generator, score_matrix, split_count, whole_number
+from .._validation import as_array, check_memory, random_generator, score_matrix, split_count, whole_number
 from ..averages import Average, parse_average
 from ..errors import IrmeansError
 from .halves import _random_halves
@@ -118,7 +118,7 @@ def halves_tau(
         chunk_size = whole_number(chunk_size, "chunk_size", minimum=1)
     halves = []
     for name, h in (("first", first), ("second", second)):
-        h = np.asarray(h)
+        h = as_array(h, name)
         if h.ndim != 2 or h.shape[1] < 1 or not np.issubdtype(h.dtype, np.integer):
             raise IrmeansError(f"{name} must be a 2-d array of topic indices (splits, topics), got shape {h.shape}")
         if h.size and (h.min() < 0 or h.max() >= s.shape[1]):

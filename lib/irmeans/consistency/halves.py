@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from .._numeric import dense_ranks
 from .._validation import check_memory, float_array, random_generator, score_matrix, split_count, whole_number
-from ..errors import IrmeansError
+from ..errors import IrmeansError, shown_count, shown_value
 from .topics import topic_difficulty
 
 __all__ = ["draw_halves", "SPLIT_KINDS", "difficulty_halves", "make_halves"]
@@ -59,11 +59,12 @@ def draw_halves(
     >>> sorted(first[0].tolist() + second[0].tolist())
     [0, 1, 2, 3, 4]
     """
-    n_topics = whole_number(n_topics, "n_topics", minimum=2)
+    n_topics = whole_number(n_topics, "n_topics", minimum=2, maximum=None)  # too many: check_memory says so
     n_splits = split_count(n_splits)
     generator = random_generator(rng, "rng")
     check_memory(
-        n_splits * n_topics * np.dtype(np.intp).itemsize, f"the halves of {n_splits:,} split(s) of {n_topics:,} topics"
+        n_splits * n_topics * np.dtype(np.intp).itemsize,
+        f"the halves of {shown_count(n_splits)} split(s) of {shown_count(n_topics)} topics",
     )
     h = n_topics // 2
     first = np.empty((n_splits, h), dtype=np.intp)
@@ -165,5 +166,5 @@ def make_halves(
     if kind == "random":
         return draw_halves(s.shape[1], n_splits, random_generator(seed))
     if kind not in SPLIT_KINDS:
-        raise IrmeansError(f"split kind must be one of {', '.join(SPLIT_KINDS)}, got {kind!r}")
+        raise IrmeansError(f"split kind must be one of {', '.join(SPLIT_KINDS)}, got {shown_value(kind)}")
     return difficulty_halves(topic_difficulty(s, difficulty), kind)

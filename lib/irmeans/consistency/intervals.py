@@ -47,7 +47,7 @@ from numpy.typing import ArrayLike
 
 from .._validation import check_memory, finite_number, random_generator, score_matrix, split_count, whole_number
 from ..averages import Average, parse_average
-from ..errors import IrmeansError
+from ..errors import IrmeansError, shown_value
 from .experiment import _HalvesTau, _split_half_taus
 from .halves import SPLIT_KINDS, _random_halves, difficulty_halves
 from .topics import DIFFICULTY, DIFFICULTY_FROM, standardize, topic_difficulty
@@ -348,89 +348,23 @@ def tau_intervals(
     ConsistencyReport
     """
     s = score_matrix(scores)
-    if isinstance(averages, str) or not isinstance(averages, Iterable):
-        averages = [averages]  # one average, not a sequence of letters
-    parsed: dict[str, tuple[Average, bool]] = {}
-    for spec in averages:
-        parsed.setdefault(spec_label(spec), parse_spec(spec))
-    if not parsed:
-        raise IrmeansError("averages is empty: give at least one average")
-    base_label = spec_label(baseline)
-    parsed.setdefault(base_label, parse_spec(baseline))
-    if split not in SPLIT_KINDS:
-        raise IrmeansError(f"split must be one of {', '.join(SPLIT_KINDS)}, got {split!r}")
-    if difficulty not in DIFFICULTY:
-        raise IrmeansError(f"difficulty must be one of {', '.join(DIFFICULTY)}, got {difficulty!r}")
-    if difficulty_from not in DIFFICULTY_FROM:
-        raise IrmeansError(f"difficulty_from must be one of {', '.join(DIFFICULTY_FROM)}, got {difficulty_from!r}")
-    n_splits = split_count(n_splits) if split == "random" else 1
-    if n_bootstrap is not None:
-        n_bootstrap = whole_number(n_bootstrap, "n_bootstrap", minimum=0)
-    if bootstrap_splits is not None:
-        bootstrap_splits = split_count(bootstrap_splits, "bootstrap_splits")
-    n_bootstrap, bootstrap_splits = bootstrap_size(n_splits, n_bootstrap, bootstrap_splits, random=split == "random")
+    parsed, base_label, asked = _averages_to_run(averages, baseline)
+    _check_choices(split, difficulty, difficulty_from)
+    random = split == "random"
+    n_splits = split_count(n_splits) if random else 1
+    n_bootstrap, bootstrap_splits = _resamples(n_splits, n_bootstrap, bootstrap_splits, random)
     level = finite_number(level, "level")
     if not 0 < level < 1:
         raise IrmeansError(f"level must be between 0 and 1, got {level!r}")
     rng = random_generator(seed)
 
-    needs_std = any(std for _, std in parsed.values()) or (split != "random" and difficulty_from == "standardized")
-    standardized = standardize(s, constant="half") if needs_std else s
-    matrices = {label: (standardized if std else s, avg) for label, (avg, std) in parsed.items()}
-    # A split by difficulty: by each average's own scores, or by one matrix for all.
-    basis = {
-        label: {"own": m, "raw": s, "standardized": standardized}[difficulty_from] for label, (m, _) in matrices.items()
-    }
-    n_topics = s.shape[1]
-
-    def by_difficulty(label: str, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The split by difficulty of the topics ``columns`` (a resample), as indices of the whole matrix."""
-        first, second = difficulty_halves(topic_difficulty(basis[label][:, columns], difficulty), split)
-        return columns[first], columns[second]
-
-    if split == "random":
-        taus = dict(zip(matrices, _split_half_taus(list(matrices.values()), n_splits, rng, progress=progress)))
-    else:
-        taus = {}
-        for label, (m, avg) in matrices.items():
-            taus[label] = np.empty(1)
-            _HalvesTau(m, avg)(*by_difficulty(label, np.arange(n_topics)), taus[label], progress)
+    experiment = _Experiment.of(s, parsed, split, difficulty, difficulty_from)
+    taus = experiment.observed(n_splits, rng, progress)
     rows = _summaries(taus, base_label, level)
     if n_bootstrap:
-        # Each resample's splits, as halves of the whole matrix: a topic drawn twice is in the
-        # resample twice. Every average gets the same resamples and splits.
-        per = bootstrap_splits if split == "random" else 1
-        check_memory(8.0 * n_bootstrap * per * (len(matrices) + 2 * n_topics), "the topic resamples")
-        evaluate = {label: _HalvesTau(m, avg) for label, (m, avg) in matrices.items()}
-        replicated = {label: np.empty((n_bootstrap, per)) for label in matrices}
-        step = max(1, _RESAMPLE_VALUES // (per * n_topics))
-        for start in range(0, n_bootstrap, step):
-            count = min(step, n_bootstrap - start)
-            columns = rng.integers(0, n_topics, (count, n_topics))
-            if split == "random":
-                rows_of = np.repeat(np.arange(count), per)[:, None]
-                first = np.empty((count * per, n_topics // 2), dtype=np.intp)
-                second = np.empty((count * per, n_topics - n_topics // 2), dtype=np.intp)
-                for at, a, b in _random_halves(n_topics, count * per, rng):
-                    first[at : at + len(a)] = columns[rows_of[at : at + len(a)], a]
-                    second[at : at + len(b)] = columns[rows_of[at : at + len(b)], b]
-                for label, out in replicated.items():
-                    evaluate[label](first, second, out[start : start + count].reshape(-1), progress)
-            else:
-                for label, out in replicated.items():
-                    halves = [by_difficulty(label, c) for c in columns]
-                    first, second = (np.stack([h[i] for h in halves])[:, 0] for i in (0, 1))
-                    evaluate[label](first, second, out[start : start + count].reshape(-1), progress)
-        base_observed, base_replicated = taus[base_label], replicated[base_label]
-        for label in matrices:
-            mean, diff = _means(taus[label], base_observed)
-            means, diffs = _means(replicated[label], base_replicated)
-            rows[label]["over_topics"] = _bias_corrected(means, float(mean), level)
-            if label != base_label:
-                rows[label]["difference_over_topics"] = _bias_corrected(diffs, float(diff), level)
-    shown = {label: TauSummary(**{"over_topics": None, **rows[label]}) for label in parsed if label in rows}
-    if base_label not in {spec_label(a) for a in averages}:
-        shown.pop(base_label)
+        replicated = experiment.replicated(n_bootstrap, bootstrap_splits if random else 1, rng, progress)
+        _add_intervals_over_topics(rows, taus, replicated, base_label, level)
+    shown = {label: TauSummary(**{"over_topics": None, **rows[label]}) for label in parsed if label in asked}
     return ConsistencyReport(
         rows=shown,
         taus=taus,
@@ -443,3 +377,141 @@ def tau_intervals(
         difficulty=difficulty,
         difficulty_from=difficulty_from,
     )
+
+
+def _averages_to_run(
+    averages: str | Average | Sequence[str | Average] | Iterable[str | Average], baseline: str | Average
+) -> tuple[dict[str, tuple[Average, bool]], str, set[str]]:
+    """Each average once by its label, the baseline's among them: (labels to (Average, standardized?), the
+    baseline's label, the labels asked for, whose rows the report shows)."""
+    if isinstance(averages, str) or not isinstance(averages, Iterable):
+        averages = [averages]  # one average, not a sequence of letters
+    parsed: dict[str, tuple[Average, bool]] = {}
+    for spec in averages:  # a generator read once
+        parsed.setdefault(spec_label(spec), parse_spec(spec))
+    if not parsed:
+        raise IrmeansError("averages is empty: give at least one average")
+    asked = set(parsed)
+    base_label = spec_label(baseline)
+    parsed.setdefault(base_label, parse_spec(baseline))
+    return parsed, base_label, asked
+
+
+def _check_choices(split: str, difficulty: str, difficulty_from: str) -> None:
+    for name, value, choices in (
+        ("split", split, SPLIT_KINDS),
+        ("difficulty", difficulty, DIFFICULTY),
+        ("difficulty_from", difficulty_from, DIFFICULTY_FROM),
+    ):
+        if value not in choices:
+            raise IrmeansError(f"{name} must be one of {', '.join(choices)}, got {shown_value(value)}")
+
+
+def _resamples(n_splits: int, n_bootstrap: object, bootstrap_splits: object, random: bool) -> tuple[int, int]:
+    """(topic resamples, splits of each): as given, checked, or :func:`bootstrap_size`'s defaults."""
+    if n_bootstrap is not None:
+        n_bootstrap = whole_number(n_bootstrap, "n_bootstrap", minimum=0)
+        if n_bootstrap == 1:  # its interval would be left out, printed '-', without a word
+            raise IrmeansError("1 bootstrap resample gives an interval of a single point: give 0 (none) or at least 2")
+    if bootstrap_splits is not None:
+        bootstrap_splits = split_count(bootstrap_splits, "bootstrap_splits")
+    return bootstrap_size(n_splits, n_bootstrap, bootstrap_splits, random=random)
+
+
+@dataclass(frozen=True)
+class _Experiment:
+    """The splits tau_intervals runs: each average's matrix (the standardized scores for a ``std-`` one), how the
+    topics split (at random, or by difficulty, and then by whose scores), on the topics or on a resample of them."""
+
+    matrices: dict[str, tuple[np.ndarray, Average]]
+    basis: dict[str, np.ndarray]  # whose scores decide a split by difficulty, for each average
+    split: str
+    difficulty: str
+
+    @classmethod
+    def of(
+        cls, s: np.ndarray, parsed: dict[str, tuple[Average, bool]], split: str, difficulty: str, difficulty_from: str
+    ) -> _Experiment:
+        needs_std = any(std for _, std in parsed.values()) or (split != "random" and difficulty_from == "standardized")
+        standardized = standardize(s, constant="half") if needs_std else s
+        matrices = {label: (standardized if std else s, avg) for label, (avg, std) in parsed.items()}
+        whose = {"raw": s, "standardized": standardized}
+        basis = {label: whose.get(difficulty_from, m) for label, (m, _) in matrices.items()}
+        return cls(matrices, basis, split, difficulty)
+
+    @property
+    def n_topics(self) -> int:
+        return int(next(iter(self.matrices.values()))[0].shape[1])
+
+    def by_difficulty(self, label: str, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The split by difficulty of the topics ``columns`` (a resample), as indices of the whole matrix."""
+        first, second = difficulty_halves(topic_difficulty(self.basis[label][:, columns], self.difficulty), self.split)
+        return columns[first], columns[second]
+
+    def observed(
+        self, n_splits: int, rng: np.random.Generator, progress: Callable[[int], object] | None
+    ) -> dict[str, np.ndarray]:
+        """Every split's τ for each average, on the topics themselves."""
+        if self.split == "random":
+            values = list(self.matrices.values())
+            return dict(zip(self.matrices, _split_half_taus(values, n_splits, rng, progress=progress)))
+        taus = {}
+        for label, (m, avg) in self.matrices.items():
+            taus[label] = np.empty(1)
+            _HalvesTau(m, avg)(*self.by_difficulty(label, np.arange(self.n_topics)), taus[label], progress)
+        return taus
+
+    def replicated(
+        self, n_bootstrap: int, per: int, rng: np.random.Generator, progress: Callable[[int], object] | None
+    ) -> dict[str, np.ndarray]:
+        """τ of ``per`` splits of each of ``n_bootstrap`` resamples of the topics, (resamples, per) for each average.
+
+        Each resample's splits are halves of the whole matrix (a topic drawn twice is in the resample twice),
+        drawn in blocks; every average gets the same resamples and splits.
+        """
+        n_topics = self.n_topics
+        check_memory(8.0 * n_bootstrap * per * (len(self.matrices) + 2 * n_topics), "the topic resamples")
+        evaluate = {label: _HalvesTau(m, avg) for label, (m, avg) in self.matrices.items()}
+        replicated = {label: np.empty((n_bootstrap, per)) for label in self.matrices}
+        step = max(1, _RESAMPLE_VALUES // (per * n_topics))
+        for start in range(0, n_bootstrap, step):
+            count = min(step, n_bootstrap - start)
+            columns = rng.integers(0, n_topics, (count, n_topics))
+            if self.split == "random":
+                first, second = _random_halves_of(columns, per, rng)
+            for label, out in replicated.items():
+                if self.split != "random":
+                    halves = [self.by_difficulty(label, c) for c in columns]
+                    first, second = (np.stack([h[i] for h in halves])[:, 0] for i in (0, 1))
+                evaluate[label](first, second, out[start : start + count].reshape(-1), progress)
+        return replicated
+
+
+def _random_halves_of(columns: np.ndarray, per: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``per`` random splits of each resample (a row of ``columns``), as indices of the whole matrix."""
+    count, n_topics = columns.shape
+    rows_of = np.repeat(np.arange(count), per)[:, None]
+    first = np.empty((count * per, n_topics // 2), dtype=np.intp)
+    second = np.empty((count * per, n_topics - n_topics // 2), dtype=np.intp)
+    for at, a, b in _random_halves(n_topics, count * per, rng):
+        first[at : at + len(a)] = columns[rows_of[at : at + len(a)], a]
+        second[at : at + len(b)] = columns[rows_of[at : at + len(b)], b]
+    return first, second
+
+
+def _add_intervals_over_topics(
+    rows: dict[str, dict[str, Any]],
+    taus: dict[str, np.ndarray],
+    replicated: dict[str, np.ndarray],
+    base_label: str,
+    level: float,
+) -> None:
+    """Each average's bias-corrected intervals over topics, of its mean τ and of its difference from the
+    baseline's, from the resamples' means."""
+    base_observed, base_replicated = taus[base_label], replicated[base_label]
+    for label in replicated:
+        mean, diff = _means(taus[label], base_observed)
+        means, diffs = _means(replicated[label], base_replicated)
+        rows[label]["over_topics"] = _bias_corrected(means, float(mean), level)
+        if label != base_label:
+            rows[label]["difference_over_topics"] = _bias_corrected(diffs, float(diff), level)

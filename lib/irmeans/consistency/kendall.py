@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._numeric import steps
-from .._validation import float_array
+from .._validation import as_array, float_array
 from ..errors import IrmeansError
 
 __all__ = ["kendall_tau"]
@@ -104,8 +104,8 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> float | np.ndarray:
 def _scores(v: ArrayLike, name: str) -> np.ndarray:
     """Scores to rank: floats (checked), or, for integers, their exact dense ranks as floats (2**53 + 1 is not
     2**53, and no tolerance applies to integers)."""
-    raw = np.asarray(v) if not isinstance(v, np.ma.MaskedArray) else v
-    if isinstance(raw, np.ndarray) and raw.dtype.kind in "iu" and raw.ndim >= 1 and raw.shape[-1] > 0:
+    raw = as_array(v, name) if not isinstance(v, np.ma.MaskedArray) else v
+    if _integers(raw) and raw.ndim >= 1 and raw.shape[-1] > 0:  # sorted as integers, Python's of any size too
         order = np.argsort(raw, axis=-1, kind="stable")
         ordered = np.take_along_axis(raw, order, axis=-1)
         dense = np.zeros(raw.shape, dtype=np.float64)
@@ -114,6 +114,18 @@ def _scores(v: ArrayLike, name: str) -> np.ndarray:
         np.put_along_axis(ranks, order, dense, axis=-1)
         return ranks
     return float_array(v, name)
+
+
+def _integers(a: np.ndarray) -> bool:
+    """Whether ``a`` holds integers only: numpy's, or Python's of any size (beyond 2**64 an array of objects,
+    which a float would round: 2**70 and 2**70 + 1 are one double)."""
+    if not isinstance(a, np.ndarray) or isinstance(a, np.ma.MaskedArray):
+        return False
+    if a.dtype.kind in "iu":
+        return True
+    return a.dtype.kind == "O" and all(
+        isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) for x in a.ravel().tolist()
+    )
 
 
 def _rank_type(n: int) -> type[np.integer]:

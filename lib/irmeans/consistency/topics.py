@@ -58,6 +58,10 @@ def topic_difficulty(scores: ArrayLike, definition: str = "eq2") -> np.ndarray:
     if definition != "eq2":
         raise IrmeansError(f"definition must be one of {', '.join(DIFFICULTY)}, got {definition!r}")
     level = flat(s, axis=0)
+    # (max − mean) / sd is the same for a topic's scores scaled by a power of two (exactly): scaled to below 1,
+    # scores whose squares underflow (1e-170) or overflow (1e200) give the difficulty of ordinary ones
+    with np.errstate(over="ignore"):
+        s = s * np.ldexp(1.0, -np.frexp(np.abs(s).max(axis=0))[1])
     spread = s.max(axis=0) - s.mean(axis=0)
     sd = s.std(axis=0, ddof=1)
     return np.where(level, 0.0, spread / np.where(level | (sd == 0), 1.0, sd))

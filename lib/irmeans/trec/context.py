@@ -39,7 +39,7 @@ class Context:
         self.rel = _Sparse(r, np.flatnonzero(self.isrel))
         self.judged_rel = (r.rel >= 0) & self.isrel
         self.num_rel_ret = seg_count(self.judged_rel, r.seg, self.T)
-        self._gained: dict[tuple[tuple[int, float], ...] | None, Gained] = {}
+        self._gained: dict[tuple[tuple[tuple[int, float], ...], int] | None, Gained] = {}
 
     def cum(self, mask: np.ndarray) -> np.ndarray:
         """Running count of ``mask`` within each topic (inclusive)."""
@@ -128,6 +128,8 @@ class Gained:
         if self.gains is not None:
             for level, value in reversed(list(self.gains.levels.items())):
                 g[rel == level] = value
+            if self.gains.shift:
+                g = np.ldexp(g, self.gains.shift)
         return g
 
     @cached_property
@@ -160,7 +162,7 @@ class Gained:
         t, rank, value, n = t[keep], rank[keep], value[keep], n[keep]
         o = np.lexsort((rank, t))
         t, value, n = t[o], value[o], n[o]
-        gains_flat = np.repeat(value, n)
+        gains_flat = np.repeat(np.ldexp(value, gains.shift), n)  # scaled once the order is found (Gains.for_ratios)
         seg = np.repeat(t, n)
         length = np.bincount(seg, minlength=T).astype(np.int64)
         starts = np.cumsum(length) - length

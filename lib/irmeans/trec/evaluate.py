@@ -1,45 +1,35 @@
 """Vectorised, trec_eval-compatible evaluation of a run against qrels: :func:`evaluate`.
 
-:func:`evaluate` runs the evaluator's stages one after the other: read the qrels, and the run
-a block of whole topics at a time (:mod:`.files`), rank each block and join it with the
-qrels (:mod:`.join`), compute the chosen measures for every topic (:mod:`.measure`, with the
-table of :mod:`.table`), and form the ``all`` lines (:mod:`.summary`).  The :class:`Evaluation`
+:func:`evaluate` runs the evaluator's stages one after the other: take the qrels and the run in
+whatever form they are given (:mod:`.inputs`), read the run a block of whole topics at a time,
+rank each block and join it with the qrels (:mod:`.join`), compute the chosen measures for every
+topic (:mod:`.measure`, with the table of :mod:`.table`), and form the ``all`` lines
+(:mod:`.summary`).  The :class:`Evaluation`
 it returns holds every line ``irmeans eval`` prints; printing them is the command line's
 (:mod:`irmeans.cli.eval_command`).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._python_input import frame_rows, is_frame, nested_rows
 from .._validation import whole_number
 from ..averages import Average
-from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX
-from .files import Qrels, Run, read_qrels
+from .inputs import QrelsInput, RunInput, as_qrels, as_run
 from .join import build_ranked
 from .measure import measure
-from .run_blocks import InMemory, RunBlocks, RunReader
 from .summary import summarize
 from .table import EXTRA_EPS, Kind, Selection, parse_measures
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Evaluation", "evaluate"]
-
-#: What :func:`evaluate` reads qrels from: :class:`~.files.Qrels`, a file, (topics, docnos, rels) sequences,
-#: a pandas DataFrame or a dict of dicts.
-QrelsInput: TypeAlias = Qrels | str | os.PathLike[str] | tuple[Any, ...] | list[Any] | Mapping[Any, Any] | Any
-#: What :func:`evaluate` reads a run from: :class:`~.files.Run`, a file, (topics, docnos, scores[, runid])
-#: sequences, a pandas DataFrame or a dict of dicts.
-RunInput: TypeAlias = Run | str | os.PathLike[str] | tuple[Any, ...] | list[Any] | Mapping[Any, Any] | Any
+__all__ = ["Evaluation", "evaluate", "QrelsInput", "RunInput"]
 
 
 @dataclass
@@ -86,47 +76,6 @@ class Evaluation:
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.per_topic[name]
-
-
-def _as_qrels(qrels: QrelsInput) -> Qrels:
-    if isinstance(qrels, Qrels):
-        return qrels
-    if isinstance(qrels, (tuple, list)) and len(qrels) == 3:
-        return Qrels.from_arrays(*qrels)
-    if isinstance(qrels, Mapping):
-        return Qrels.from_arrays(*nested_rows(qrels, "qrels", "relevance"), source="<dict>")
-    if is_frame(qrels):
-        return Qrels.from_arrays(*frame_rows(qrels, "relevance", "qrels"), source="<DataFrame>")
-    return read_qrels(_path(qrels, "qrels", _expected("Qrels", "rels", "relevance")))
-
-
-def _as_run(run: RunInput) -> RunBlocks:
-    """The run's blocks of whole topics: one for a run in memory, a file's as it is read (:class:`.RunReader`)."""
-    if isinstance(run, Run):
-        return InMemory(run)
-    if isinstance(run, (tuple, list)) and len(run) in (3, 4):
-        return InMemory(Run.from_arrays(*run))
-    if isinstance(run, Mapping):
-        return InMemory(Run.from_arrays(*nested_rows(run, "run", "score"), source="<dict>"))
-    if is_frame(run):
-        return InMemory(Run.from_arrays(*frame_rows(run, "score", "run"), source="<DataFrame>"))
-    return RunReader(_path(run, "run", _expected("Run", "scores[, runid]", "score")))
-
-
-def _expected(kind: str, values: str, column: str) -> str:
-    """What qrels or a run may be, for a message."""
-    return (
-        f"a {kind}, a file, (topics, docnos, {values}) sequences, a pandas DataFrame (query_id, doc_id, {column}) "
-        f"or a dict of dicts ({{query: {{doc: {column}}}}})"
-    )
-
-
-def _path(source: object, name: str, expected: str) -> str:
-    """``source`` as a file name, or the error saying what ``name`` may be."""
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    given = f"a {type(source).__name__} of {len(source)}" if isinstance(source, (tuple, list)) else repr(source)
-    raise IrmeansError(f"{name} must be {expected}; got {given:.80}")
 
 
 def evaluate(
@@ -193,14 +142,12 @@ def evaluate(
     (0.5, 0.6678)
     """
     if depth is not None:
-        depth = min(whole_number(depth, "depth", minimum=0), INT64_MAX)
-    relevance_level = whole_number(relevance_level, "relevance_level")
+        depth = min(whole_number(depth, "depth", minimum=0, maximum=None), INT64_MAX)
+    relevance_level = whole_number(relevance_level, "relevance_level", maximum=None)
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = whole_number(num_docs, "num_docs", minimum=0)
     chosen = parse_measures(measures, extra=extra, eps=eps, averages=averages)
-    ranked = build_ranked(
-        _as_qrels(qrels), _as_run(run), relevance_level=relevance_level, depth=depth, complete=complete
-    )
+    ranked = build_ranked(as_qrels(qrels), as_run(run), relevance_level=relevance_level, depth=depth, complete=complete)
     per_topic = measure(ranked, chosen, num_docs)
     topics = [t.decode("utf-8", "surrogateescape") for t in ranked.topics.tolist()]
     aggregates, notes = summarize(

@@ -20,6 +20,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from ..number_syntax import c_int
+
 __all__ = ["Gains", "c_long", "gain_walk", "gain_range", "MANY_LEVELS"]
 
 #: Beyond this many grades, only the grades judged somewhere take part in the sort.
@@ -45,14 +47,16 @@ class Gains:
     ({1: 0.0, 2: 5.0}, 0.5)
     """
 
-    def __init__(self, pairs: Iterable[tuple[str, float]] = ()) -> None:
+    def __init__(self, pairs: Iterable[tuple[str, float]] = (), shift: int = 0) -> None:
         self.pairs = tuple(pairs)
+        #: Every gain is multiplied by 2**shift once trec_eval's ideal order is found (:meth:`for_ratios`).
+        self.shift = shift
         # (level, gain) of the integer-named pairs, in order (duplicates kept)
         self.entries: list[tuple[int, float]] = []
         for name, value in self.pairs:
-            body = name[1:] if name[:1] in "+-" else name
-            if body.isdigit() and body.isascii():
-                self.entries.append((int(name), float(value)))
+            level = c_int(name)  # [+-]digits, of any length (trec_eval's atol saturates)
+            if level is not None:
+                self.entries.append((level, float(value)))
         self.levels: dict[int, float] = {}
         for level, gain in self.entries:
             self.levels.setdefault(level, gain)
@@ -65,8 +69,24 @@ class Gains:
                 out = float(v)
         return out
 
-    def key(self) -> tuple[tuple[int, float], ...]:
-        return tuple(self.entries)
+    def key(self) -> tuple[tuple[tuple[int, float], ...], int]:
+        return tuple(self.entries), self.shift
+
+    def for_ratios(self) -> Gains:
+        """These gains for a ratio of two DCGs (nDCG and its kin), which any common factor leaves as it is:
+        gains near the largest double (``ndcg.1=1e308,2=1e308``) scaled down by a power of two, so that their
+        sums do not overflow to inf (inf / inf printed -nan; trec_eval prints 0), and gains near the
+        smallest scaled up, so that theirs do not vanish. A power of two scales every gain and every sum
+        exactly: the nDCG of ``1e308`` for every grade is the binary nDCG, as it is for ``1`` for every grade.
+        Ordinary gains (from 2**-500 to 2**500) are left as they are, to the last bit.
+
+        >>> Gains([("1", 1e308), ("2", 1e308)]).for_ratios().shift, Gains([("1", 1e-320)]).for_ratios().shift
+        (-1024, 1063)
+        """
+        largest = max((abs(gain) for _, gain in self.entries), default=0.0)
+        if largest == 0 or 2.0**-500 <= largest <= 2.0**500 or not math.isfinite(largest):
+            return self
+        return Gains(self.pairs, shift=-math.frexp(largest)[1])
 
 
 def c_long(x: float) -> int:

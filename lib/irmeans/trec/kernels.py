@@ -151,13 +151,21 @@ def _iprec(c: Context, fractions: Iterable[float]) -> Values:
     r = c.r
     out = []
     for p in fractions:
-        cut = np.floor(p * c.judged.num_rel + 0.5).astype(np.int64)
+        cut = _whole(p * c.judged.num_rel + 0.5)
         row = c.kth_rel_row(np.maximum(cut, 1) + c.surplus)
         value = np.where(c.num_rel_ret > 0, c.int_prec[row] if len(c.int_prec) else 0.0, 0.0)
         # an empty ranking (-M 0): trec_eval's precision num_rel_ret / num_ret is 0.0 / 0.0
         value = np.where(r.num_ret == 0, _C_NAN, value)
         out.append(np.where(cut <= c.num_rel_ret, value, 0.0))
     return out
+
+
+def _whole(x: np.ndarray) -> np.ndarray:
+    """C's ``(long)`` of a double that may be far beyond any ranking (``Rprec_mult.1e19``): past ±2**62 documents
+    held there, which is past every ranking all the same, so that nothing is cast out of int64's range (in C
+    undefined; numpy warns "invalid value encountered in cast" and gives what the processor gives)."""
+    whole: np.ndarray = np.floor(np.clip(x, -(2.0**62), 2.0**62)).astype(np.int64)
+    return whole
 
 
 def calc_iprec_at_recall(c: Context, params: Params) -> Values:
@@ -210,7 +218,7 @@ def calc_Rprec_mult(c: Context, params: Params) -> Values:
     """trec_eval's Rprec_mult: precision after (long)(m * R + 0.9) documents, for each m."""
     out = []
     for p in params:
-        cut = np.floor(p * c.judged.num_rel + 0.9).astype(np.int64)
+        cut = _whole(p * c.judged.num_rel + 0.9)
         # trec_eval counts down from num_rel_ret (see int_prec): the surplus is subtracted
         found = c.rel_at(cut) - c.surplus
         out.append(np.where(found > 0, safe_div(found, cut), 0.0))
@@ -285,7 +293,7 @@ def calc_ideal_dcg(c: Context, params: Params = ()) -> Values:
 
 def calc_ndcg(c: Context, params: Params = ()) -> Values:
     """trec_eval's ndcg: DCG of the ranking / DCG of the ideal ranking, per topic."""
-    gains = Gains(params)
+    gains = Gains(params).for_ratios()
     ideal = c.idcg_total(gains)
     return [np.where(ideal > 0, safe_div(c.dcg_at(c.r.num_ret, gains), ideal), 0.0)]
 
@@ -298,7 +306,7 @@ def calc_ndcg_cut(c: Context, params: Params) -> Values:
 
 def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:
     """trec_eval's ndcg_rel: nDCG averaged over the relevant (positive-gain) documents, per topic."""
-    gains = Gains(params)
+    gains = Gains(params).for_ratios()
     r = c.r
     g = c.gained(gains).gain
     ideal, _, _, istarts, ilen = c.gained(gains).ideal
@@ -324,7 +332,7 @@ def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:
 
 def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     """trec_eval's Rndcg: nDCG averaged where the ideal gain changes, and at num_ret."""
-    gains = Gains(params)
+    gains = Gains(params).for_ratios()
     r = c.r
     ideal, iseg, ipos, istarts, ilen = c.gained(gains).ideal
     icum = c.gained(gains).idcg_cum

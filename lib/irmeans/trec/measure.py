@@ -60,7 +60,10 @@ def _measure(context: Context, chosen: Selection) -> dict[str, np.ndarray]:
             continue
         key = (fam.kernel, c.params)
         if key not in done:
-            done[key] = c.values(context)
+            # in IEEE doubles, as trec_eval's C: an overflow is inf, 0 / 0 NaN, without numpy's warnings (casts
+            # out of int64's range, undefined in C, are kept from happening: kernels._whole)
+            with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+                done[key] = c.values(context)
         reset = bogus.any() and (fam.reset == "always" or (fam.reset == "plain" and c.printable is None))
         for line, values in zip(c.lines, done[key]):
             if reset:  # trec_eval's stand-in document for a -c topic without results does not count here

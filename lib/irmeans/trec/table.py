@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_averages
-from ..errors import IrmeansError
+from ..errors import IrmeansError, shown_value
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
 from .context import Context
@@ -543,7 +543,7 @@ def parse_measures(
     given = list(specs) if isinstance(specs, Iterable) else None
     if given is None or not all(isinstance(spec, str) for spec in given):
         raise IrmeansError(
-            f"measures must be a trec_eval measure such as 'map' or 'P.10', or a list of them; got {specs!r:.80}"
+            f"measures must be a trec_eval measure such as 'map' or 'P.10', or a list of them; got {shown_value(specs)}"
         )
     specs = given
     marked: set[str]
