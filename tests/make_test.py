@@ -4,24 +4,25 @@ others do, then one summary.
 Usage: ``python tests/make_test.py`` (``make test`` runs it once ``.venv/``, the system's packages and the site's
 JavaScript are there).
 
-The parts (:data:`PARTS`), started as soon as a core is free and what each needs is done, in this order:
+The parts (:func:`parts`), started as soon as a core is free and what each needs is done, in this order:
 
 1. the site: its pages and its two PDFs (``make site``: rebuilt only if a source changed);
 2. the book's tests and the chapters' stored outputs (nbval), numpy held to its baseline
    (``tests/numpy_baseline.py``), so that the outputs stored on one CPU meet what another computes;
-3. the library alone (``make standalone``): the release's files built and checked, the wheel in an environment of
+3. the tests in the browser and in JupyterLab, on the built site (after 1: the two make the longest chain);
+4. the library alone (``make standalone``): the release's files built and checked, the wheel in an environment of
    its own with the pinned set, every library and evaluator test (property and combination tests too: their one
    run), ``irmeans eval`` on a small pair;
-4. lint: ruff and mypy (``make lint``);
-5. the tests in the browser and in JupyterLab, on the built site (after 1);
-6. the library's tests in the floor, Python 3.12 and newest environments (``tests/environments.py``, after 3,
+5. lint: ruff and mypy (``make lint``);
+6. the library's tests in the floor, Python 3.12 and newest environments (``tests/environments.py``, after 4,
    whose wheel they install), without the property and combination tests;
 7. last and alone, since it measures speed: the quick benchmarks (``make bench QUICK=1``).
 
-Each part's output goes to ``_build/test-reports/NAME.log`` and is printed when the part ends. The summary gives each part's
-result and time, the failing tests of each failed part by name (from its JUnit report) or its log's last lines,
-what was not run and why, then the 15 slowest tests, and ends with one line, ``parts: N passed, N failed`` (and
-``, N skipped`` for environments whose Python this machine lacks). The exit status is 1 if any part failed.
+Each part's output goes to ``_build/test-reports/NAME.log`` and is printed when the part ends. Then the 15
+slowest tests, and the summary: each part's result, time and CPU time (what it costs, whatever else loads the
+machine), the failing tests of each failed part by name (from its JUnit report) or its log's last lines, what was
+not run and why; it ends with one line, ``parts: N passed, N failed`` (and ``, N skipped`` for environments whose
+Python this machine lacks). The exit status is 1 if any part failed.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Part:
     alone: bool = False  # runs when every other part has ended, and nothing beside it
     status: int | None = None
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the part's processes' CPU time, user and system: its cost whatever the load
 
 
 def parts(reports: Path) -> list[Part]:
@@ -83,8 +85,6 @@ def parts(reports: Path) -> list[Part]:
             env={"NPY_DISABLE_CPU_FEATURES": features},
             junit=True,
         ),
-        Part("library", "the library alone, pinned, every test (make standalone)", [*MAKE, "standalone"], junit=True),
-        Part("lint", "ruff and mypy (make lint)", [*MAKE, "lint"]),
         Part(
             "browser-and-lab",
             "the tests in the browser and in JupyterLab",
@@ -92,6 +92,8 @@ def parts(reports: Path) -> list[Part]:
             after=("site",),
             junit=True,
         ),
+        Part("library", "the library alone, pinned, every test (make standalone)", [*MAKE, "standalone"], junit=True),
+        Part("lint", "ruff and mypy (make lint)", [*MAKE, "lint"]),
         *environments,
         Part("bench", "the quick benchmarks (make bench QUICK=1)", [*MAKE, "bench", "QUICK=1"], alone=True),
     ]
@@ -139,12 +141,14 @@ class Runner:
         self.todo.remove(part)
         self.running[part.name] = (part, process, time.monotonic(), log)
 
-    def _finish(self, name: str) -> None:
+    def _finish(self, name: str, status: int, usage) -> None:
         part, process, started, log = self.running.pop(name)
         log.close()
-        part.status, part.seconds = process.returncode, time.monotonic() - started
+        process.returncode = part.status = os.waitstatus_to_exitcode(status)
+        part.seconds, part.cpu_seconds = time.monotonic() - started, usage.ru_utime + usage.ru_stime
         self.done.append(part)
-        print(f"== {_result(part)} in {_minutes(part.seconds)}: {part.title} ({self.reports / part.name}.log)")
+        took = f"{_minutes(part.seconds)} (CPU {_minutes(part.cpu_seconds)})"
+        print(f"== {_result(part)} in {took}: {part.title} ({self.reports / part.name}.log)")
         print((self.reports / f"{part.name}.log").read_text(encoding="utf-8", errors="replace"), flush=True)
 
     def run(self) -> list[Part]:
@@ -156,8 +160,9 @@ class Runner:
                 self._start(part)
             time.sleep(0.5)
             for name, (_, process, _, _) in list(self.running.items()):
-                if process.poll() is not None:
-                    self._finish(name)
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)  # its CPU time too, which poll() loses
+                if pid:
+                    self._finish(name, status, usage)
         return self.done
 
 
@@ -167,9 +172,11 @@ def _result(part: Part) -> str:
 
 def summary(done: list[Part], reports: Path, seconds: float) -> list[str]:
     """The summary's lines: each part's result, time and title, what failed by name, and the closing count."""
-    lines = [f"== make test: {_minutes(seconds)} in all ({reports})"]
+    cpu = sum(p.cpu_seconds for p in done)
+    lines = [f"== make test: {_minutes(seconds)} in all, {_minutes(cpu)} of CPU time in its parts ({reports})"]
+    lines.append(f"  {'result':8} {'time':>6} {'CPU':>6}  part")
     for part in done:
-        lines.append(f"  {_result(part):8} {_minutes(part.seconds):>6}  {part.title}")
+        lines.append(f"  {_result(part):8} {_minutes(part.seconds):>6} {_minutes(part.cpu_seconds):>6}  {part.title}")
         said = reports / f"{part.name}.txt"
         if said.is_file():
             lines.append(f"{'':18}{said.read_text(encoding='utf-8').strip()}")
