@@ -8,6 +8,10 @@ STAMP := $(VENV)/.installed
 # uv is installed into .venv/ first, by pip, at the version constraints.txt pins.
 UV := $(BIN)/uv
 UV_INSTALL := $(UV) pip install --quiet --python $(BIN)/python
+# uv trusts the system's certificates, as pip does (a proxy's own authority among them), and never downloads a
+# Python: each environment is made with a Python of this machine.
+export UV_SYSTEM_CERTS := true
+export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: venv book site test serve clean
 
@@ -140,7 +144,7 @@ STANDALONE_STAMP := $(STANDALONE_VENV)/.installed
 
 $(STANDALONE_STAMP): constraints.txt pyproject.toml $(STAMP) $(if $(call broken,$(STANDALONE_VENV)),FORCE)
 	rm -rf $(STANDALONE_VENV)
-	UV_PYTHON_DOWNLOADS=never $(UV) venv --quiet --python $(PYTHON) $(STANDALONE_VENV)
+	$(UV) venv --quiet --python $(PYTHON) $(STANDALONE_VENV)
 	$(UV) pip install --quiet --python $(STANDALONE_VENV)/bin/python -c constraints.txt ".[plot,pandas]" \
 		pytest hypothesis pytrec-eval-terrier
 	rm -rf build

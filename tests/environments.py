@@ -116,7 +116,7 @@ def make(environment: Environment, python: str, venv: Path) -> Path:
     if len(wheels) != 1:
         raise SystemExit(f"{DIST} holds {len(wheels)} wheels of irmeans, not one: run make dist first")
     shutil.rmtree(venv, ignore_errors=True)
-    env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
+    env = dict(os.environ, UV_PYTHON_DOWNLOADS="never", UV_SYSTEM_CERTS="true")  # as the Makefile sets them
     _run([uv, "venv", "--quiet", "--python", python, str(venv)], env=env)
     install = [uv, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python")]
     tools, library = pinned(TOOLS), f"{wheels[0]}[plot,pandas]"
