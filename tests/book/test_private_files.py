@@ -35,8 +35,9 @@ import make_pdf  # noqa: E402
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 LECTURER = README.split("## A chapter of your own, for a course", 1)[1].split("\n## ", 1)[0]
-#: In every file the lecturer adds: found anywhere the site, an archive, a wheel or a PDF holds, it leaked.
-MARKER = "Answer key for my class 7f3a9c"
+#: In every file the lecturer adds: found anywhere the site, an archive, a wheel or a PDF holds, it leaked. (Made
+#: here, so that this file, which the archive holds, does not hold it as written.)
+MARKER = "Answer key for my class " + "7f3a9c".upper()
 #: The lecturer's files besides the README's copy of chapter 7: untracked, ignored by git or not.
 PRIVATE = {
     "course/answers.md": f"# Week 7\n\n{MARKER}: MAP rises to 0.4190.\n",
@@ -89,7 +90,8 @@ def clone(tmp_path_factory) -> Path:
 
 
 def _leaks(name: str, data: bytes) -> list[str]:
-    """Where ``data`` (a file called ``name``; archives and wheels opened, PDFs read as text) holds the marker."""
+    """Where ``data`` (a file called ``name``; archives and wheels opened, PDFs read as text) holds the marker
+    (the untracked module of :data:`PRIVATE` holds it too: a wheel that took it in holds it)."""
     if name.endswith((".tar.gz", ".tgz")):
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
             return [
@@ -103,8 +105,8 @@ def _leaks(name: str, data: bytes) -> list[str]:
             return [leak for item in whl.namelist() for leak in _leaks(f"{name}!{item}", whl.read(item))]
     if name.endswith(".pdf"):
         text = subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True, check=True).stdout
-        return [name] if MARKER.encode() in text or b"answer_key" in text else []
-    return [name] if MARKER.encode() in data or b"answer_key" in data else []
+        return [name] if MARKER.encode() in text else []
+    return [name] if MARKER.encode() in data else []
 
 
 def _leaks_in(folder: Path) -> list[str]:
