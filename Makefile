@@ -1,33 +1,52 @@
 # The project's commands. `make book` and `make test` each set up .venv/ first.
+# The Python that makes .venv/ (3.11 or later: Debian 12's python3, 3.11.2, will do).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The environments are installed by uv (the pinned set from its cache: seconds, where pip takes a minute or two);
+# uv is installed into .venv/ first, by pip, at the version constraints.txt pins.
+UV := $(BIN)/uv
+UV_INSTALL := $(UV) pip install --quiet --python $(BIN)/python
+# uv trusts the system's certificates, as pip does (a proxy's own authority among them), and never downloads a
+# Python: each environment is made with a Python of this machine.
+export UV_SYSTEM_CERTS := true
+export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: venv book site test serve clean
 
 venv: $(STAMP)
 
-# What the site and its tests need from the system: Node.js with npm (the site's
-# JavaScript comes from npm), Debian's chromium (the book's PDF and the browser
-# tests) and poppler-utils (the tests read the PDF with pdftotext, pdftohtml and
-# pdftoppm). Installed with apt-get when missing (as root, on Debian).
-.PHONY: system
+# A virtual environment whose python cannot run (a clone copied from another user, its Python removed or
+# upgraded) is made again, whatever its stamps say: $(call broken,FOLDER) is "broken" for such a one.
+broken = $(if $(wildcard $(1)),$(if $(filter ok,$(shell $(1)/bin/python -c "print('ok')" 2>/dev/null)),,broken))
+VENV_BROKEN := $(call broken,$(VENV))
+.PHONY: FORCE
+FORCE:
+
+# A .venv/ made afresh: the Python refused in one line if it is older than the project's floor (3.11), then uv.
+define new_venv
+	@$(PYTHON) book/scripts/system_packages.py --python-only
+	$(if $(VENV_BROKEN),@echo "$(BIN)/python cannot run: making $(VENV)/ again"; rm -rf $(VENV))
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(UV) || $(BIN)/python -m pip install --quiet $$(grep '^uv==' constraints.txt)
+endef
+
+# What the site and its tests need from the system (book/scripts/system_packages.py): Node.js with npm,
+# Chromium or Chrome (found by name; it says which), poppler-utils, Python's venv, and for the tests pdflatex
+# (texlive-latex-recommended). As root with apt-get, what is missing is installed; otherwise it is named, with
+# the one apt-get line to run as root, and make stops (pdflatex: a warning, unless CI is set).
+.PHONY: system system-for-tests
 system:
-	@missing=""; command -v npm >/dev/null || missing="nodejs npm"; \
-	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
-	command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing$$missing with apt-get"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	@$(PYTHON) book/scripts/system_packages.py --for book
+system-for-tests:
+	@$(PYTHON) book/scripts/system_packages.py --for test
 
 # Reinstall whenever the requirements or the package metadata change. The developer's set (requirements.txt)
 # holds the reader's (requirements-book.txt, below), which it marks installed too.
-$(STAMP): requirements.txt requirements-book.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json)
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+$(STAMP): requirements.txt requirements-book.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json) $(if $(VENV_BROKEN),FORCE)
+	$(new_venv)
+	$(UV_INSTALL) -r requirements.txt
 	touch $(STAMP) $(READER_STAMP)
 
 # The site serves its own JavaScript: MathJax, Vega, Vega-Lite and vega-embed from
@@ -56,9 +75,9 @@ $(SITE): $(STAMP) $(ASSETS) $(BOOK_SOURCES)
 	$(BIN)/python book/scripts/make_pdf.py
 	touch $@
 
-site: venv system $(SITE)
+site: system venv $(SITE)
 
-book: venv system $(ASSETS)
+book: system venv $(ASSETS)
 	rm -f $(SITE)
 	$(MAKE) --no-print-directory site
 
@@ -92,64 +111,47 @@ pdf: venv $(ASSETS)
 notebooks: venv
 	$(BIN)/python book/scripts/execute_notebooks.py
 
-# Every check, each piece of work done once, the two cores kept busy:
-# 1. lint;
-# 2. the site (its build and its PDFs) and, beside it, the library's standalone check (the library and
-#    evaluator tests, in an environment with just the package installed);
-# 3. the tests in the browser and in JupyterLab (on the built site) and, beside them, the book's tests with
-#    the chapters' one nbval run, numpy held to its baseline (tests/numpy_baseline.py) so that the stored
-#    outputs, written with every target this CPU has, meet what another CPU computes;
-# 4. the quick benchmarks; then the 15 slowest tests of all the runs.
-# Each run's report goes to _build/test-reports/ and its output is printed when it ends; any failure
-# fails the target.
+# Every check, each piece of work done once, the two cores kept busy (tests/make_test.py): the site (its build
+# and its PDFs); the book's tests with the chapters' one nbval run, numpy held to its baseline
+# (tests/numpy_baseline.py) so that the stored outputs, written with every target this CPU has, meet what another
+# CPU computes; the library's standalone check (below); lint; the tests in the browser and in JupyterLab (on the
+# built site); the library's tests in three more environments (below); last, alone, the quick benchmarks. Each
+# part runs to its end whatever the others do; each one's output goes to _build/test-reports/ and is printed when
+# it ends; then one summary: each part's result and time, the failing tests by name, the 15 slowest tests. Any
+# failure fails the target.
 REPORTS := _build/test-reports
-PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
-test: venv system lint $(ASSETS)
-	rm -rf $(REPORTS) && mkdir -p $(REPORTS)
-	$(MAKE) --no-print-directory standalone > $(REPORTS)/standalone.log 2>&1 & standalone=$$!; \
-	$(MAKE) --no-print-directory site; site=$$?; \
-	wait $$standalone; alone=$$?; \
-	echo "== the library's standalone check ($(REPORTS)/standalone.log)"; cat $(REPORTS)/standalone.log; \
-	test $$site -eq 0 && test $$alone -eq 0
-	$(PYTEST) tests/browser tests/lab --junitxml=$(REPORTS)/browser-and-lab.xml > $(REPORTS)/browser-and-lab.log 2>&1 & \
-	browser=$$!; \
-	features="$$($(BIN)/python tests/numpy_baseline.py)"; \
-	echo "== the book's tests and the chapters' stored outputs, numpy held to its baseline (NPY_DISABLE_CPU_FEATURES=\"$$features\")"; \
-	NPY_DISABLE_CPU_FEATURES="$$features" $(PYTEST) tests/book chapters --nbval \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg --junitxml=$(REPORTS)/book.xml; book=$$?; \
-	wait $$browser; inbrowser=$$?; \
-	echo "== the tests in the browser and in JupyterLab ($(REPORTS)/browser-and-lab.log)"; \
-	cat $(REPORTS)/browser-and-lab.log; \
-	test $$book -eq 0 && test $$inbrowser -eq 0
-	$(MAKE) --no-print-directory bench QUICK=1
-	$(BIN)/python tests/slowest.py -n 15 $(REPORTS)/*.xml
+test: system-for-tests venv $(ASSETS)
+	$(BIN)/python tests/make_test.py
 
-.PHONY: lint standalone
-# ruff on everything, then mypy, strict, on the library (its settings: [tool.mypy] in pyproject.toml).
+.PHONY: lint standalone environments
+# ruff on everything, then mypy, strict, on the library (its settings: [tool.mypy] in pyproject.toml); all three
+# run, and any failure fails the target.
 lint: venv
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	@status=0; \
+	$(BIN)/ruff check . || status=1; \
+	$(BIN)/ruff format --check . || status=1; \
+	$(BIN)/mypy || status=1; \
+	exit $$status
 
 # The library stands alone: a virtual environment of its own with just the package and its extras
-# (`pip install ".[plot,pandas]"`) and the test tools, made once and kept. On every run the release files
-# are built from this tree and checked as PyPI checks them (make dist), and the wheel is installed there:
-# it imports irmeans from there, runs the library and evaluator tests against it (their only run in
-# `make test`), and `irmeans eval` on a small pair.
+# (`pip install ".[plot,pandas]"`, with the pinned set) and the test tools, made once and kept. On every run the
+# release files are built from this tree and checked as PyPI checks them (make dist), and the wheel is installed
+# there: it imports irmeans from there, runs the library and evaluator tests against it (every one of them,
+# property and combination tests too: their one run in `make test`), and `irmeans eval` on a small pair.
 STANDALONE := _build/standalone
 STANDALONE_VENV := $(STANDALONE)/venv
 STANDALONE_STAMP := $(STANDALONE_VENV)/.installed
 
-$(STANDALONE_STAMP): constraints.txt pyproject.toml
+$(STANDALONE_STAMP): constraints.txt pyproject.toml $(STAMP) $(if $(call broken,$(STANDALONE_VENV)),FORCE)
 	rm -rf $(STANDALONE_VENV)
-	$(PYTHON) -m venv $(STANDALONE_VENV)
-	$(STANDALONE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(STANDALONE_VENV)/bin/python -m pip install --quiet -c constraints.txt ".[plot,pandas]" pytest hypothesis pytrec-eval-terrier
+	$(UV) venv --quiet --python $(PYTHON) $(STANDALONE_VENV)
+	$(UV) pip install --quiet --python $(STANDALONE_VENV)/bin/python -c constraints.txt ".[plot,pandas]" \
+		pytest hypothesis pytrec-eval-terrier
 	rm -rf build
 	touch $@
 
 standalone: $(STANDALONE_STAMP) dist
-	$(STANDALONE_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall $(DIST)/irmeans-*.whl
+	$(UV) pip install --quiet --python $(STANDALONE_VENV)/bin/python --no-deps --reinstall $(DIST)/irmeans-*.whl
 	cd $(STANDALONE) && venv/bin/python -c "import irmeans, sys; assert 'site-packages' in irmeans.__file__, irmeans.__file__; \
 		assert not {'pandas', 'altair', 'irmeans_book'} & set(sys.modules), 'irmeans imported a non-dependency'"
 	$(STANDALONE_VENV)/bin/python -m pytest tests/lib tests/trec -q -p no:cacheprovider --junitxml=$(REPORTS)/library.xml
@@ -159,6 +161,16 @@ standalone: $(STANDALONE_STAMP) dist
 		| tee $(STANDALONE)/eval.txt
 	grep -qP '^map\s+all\s+0.7500$$' $(STANDALONE)/eval.txt
 
+# The library's tests in three more environments, each made afresh by uv with the wheel of make dist
+# (tests/environments.py): the floor (the lowest Python 3.11 here, every dependency at its lowest installable
+# version), Python 3.12 with the pinned set, and Python 3.13 with the newest releases; without the property and
+# combination tests, which make standalone runs. A Python this machine lacks is "not run" (a failure with CI set).
+environments: venv dist
+	@status=0; for name in floor python3.12 newest; do \
+		$(BIN)/python tests/environments.py $$name; code=$$?; \
+		test $$code -eq 0 -o $$code -eq 3 || status=1; \
+	done; exit $$status
+
 # Benchmarks against trec_eval 10 (TREC_EVAL=path/to/trec_eval, or trec_eval on PATH), pytrec_eval,
 # ir_measures and ranx (see benchmarks/README.md); their extra dependencies go into the same .venv,
 # not into requirements.txt. QUICK=1: the researchers' part alone and split_half on TREC-8, in
@@ -166,7 +178,7 @@ standalone: $(STANDALONE_STAMP) dist
 BENCH_STAMP := $(VENV)/.bench-installed
 
 $(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
-	$(BIN)/python -m pip install --quiet -r benchmarks/requirements.txt
+	$(UV_INSTALL) -r benchmarks/requirements.txt
 	touch $@
 
 # trec_eval 10's source, built with its own Makefile when no TREC_EVAL and no trec_eval on PATH
@@ -198,10 +210,9 @@ READER_STAMP := $(VENV)/.installed-book
 .PHONY: reader
 reader: $(READER_STAMP)
 
-$(READER_STAMP): requirements-book.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json)
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-book.txt
+$(READER_STAMP): requirements-book.txt constraints.txt pyproject.toml book/pyproject.toml book/lab/pyproject.toml $(wildcard book/lab/*/*.json) $(if $(VENV_BROKEN),FORCE)
+	$(new_venv)
+	$(UV_INSTALL) -r requirements-book.txt
 	touch $(READER_STAMP)
 
 # A chapter of one's own: run a copy of a chapter, anywhere (make chapter NOTEBOOK=course/lecture-3.ipynb),
@@ -220,7 +231,7 @@ chapter: reader
 # about as long as make site and make pdf). COURSE_ARGS=--no-pdf leaves the PDF out.
 COURSE_ARGS ?=
 .PHONY: course
-course: venv system $(ASSETS)
+course: system venv $(ASSETS)
 	$(BIN)/python book/scripts/course_site.py --out _build/course $(COURSE_ARGS)
 
 # ---------------------------------------------------------------------------

@@ -41,7 +41,8 @@ def find(source=None):
     shutil.rmtree(BUILD, ignore_errors=True)
     os.makedirs(BUILD)
     with tarfile.open(source) as archive:
-        archive.extractall(BUILD, filter="data")
+        # filter="data" (no links or paths out of BUILD) exists from Python 3.11.4 on; Debian 12's is 3.11.2.
+        archive.extractall(BUILD, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     top = [d for d in os.listdir(BUILD) if os.path.isfile(os.path.join(BUILD, d, "Makefile"))]
     where = os.path.join(BUILD, top[0]) if top else BUILD
     done = subprocess.run(["make"], cwd=where, capture_output=True, text=True)

@@ -1,6 +1,13 @@
-"""Each test folder is a layer, marked by its name: ``pytest -m lib`` or ``pytest tests/lib``."""
+"""Each test folder is a layer, marked by its name: ``pytest -m lib`` or ``pytest tests/lib``.
+
+Every Hypothesis test is marked ``property`` too. ``make test`` runs the property tests and those marked
+``combinations`` (tests that go through many combinations of options) once, in the pinned environment, and leaves
+them out of the other environments it runs the library's tests in (``-m "not property and not combinations"``):
+they search the same inputs whatever the versions, and they cost about two fifths of the library's tests.
+"""
 
 import pytest
+from hypothesis import is_hypothesis_test
 
 LAYERS = ("lib", "trec", "book", "browser", "lab")
 
@@ -11,6 +18,8 @@ def pytest_collection_modifyitems(items):
         for layer in LAYERS:
             if "tests" in parts and layer in parts[parts.index("tests") + 1 : parts.index("tests") + 2]:
                 item.add_marker(getattr(pytest.mark, layer))
+        if is_hypothesis_test(getattr(item, "obj", None)):
+            item.add_marker(pytest.mark.property)
 
 
 @pytest.fixture(scope="session")

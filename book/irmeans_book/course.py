@@ -5,7 +5,9 @@ The site built with ``irmeans_course: true`` (``make course``, ``book/scripts/co
 but no solution, gives the self-checks no answer box (their answers are not in its pages), and
 neither links nor serves the instructor's PDF. What the site serves to take away is the same: the
 chapters a reader downloads and those of its source archive are copied without their
-solutions (:func:`without_solutions`, :func:`course_copy`).
+solutions (:func:`without_solutions`, :func:`course_copy`), and the archive's ``_config.yml`` has
+``irmeans_course`` set, so that a book built from it is a course's too (``make pdf`` there prints the
+student's edition alone: no self-check's answer is printed from it).
 
 Text marked for the editions with solutions (a ``{container}`` of class :data:`WITH_SOLUTIONS`:
 the sentences that link the instructor's edition, or say that solutions are folded under
@@ -42,6 +44,8 @@ COURSE_ONLY = "irmeans-course-only"
 SOLUTION = re.compile(r"^(?P<fence>`{3,}|:{3,})\{solution\}[^\n]*\n(?:.*?\n)??(?P=fence)[ \t]*(?:\n|$)", re.M | re.S)
 #: The ``{eval}`` roles of a cell's markdown (:mod:`irmeans_book.prose`).
 EVAL = re.compile(r"\{eval\}`([^`]+)`")
+#: The setting of ``_config.yml`` that makes a build a course's, off (the book's own).
+COURSE_SETTING = re.compile(r"^(?P<key>[ \t]*irmeans_course:[ \t]*)false[ \t]*$", re.M)
 
 
 def without_solutions(markdown: str) -> str:
@@ -87,7 +91,7 @@ def notebook_without_solutions(text: str) -> str:
 
 def course_copy(relative: Path, data: bytes) -> bytes:
     """A file of the source tree as a course's site serves it: a chapter (``.ipynb``, ``.md``) without its
-    solutions, anything else as it is.
+    solutions, ``_config.yml`` with ``irmeans_course`` set, anything else as it is.
 
     Examples
     --------
@@ -95,7 +99,14 @@ def course_copy(relative: Path, data: bytes) -> bytes:
     b'A\\n\\n'
     >>> course_copy(Path("lib/x.md"), b"```{solution} q\\nB\\n```\\n")
     b'```{solution} q\\nB\\n```\\n'
+    >>> course_copy(Path("_config.yml"), b"sphinx:\\n  config:\\n    irmeans_course: false\\n")
+    b'sphinx:\\n  config:\\n    irmeans_course: true\\n'
     """
+    if Path(relative) == Path("_config.yml"):
+        text, found = COURSE_SETTING.subn(r"\g<key>true", data.decode("utf-8"))
+        if found != 1:
+            raise ValueError(f"_config.yml sets irmeans_course: false {found} times, not once")
+        return text.encode("utf-8")
     if Path(relative).parts[:1] != ("chapters",):
         return data
     if Path(relative).suffix == ".ipynb":

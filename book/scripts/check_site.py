@@ -80,11 +80,19 @@ INSTRUCTORS_PDF = "irmeans-book-instructor.pdf"
 INSTRUCTORS_LINK = re.compile(rf"""href=["'][^"']*{re.escape(INSTRUCTORS_PDF)}""")
 
 
+#: The student's edition, the one PDF a course's site serves; its first pages say what it holds.
+STUDENTS_PDF = "irmeans-book.pdf"
+FIRST_PAGES = 3
+
+
 def course_problems(site: Path) -> list[str]:
     """What a course's site has that it must not: solutions and self-check answers in its pages, a link to the
-    instructor's edition or the file itself, solutions in the chapters it serves (its pages' ``_sources`` and the
-    chapters of its source archive)."""
+    instructor's edition or the file itself, a word of it in the student's edition's first pages or its
+    description, solutions in the chapters it serves (its pages' ``_sources`` and the chapters of its source
+    archive), and a source archive whose ``_config.yml`` would build the book with its answers."""
     import tarfile
+
+    import yaml
 
     found = []
     for page in sorted(site.rglob("*.html")):
@@ -98,6 +106,14 @@ def course_problems(site: Path) -> list[str]:
             found.append(f"{name}: links the instructor's edition")
     if (site / INSTRUCTORS_PDF).exists():
         found.append(f"{INSTRUCTORS_PDF}: the instructor's edition is in the site")
+    if (site / STUDENTS_PDF).exists():
+        from pypdf import PdfReader
+
+        reader = PdfReader(site / STUDENTS_PDF)
+        text = " ".join(page.extract_text() for page in reader.pages[:FIRST_PAGES])
+        text += " " + str((reader.metadata or {}).get("/Subject", ""))
+        if "instructor" in text.lower():
+            found.append(f"{STUDENTS_PDF}: names the instructor's edition")
     for path in sorted((site / "_sources").rglob("*")) if (site / "_sources").is_dir() else []:
         if path.is_file() and "{solution}" in path.read_text(encoding="utf-8", errors="replace"):
             found.append(f"{path.relative_to(site)}: a chapter served with its solutions")
@@ -108,6 +124,10 @@ def course_problems(site: Path) -> list[str]:
                 if member.isfile() and len(parts) > 1 and parts[1] == "chapters":
                     if b"{solution}" in tar.extractfile(member).read():
                         found.append(f"{archive.relative_to(site)}: {member.name} has its solutions")
+                if member.isfile() and parts[1:] == ("_config.yml",):
+                    config = yaml.safe_load(tar.extractfile(member).read())
+                    if not (config.get("sphinx") or {}).get("config", {}).get("irmeans_course"):
+                        found.append(f"{archive.relative_to(site)}: {member.name} builds the book with its answers")
     return found
 
 

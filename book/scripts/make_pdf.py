@@ -1,7 +1,8 @@
 """The whole book as two PDFs, the student's and the instructor's: a single-page build of the site, printed by Chromium.
 
 Usage: ``python book/scripts/make_pdf.py [--site _build/html] [--course]`` (``make pdf``; ``make site`` runs
-it too; ``--course``, for a course's site, prints the student's edition alone: ``make course``).
+it too; ``--course``, for a course's site, prints the student's edition alone: ``make course``, and so does a book
+whose ``_config.yml`` sets ``irmeans_course``, as a course's source archive does).
 
 1. Jupyter Book builds the book as a single HTML page into ``_build/pdf/``,
    with the site's configuration except that the chapters are not executed
@@ -62,6 +63,8 @@ EDITION_DESCRIPTIONS = {
     "student": "the exercises without their solutions, which the instructor\u2019s edition has.",
     "instructor": "every exercise\u2019s solution and every self-check\u2019s answer, in an appendix at the back.",
 }
+#: A course's edition (``--course``: the student's, alone) says what it holds without naming the instructor's.
+COURSE_DESCRIPTION = "the exercises without their solutions, for a course that grades them."
 #: The reference pages, moved to an appendix at the very end of both editions, and its heading.
 REFERENCE_DOCS = ["chapters/api-reference", "chapters/cli-reference"]
 REFERENCE_CAPTION = "Appendix: Library and command-line reference"
@@ -119,6 +122,13 @@ def site_config(course: bool = False) -> dict:
     return config
 
 
+def course_book(root: Path | None = None) -> bool:
+    """Whether the book at ``root`` (this one by default) is a course's: its ``_config.yml`` sets ``irmeans_course``,
+    as a course's source archive does (:func:`irmeans_book.course.course_copy`)."""
+    config = yaml.safe_load(((root or ROOT) / "_config.yml").read_text(encoding="utf-8"))
+    return bool(((config.get("sphinx") or {}).get("config") or {}).get("irmeans_course"))
+
+
 def pdf_config(out: Path, course: bool = False) -> Path:
     """The site's ``_config.yml`` for the single-page build (:func:`site_config`), written into ``out``."""
     config = site_config(course)
@@ -163,9 +173,10 @@ def public_address() -> str | None:
     return address or None
 
 
-def edition(key: str) -> dict:
-    """What ``make_pdf_paper.js`` is told of an edition: its key, name and description."""
-    return {"key": key, "name": EDITION_NAMES[key], "description": EDITION_DESCRIPTIONS[key]}
+def edition(key: str, course: bool = False) -> dict:
+    """What ``make_pdf_paper.js`` is told of an edition: its key, name and description (a course's, for a course)."""
+    description = COURSE_DESCRIPTION if course else EDITION_DESCRIPTIONS[key]
+    return {"key": key, "name": EDITION_NAMES[key], "description": description}
 
 
 def toc_parts() -> list[dict]:
@@ -320,9 +331,11 @@ def edition_title(key: str) -> str:
     return f"{config['title']} ({EDITION_NAMES[key].lower()})"
 
 
-def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, editions=EDITIONS) -> dict[str, Path]:
+def print_pdfs(
+    folder: Path, page: str, out: Path, timeout_ms: int = 180_000, editions=EDITIONS, course: bool = False
+) -> dict[str, Path]:
     """Print ``page`` of ``folder`` (served from it) as each of ``editions`` into ``out``, once its figures are
-    drawn."""
+    drawn (as a course's, :func:`edition`, with ``course``)."""
     from playwright.sync_api import sync_playwright
 
     if not chromium.EXECUTABLE.is_file():
@@ -349,9 +362,8 @@ def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, ed
                 tab.emulate_media(media="print")
                 tab.evaluate(FIGURES_REFITTED)
                 tab.add_script_tag(path=str(PAPER_JS))
-                made = tab.evaluate(
-                    "([e, p, r, a]) => irmeansPaper.prepare(e, p, r, a)", [edition(key), parts, reference, address]
-                )
+                told = [edition(key, course), parts, reference, address]
+                made = tab.evaluate("([e, p, r, a]) => irmeansPaper.prepare(e, p, r, a)", told)
                 if made["links"]["dangling"]:
                     raise RuntimeError(f"{name}: links to nothing in the book: {made['links']['dangling'][:10]}")
                 tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
@@ -369,7 +381,7 @@ def print_pdfs(folder: Path, page: str, out: Path, timeout_ms: int = 180_000, ed
                 retitle_outline(
                     pdf,
                     bookmark_titles(outline(pdf), headings),
-                    {"/Title": edition_title(key), "/Subject": EDITION_DESCRIPTIONS[key]},
+                    {"/Title": edition_title(key), "/Subject": edition(key, course)["description"]},
                 )
                 dead = server_links(pdf, base)
                 if dead:
@@ -432,10 +444,11 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
 
+    course = args.course or course_book()
     shutil.rmtree(args.out / "_build", ignore_errors=True)
-    folder, page = build_single_page(args.out, args.course)
-    editions = {"student": EDITIONS["student"]} if args.course else EDITIONS
-    for edition, pdf in print_pdfs(folder, page, args.out, editions=editions).items():
+    folder, page = build_single_page(args.out, course)
+    editions = {"student": EDITIONS["student"]} if course else EDITIONS
+    for edition, pdf in print_pdfs(folder, page, args.out, editions=editions, course=course).items():
         size = pdf.stat().st_size
         if args.site.is_dir():
             shutil.copyfile(pdf, args.site / pdf.name)

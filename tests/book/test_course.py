@@ -25,6 +25,7 @@ EXTENSIONS = ROOT / "book" / "extensions"
 sys.path[:0] = [str(ROOT / "book" / "scripts")]
 import check_site  # noqa: E402 - a script of the book's, not an installed module
 import course_site  # noqa: E402
+import make_pdf  # noqa: E402
 
 CONF = f"""
 import sys
@@ -156,19 +157,33 @@ def test_a_courses_source_archive_has_its_chapters_without_solutions(tmp_path):
     with tarfile.open(archive) as tar:
         chapter = tar.extractfile(f"{downloads.SOURCE_FOLDER}/chapters/07-map-gmap-mrr.ipynb").read()
         library = tar.extractfile(f"{downloads.SOURCE_FOLDER}/lib/irmeans/__init__.py").read()
+        config = tar.extractfile(f"{downloads.SOURCE_FOLDER}/_config.yml").read()
     assert b"{solution}" not in chapter and b"{exercise}" in chapter
     assert library == (ROOT / "lib" / "irmeans" / "__init__.py").read_bytes()
+    # Its configuration makes a book built from it a course's: make pdf there prints no self-check's answer.
+    assert yaml.safe_load(config)["sphinx"]["config"]["irmeans_course"] is True
+    assert config.replace(b"irmeans_course: true", b"irmeans_course: false") == (ROOT / "_config.yml").read_bytes()
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        info = tarfile.TarInfo("irmeans/chapters/x.md")
-        data = b"```{solution} q\nA\n```\n"
-        info.size = len(data)
-        tar.addfile(info, io.BytesIO(data))
+        for name, data in {
+            "irmeans/chapters/x.md": b"```{solution} q\nA\n```\n",
+            "irmeans/_config.yml": (ROOT / "_config.yml").read_bytes(),
+        }.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
     (tmp_path / "site" / "downloads").mkdir(parents=True)
     (tmp_path / "site" / "downloads" / "x.tar.gz").write_bytes(buffer.getvalue())
     assert check_site.course_problems(tmp_path / "site") == [
-        "downloads/x.tar.gz: irmeans/chapters/x.md has its solutions"
+        "downloads/x.tar.gz: irmeans/chapters/x.md has its solutions",
+        "downloads/x.tar.gz: irmeans/_config.yml builds the book with its answers",
     ]
+
+
+def test_a_courses_pdf_says_what_it_holds_without_naming_the_instructors_edition():
+    told = make_pdf.edition("student", course=True)
+    assert told["name"] == make_pdf.EDITION_NAMES["student"] and "instructor" not in told["description"].lower()
+    assert "instructor" in make_pdf.edition("student")["description"]  # the book's own student's edition names it
 
 
 def test_make_course_builds_with_the_option_set_and_the_project_config_unchanged(tmp_path):

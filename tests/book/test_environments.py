@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
+import shutil
+import subprocess
 import sys
+import time
 from importlib import metadata
 from pathlib import Path
 
+import pytest
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -40,6 +45,7 @@ DEVELOPERS_ONLY = {
     "pytrec-eval-terrier",
     "build",
     "twine",
+    "uv",
     "ranx",
     "ir-measures",
 }
@@ -175,5 +181,89 @@ def test_make_lab_and_make_chapter_set_up_the_readers_environment_not_the_develo
     for target in ("lab", "chapter"):
         assert targets[target] == ["reader"], f"make {target} depends on {targets[target]}"
     stamp = re.search(r"^\$\(READER_STAMP\):.*\n((?:\t.*\n)+)", makefile, re.M)
-    assert stamp and "pip install --quiet -r requirements-book.txt" in stamp.group(1)
+    assert stamp and "$(UV_INSTALL) -r requirements-book.txt" in stamp.group(1)
     assert "-r requirements.txt" not in stamp.group(1)
+
+
+# ---------------------------------------------------------------------------
+# What make asks of the machine: the Python, the system's packages, a .venv/ that runs
+# ---------------------------------------------------------------------------
+
+SYSTEM = ROOT / "book" / "scripts" / "system_packages.py"
+#: The recipe lines make runs for a .venv/ it makes again.
+REMADE = ".venv/bin/python cannot run: making .venv/ again"
+
+
+def _stamped_tree(tmp_path: Path, python: Path | None) -> Path:
+    """A folder with the Makefile, the files its .venv/ stamps depend on, and a .venv/ stamped after them, whose
+    bin/python is a link to ``python`` (None: to nothing, as in a clone copied from a user whose Python the copier
+    cannot read)."""
+    tree = tmp_path / "clone"
+    for name in ["Makefile", "requirements.txt", "requirements-book.txt", "constraints.txt", "pyproject.toml"]:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tree / name)
+    for name in ["book/pyproject.toml", "book/lab/pyproject.toml"]:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text("", encoding="utf-8")
+    (tree / ".venv" / "bin").mkdir(parents=True)
+    (tree / ".venv" / "bin" / "python").symlink_to(python or tmp_path / "unreadable" / "python3.11")
+    for stamp in (".installed", ".installed-book"):
+        (tree / ".venv" / stamp).touch()
+    later = time.time() + 60
+    for stamp in (".installed", ".installed-book"):
+        os.utime(tree / ".venv" / stamp, (later, later))
+    return tree
+
+
+@pytest.mark.parametrize("target", ["venv", "reader"])
+def test_a_venv_whose_python_cannot_run_is_made_again_whatever_its_stamps_say(tmp_path, target):
+    broken = _stamped_tree(tmp_path / "broken", None)
+    planned = subprocess.run(["make", "-n", target], cwd=broken, capture_output=True, text=True, check=True).stdout
+    assert REMADE in planned and "rm -rf .venv" in planned and "-m venv .venv" in planned
+    sound = _stamped_tree(tmp_path / "sound", Path(sys.executable))
+    planned = subprocess.run(["make", "-n", target], cwd=sound, capture_output=True, text=True, check=True).stdout
+    assert "cannot run" not in planned and "pip install" not in planned, planned  # stamped, and it runs: kept
+
+
+def _system(purpose: str, path: Path, ci: bool) -> subprocess.CompletedProcess:
+    env = {"PATH": str(path), "HOME": os.environ.get("HOME", "/"), **({"CI": "true"} if ci else {})}
+    return subprocess.run([sys.executable, str(SYSTEM), "--for", purpose], capture_output=True, text=True, env=env)
+
+
+def test_what_the_system_lacks_is_named_with_the_one_apt_get_line(tmp_path):
+    # Nothing on PATH (and so no apt-get to install with, even as root): each package named, make stops.
+    done = _system("book", tmp_path, ci=False)
+    assert done.returncode == 1
+    for package in ("nodejs", "npm", "chromium", "poppler-utils"):
+        assert f"system: missing: {package}, for" in done.stderr
+    assert "texlive" not in done.stderr.split("as root")[0]  # the book needs no pdflatex
+    line = "as root or with sudo, on Debian or Ubuntu: sudo apt-get install nodejs npm chromium poppler-utils "
+    assert line + "python3-venv texlive-latex-recommended" in done.stderr and "elsewhere" in done.stderr
+
+
+def test_pdflatex_missing_warns_and_fails_only_in_ci(tmp_path):
+    """Everything but pdflatex on PATH: the book is fine, the tests are warned about, CI fails."""
+    needed = ["node", "npm", "pdftohtml", "pdftotext", "pdftoppm"]
+    for name in needed:
+        if shutil.which(name) is None:
+            pytest.fail(f"{name} is not on this machine's PATH: make system installs it")
+        (tmp_path / name).symlink_to(shutil.which(name))
+    from irmeans_book import chromium
+
+    (tmp_path / "chromium").symlink_to(chromium.EXECUTABLE)
+    assert _system("book", tmp_path, ci=False).returncode == 0
+    tests = _system("test", tmp_path, ci=False)
+    assert tests.returncode == 0 and "texlive-latex-recommended, for compiling the LaTeX tables" in tests.stderr
+    assert "a warning" in tests.stderr and f"system: browser {tmp_path / 'chromium'}" in tests.stdout
+    assert _system("test", tmp_path, ci=True).returncode == 1
+
+
+def test_a_python_older_than_the_floor_is_refused_in_one_line():
+    sys.path.insert(0, str(SYSTEM.parent))
+    import system_packages
+
+    assert system_packages.too_old(sys.version_info, sys.executable) is None
+    said = system_packages.too_old((3, 10, 12), "/usr/bin/python3")
+    assert said.startswith("irmeans needs Python 3.11 or later;") and "\n" not in said
+    requires = re.search(r'^requires-python = ">=(\d+)\.(\d+)"$', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert tuple(map(int, requires.groups())) == system_packages.FLOOR

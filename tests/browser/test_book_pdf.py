@@ -197,7 +197,8 @@ def printed(browser, site):
     with sitetools.serve(SINGLE_PAGE) as base:
         context = browser.new_context(viewport={"width": make_pdf.COLUMN_PX, "height": 1400})
         page = context.new_page()
-        page.goto(base + "book.html", wait_until="load")
+        # The whole book on one page: as long to load, on a loaded machine, as make_pdf allows it (it took over 30 s).
+        page.goto(base + "book.html", wait_until="load", timeout=180_000)
         page.wait_for_function(make_pdf.FIGURES_DRAWN, timeout=180_000, polling=500)
         page.evaluate(make_pdf.MATHS_TYPESET)
         page.emulate_media(media="print")

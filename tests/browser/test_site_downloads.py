@@ -93,9 +93,7 @@ def test_the_library_and_a_chapter_run_from_the_archive_the_site_serves(site, ba
     folder = tmp_path / "unpacked"
     folder.mkdir()
     assert not any(folder.iterdir())
-    with tarfile.open(archive) as tar:
-        tar.extractall(folder, filter="data")
-    tree = folder / downloads.SOURCE_FOLDER
+    tree = downloads.unpack(archive, folder)
 
     # The library, installed from the archive as the page says (`pip install .`), into a folder of its own.
     installed = tmp_path / "installed"

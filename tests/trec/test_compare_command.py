@@ -35,11 +35,14 @@ def test_runs_are_evaluated_with_c_and_compared_as_the_library_compares_them(cap
     }
 
 
-def test_the_text_report_names_its_source_and_both_tables(capsys):
-    status, out, _ = run(["-m", "P.10", "--baseline", "baseline", *FAST, QRELS, *RUNS], capsys)
+def test_the_text_report_names_its_source_and_both_tables(capsys, monkeypatch):
+    # Paths relative to the clone's root, which print the same wherever the clone is.
+    monkeypatch.chdir(EXAMPLES.parent)
+    runs = [f"examples/runs/{Path(path).name}" for path in RUNS]
+    status, out, _ = run(["-m", "P.10", "--baseline", "baseline", *FAST, "examples/qrels.txt", *runs], capsys)
     assert status == 0
     lines = out.splitlines()
-    assert " ".join(lines[:2]).startswith(f"# Comparison: P_10 of 3 runs against {QRELS}, 3 systems x 10 topics;")
+    assert " ".join(lines[:2]).startswith("# Comparison: P_10 of 3 runs against examples/qrels.txt, 3 systems x 10 topics;")
     assert {"# Verdicts", "# Differences, with unadjusted 95% intervals", "# Tests, p raw and Holm-adjusted"} <= set(
         lines
     )
