@@ -170,8 +170,13 @@ def rank_block(judged: Judgments, rows: Run, depth: int | None) -> Block:
 
     Rows of topics the qrels do not judge are left out.
     """
-    of_code = np.array([judged.index.get(t, -1) for t in rows.topic_ids], dtype=np.int64)
-    topic = of_code[rows.topic_codes]
+    # only the codes the block holds are looked up: a block of a file read topic after topic
+    # holds a few of the file's topics, the codes of which are near each other
+    codes = rows.topic_codes
+    low = int(codes.min()) if len(codes) else 0
+    high = int(codes.max()) + 1 if len(codes) else 0
+    of_code = np.array([judged.index.get(t, -1) for t in rows.topic_ids[low:high]], dtype=np.int64)
+    topic = of_code[codes - low] if low else of_code[codes]
     keep = np.flatnonzero(topic >= 0)
     grade = np.full(len(topic), NONPOOL, dtype=np.int64)
     grade[keep] = judged.lookup(topic[keep], rows.docno_strings, keep)
