@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,7 +24,7 @@ from .. import _python_input as given
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
-from .duplicates import raise_duplicate
+from .duplicates import KeyIndex, raise_duplicate
 from .source import Chunk, chunks, file_size
 from .strings import PAD, Strings, gather
 from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
@@ -123,11 +124,17 @@ class Qrels(_Rows):
         if not (len(codes) == len(d) == len(rels)):
             raise IrmeansError(f"{source}: topics, docnos and rels differ in length")
         q = cls(ids, codes, d, rels, source, None)
-        raise_duplicate(q, "judged")
+        raise_duplicate(q, "judged", q.key_index)
         return q
 
     def __len__(self) -> int:
         return len(self.rels)
+
+    @cached_property
+    def key_index(self) -> KeyIndex:
+        """The rows' (topic, docno) keys, sorted: made when the qrels are read (the check for a document judged
+        twice), kept for the join's lookups."""
+        return KeyIndex.of(self.topic_codes, self.docno_strings)
 
 
 @dataclass(frozen=True, eq=False)
@@ -402,7 +409,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     if rows is None:
         raise FileFormatError("no judgments in the file", path=source)
     qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, lines_of(rows))
-    raise_duplicate(qrels, "judged")
+    raise_duplicate(qrels, "judged", qrels.key_index)
     return qrels
 
 
