@@ -62,26 +62,31 @@ def _word(
     return w
 
 
-def _heads(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The first 32 bytes of each string as four little-endian words, zero past the string's end.
+def _head_words(lengths: np.ndarray) -> int:
+    """The words of the first 32 bytes the longest of the strings reaches (1 to 4)."""
+    return min(_HEAD, max(1, (int(lengths.max()) + 7) >> 3)) if len(lengths) else 1
 
-    One 32-byte read per string; ``data`` should hold 32 readable bytes after every start
+
+def _heads(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, k: int = _HEAD) -> np.ndarray:
+    """The first ``8 k`` bytes (``k`` <= 4) of each string as ``k`` little-endian words, zero past the string's end.
+
+    One read of ``8 k`` bytes per string; ``data`` should hold 32 readable bytes after every start
     (:data:`PAD` after the last string), else its end is copied with zeros after it.
     """
-    head = 8 * _HEAD
+    head = 8 * k
     if not len(starts):
-        return np.zeros((0, _HEAD), dtype=np.uint64)
+        return np.zeros((0, k), dtype=np.uint64)
     tail = starts > len(data) - head
     if tail.any():  # strings that start near the end of data: from a zero-padded copy of the end
-        w = np.empty((len(starts), _HEAD), dtype=np.uint64)
+        w = np.empty((len(starts), k), dtype=np.uint64)
         lo = int(starts[tail].min())
         end = np.concatenate((data[lo:], np.zeros(head, np.uint8)))
-        w[tail] = _heads(end, starts[tail] - lo, lengths[tail])
-        w[~tail] = _heads(data, starts[~tail], lengths[~tail])
+        w[tail] = _heads(end, starts[tail] - lo, lengths[tail], k)
+        w[~tail] = _heads(data, starts[~tail], lengths[~tail], k)
         return w
     at = np.ndarray(shape=(len(data) - head + 1,), dtype=f"V{head}", buffer=data, strides=(1,))
-    words: np.ndarray = at[starts].view("<u8").reshape(len(starts), _HEAD)
-    words &= np.take(_HEAD_MASK, np.minimum(lengths, head), axis=0)
+    words: np.ndarray = at[starts].view("<u8").reshape(len(starts), k)
+    words &= np.take(_HEAD_MASK[:, :k], np.minimum(lengths, head), axis=0)
     return words
 
 
@@ -90,9 +95,9 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
 
     The hash depends on the string's bytes alone, not on where it lies or what else is
     hashed with it.  ``data`` must hold 8 readable bytes after the last string start.
-    The first 32 bytes (zero-padded) are read in one 32-byte gather per string, their
-    four words mixed each with its own constants and combined; longer strings go on
-    word by word.
+    The first 32 bytes (zero-padded) are four words, each mixed with its own constants and
+    combined; a word of zeros adds nothing, so only the words the longest string reaches are
+    read (one gather per string); longer strings go on word by word.
 
     Examples
     --------
@@ -113,11 +118,12 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
     h ^= _SEED
     if n == 0:
         return h
-    w = _heads(data, starts, lengths)
-    w *= _HEAD_MUL
+    k = _head_words(lengths)
+    w = _heads(data, starts, lengths, k)
+    w *= _HEAD_MUL[:k]
     w ^= w >> np.uint64(29)
     w *= _PRIME
-    for j in range(_HEAD):
+    for j in range(k):
         h ^= w[:, j]
     del w
     words = (lengths + 7) >> 3
@@ -170,10 +176,12 @@ def equal_at(
     lengths = np.asarray(a_lengths, dtype=np.int64)
     words = np.minimum((lengths + 7) >> 3, LONG // 8)
     rows = np.flatnonzero(same)
-    # the first 32 bytes of every pair at once, then word by word for the longer strings
-    heads_equal = (_heads(a_data, a_starts[rows], lengths[rows]) == _heads(b_data, b_starts[rows], lengths[rows])).all(
-        axis=1
-    )
+    # the first 32 bytes of every pair at once (the words the longest reaches), then word by word
+    k = _head_words(lengths[rows])
+    heads = _heads(a_data, a_starts[rows], lengths[rows], k) == _heads(b_data, b_starts[rows], lengths[rows], k)
+    heads_equal = heads[:, 0].copy()
+    for j in range(1, k):
+        heads_equal &= heads[:, j]
     same[rows[~heads_equal]] = False
     rows = rows[heads_equal]
     va, vb = _view(a_data, "<u8"), _view(b_data, "<u8")

@@ -132,14 +132,17 @@ class TopicTable:
         lengths = e - s
         longest = int(lengths.max())
         if longest <= 8 * _WORDS:
-            width = 8 * max(1, -(-longest // 8))
+            k = max(1, -(-longest // 8))
+            width = 8 * k
             at = np.ndarray(shape=(len(buf) - width + 1,), dtype=f"V{width}", buffer=buf, strides=(1,))
-            words = at[s].view("<u8").reshape(n, width // 8)  # a copy: fancy indexing
-            words &= _LOW_BYTES[np.clip(lengths[:, None] - 8 * np.arange(width // 8), 0, 8)]  # the id's bytes only
+            words = at[s].view("<u8").reshape(n, k)  # a copy: fancy indexing
+            # the id's bytes only: each length's masks, a row of k words
+            words &= np.take(_LOW_BYTES[np.clip(np.arange(width + 1)[:, None] - 8 * np.arange(k), 0, 8)], lengths, 0)
             change = np.empty(n, dtype=bool)
             change[0] = True
-            np.any(words[1:] != words[:-1], axis=1, out=change[1:])
-            change[1:] |= lengths[1:] != lengths[:-1]
+            np.not_equal(lengths[1:], lengths[:-1], out=change[1:])
+            for j in range(k):
+                change[1:] |= words[1:, j] != words[:-1, j]
             heads = np.flatnonzero(change)
             codes = self._code_heads(buf, s, e, heads, words[heads].view(f"V{width}").ravel())
             return np.repeat(codes.astype(np.int32), np.diff(np.append(heads, n)))
