@@ -17,7 +17,7 @@ import numpy as np
 
 from .gains import Gains, gain_walk
 from .ranked import Ranked, TopicJudgments
-from .segments import seg_count, seg_cumsum, seg_suffix_max, value_at
+from .segments import Stretches, seg_count, seg_cumsum, seg_suffix_max, stretches, value_at
 
 __all__ = ["Context", "Gained"]
 
@@ -39,12 +39,15 @@ class Context:
         self.rel = _Sparse(r, np.flatnonzero(self.isrel))
         self.judged_rel = (r.rel >= 0) & self.isrel
         self.num_rel_ret = seg_count(self.judged_rel, r.seg, self.T)
+        # the ranked rows are in topic order (Ranked makes them so): each stretch of topics of
+        # one length is a matrix for the running sums
+        self.layout = stretches(r.num_ret)
         self._gained: dict[tuple[tuple[int, float], ...] | None, Gained] = {}
 
     def cum(self, mask: np.ndarray) -> np.ndarray:
         """Running count of ``mask`` within each topic (inclusive)."""
         r = self.r
-        return seg_cumsum(mask.astype(np.int64), r.seg, r.pos, r.num_ret)
+        return seg_cumsum(mask.astype(np.int64), r.seg, r.pos, r.num_ret, self.layout)
 
     @cached_property
     def cumrel(self) -> np.ndarray:
@@ -65,7 +68,7 @@ class Context:
         """What the measures with gains need, for ``gains`` (None: each grade its own gain)."""
         key = None if gains is None else gains.key()
         if key not in self._gained:
-            self._gained[key] = Gained(self.r, gains)
+            self._gained[key] = Gained(self.r, gains, self.layout)
         return self._gained[key]
 
     def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
@@ -100,7 +103,7 @@ class Context:
         r = self.r
         eff = self.cumrel - self.surplus[r.seg]
         prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
-        return seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret)
+        return seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret, self.layout)
 
     def kth_rel_row(self, k: np.ndarray) -> np.ndarray:
         """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
@@ -116,9 +119,10 @@ class Context:
 class Gained:
     """The gains of a ranking and of its ideal ranking, and their running DCG, for one set of gains."""
 
-    def __init__(self, r: Ranked, gains: Gains | None) -> None:
+    def __init__(self, r: Ranked, gains: Gains | None, layout: Stretches | None = None) -> None:
         self.r = r  # the ranked lists (not the Context, which keeps this: no cycle to wait for the collector)
         self.gains = gains
+        self.layout = layout if layout is not None else stretches(r.num_ret)
 
     @cached_property
     def gain(self) -> np.ndarray:
@@ -172,14 +176,16 @@ class Gained:
         """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
         r = self.r
         g = self.gain
-        contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
-        return seg_cumsum(contrib, r.seg, r.pos, r.num_ret)
+        contrib = np.zeros(len(g))
+        rows = np.flatnonzero(g)  # the discount only where there is a gain
+        contrib[rows] = g[rows] / np.log2(r.pos[rows] + 2.0)
+        return seg_cumsum(contrib, r.seg, r.pos, r.num_ret, self.layout)
 
     @cached_property
     def idcg_cum(self) -> np.ndarray:
         """Running DCG of the ideal ranking at every row of it."""
-        ideal, seg, pos, _, length = self.ideal
-        return seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length)
+        ideal, seg, pos, _, length = self.ideal  # in topic order
+        return seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length, stretches(length))
 
 
 class _Sparse:

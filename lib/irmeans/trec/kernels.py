@@ -260,14 +260,16 @@ def calc_G(c: Context, params: Params = ()) -> Values:
     r = c.r
     gain = c.gained(gains).gain
     ideal, iseg, _, istarts, ilen = c.gained(gains).ideal
-    sum_results = seg_cumsum(gain, r.seg, r.pos, r.num_ret)
+    sum_results = seg_cumsum(gain, r.seg, r.pos, r.num_ret, c.layout)
     # cost of the ideal ranking at each rank: its gain, but at least 1
     ideal_here = np.zeros(len(r.rel))
     inside = r.pos < ilen[r.seg]
     ideal_here[inside] = ideal[istarts[r.seg[inside]] + r.pos[inside]]
     cost = np.maximum(ideal_here, 1.0)
-    sum_cost = seg_cumsum(cost, r.seg, r.pos, r.num_ret)
-    contrib = np.where(gain != 0, gain / np.log2(2 + sum_cost - sum_results), 0.0)
+    sum_cost = seg_cumsum(cost, r.seg, r.pos, r.num_ret, c.layout)
+    contrib = np.zeros(len(gain))
+    rows = np.flatnonzero(gain)  # the discount only where there is a gain
+    contrib[rows] = gain[rows] / np.log2(2 + sum_cost[rows] - sum_results[rows])
     total = seg_sum(contrib, r.seg, c.T)
     sum_ideal = seg_sum(np.where(ideal > 0, ideal, 0.0), iseg, c.T)
     return [np.where(sum_ideal > 0, safe_div(total, sum_ideal), 0.0)]
