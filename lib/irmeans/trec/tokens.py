@@ -229,9 +229,8 @@ class Lines:
         buf, n = chunk.buf, chunk.n
         b = buf[:n]
         self.buf, self.n = buf, n
-        sep = np.flatnonzero(b <= 32)  # every whitespace byte, and the control bytes C does not count as such
-        if n < _INT32_MAX:
-            sep = sep.astype(np.int32)  # half the memory
+        # every whitespace byte, and the control bytes C does not count as such (32-bit offsets: half the memory)
+        sep = np.compress(b <= 32, np.arange(n, dtype=np.int32 if n < _INT32_MAX else np.int64))
         kinds = b[sep]
         self.newlines = int(np.count_nonzero(kinds == 10))
         self.regular = self._regular(b, sep, kinds, expect)
@@ -246,14 +245,13 @@ class Lines:
         lines = self.newlines
         if not expect or len(sep) != expect * lines or not lines or sep[0] == 0:
             return False
-        kinds = kinds.reshape(lines, expect)
-        if not (kinds[:, -1] == 10).all():
+        if not (kinds[expect - 1 :: expect] == 10).all():  # each line's last separator ends it
             return False
-        gaps = kinds[:, :-1]
-        if not ((gaps == 32) | (gaps == 9)).all():
+        # every other separator is one space or one tab
+        if np.count_nonzero(kinds == 32) + np.count_nonzero(kinds == 9) != len(kinds) - lines:
             return False
-        after = b[sep[:-1] + 1]  # the byte after each separator starts a token: no empty token, no leading blank
-        if (after <= 32).any() or (b[0] == 35) or (after[expect - 1 :: expect] == 35).any():  # '#': a comment line
+        # no separator right after another (an empty token, a blank before a token), and no line starting with '#'
+        if (sep[1:] - sep[:-1] == 1).any() or b[0] == 35 or (b[sep[expect - 1 : -1 : expect] + 1] == 35).any():
             return False
         self.ends, self.step = sep, expect
         self.starts = np.empty(len(sep), dtype=sep.dtype)
