@@ -44,19 +44,20 @@ def topic_bits(topics: int) -> int:
     return max(topics - 1, 0).bit_length()
 
 
-def topic_keys(codes: np.ndarray, hashes: np.ndarray, bits: int) -> np.ndarray:
+def topic_keys(codes: np.ndarray, hashes: np.ndarray, bits: int, *, in_place: bool = False) -> np.ndarray:
     """One 64-bit key for each (topic code, docno hash): the code in the high ``bits`` bits, the hash's high bits below.
 
     Two rows of one document have one key; keys sort topic by topic, so that the rows of a
     file, which come topic after topic, are sorted in runs (a stable sort merges them) and
-    the rows of a ranked run look up neighbouring keys one after the other.
+    the rows of a ranked run look up neighbouring keys one after the other.  With
+    ``in_place``, the keys are made in ``hashes`` (hashes made for them alone).
 
     >>> topic_keys(np.array([0, 1]), np.array([2**63, 2**63], dtype=np.uint64), 1).tolist() == [2**62, 3 * 2**62]
     True
     """
     if not bits:
-        return hashes.copy()
-    key = hashes >> np.uint64(bits)
+        return hashes if in_place else hashes.copy()
+    key = np.right_shift(hashes, np.uint64(bits), out=hashes if in_place else None)
     key |= codes.astype(np.uint64) << np.uint64(64 - bits)
     return key
 
@@ -96,7 +97,7 @@ class KeyIndex:
         """
         n = len(codes)
         bits = topic_bits(int(codes.max()) + 1 if n else 0)
-        key = topic_keys(codes, strings.hashes(keep=False), bits)
+        key = topic_keys(codes, strings.hashes(keep=False), bits, in_place=strings.hashes_kept is None)
         order = np.argsort(key, kind="stable")
         keys = key[order]
         del key

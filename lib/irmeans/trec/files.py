@@ -38,6 +38,7 @@ __all__ = ["Qrels", "Run", "Errors", "Rows", "read_qrels", "read_run", "pieces",
 ARROW_BYTES = 1 << 28
 #: A file smaller than this is read as one chunk when it is read whole.
 WHOLE_BYTES = 1 << 22
+_INT32_MAX = np.iinfo(np.int32).max
 
 
 class _Rows:
@@ -317,7 +318,7 @@ class _Gathered:
         self.n = self.at = 0
         self.codes = np.empty(rows, dtype=np.int32)
         self.values: np.ndarray | None = None
-        self.starts = np.empty(rows, dtype=np.int64)
+        self.starts = np.empty(rows, dtype=np.int32 if size + PAD < _INT32_MAX else np.int64)
         self.lengths = np.empty(rows, dtype=np.int32)
         self.data = np.empty(max(size, 16) + PAD, dtype=np.uint8)
         self.lines: list[tuple[int, int] | np.ndarray] = []
@@ -336,6 +337,8 @@ class _Gathered:
         size = int(docnos.lengths.sum())
         if self.at + size + PAD > len(self.data):
             self.data = np.resize(self.data, max(self.at + size + PAD, 2 * len(self.data)))
+            if len(self.data) >= _INT32_MAX and self.starts.dtype != np.int64:  # offsets past 32 bits
+                self.starts = self.starts.astype(np.int64)
         self.data[self.at : self.at + size] = gather(docnos.data, docnos.starts, docnos.lengths)
         end = self.n + m
         self.codes[self.n : end] = piece.codes

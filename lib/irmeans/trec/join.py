@@ -34,6 +34,7 @@ from .strings import Strings, equal_at
 __all__ = ["Judgments", "QrelsIndex", "Block", "judgments", "rank_block", "build_ranked"]
 
 _INT32_MAX = np.iinfo(np.int32).max
+_KEYS_AT_ONCE = 1 << 18
 
 
 class QrelsIndex:
@@ -56,7 +57,8 @@ class QrelsIndex:
         # megabyte for a million keys, which stays in the caches)
         self.low = np.uint64((1 << max(16, (8 * len(self.keys)).bit_length())) - 1)
         there = np.zeros(int(self.low) + 1, dtype=bool)
-        there[(self.keys & self.low).astype(np.int64)] = True
+        for a in range(0, len(self.keys), _KEYS_AT_ONCE):  # bounded temporaries
+            there[(self.keys[a : a + _KEYS_AT_ONCE] & self.low).astype(np.intp)] = True
         self.maybe = np.packbits(there, bitorder="little")
         del there
         self._by_bytes: dict[tuple[int, bytes], int] | None = None
