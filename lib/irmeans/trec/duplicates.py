@@ -57,7 +57,7 @@ def topic_keys(codes: np.ndarray, hashes: np.ndarray, bits: int, *, in_place: bo
     """
     if not bits:
         return hashes if in_place else hashes.copy()
-    key = np.right_shift(hashes, np.uint64(bits), out=hashes if in_place else None)
+    key: np.ndarray = np.right_shift(hashes, np.uint64(bits), out=hashes if in_place else None)
     key |= codes.astype(np.uint64) << np.uint64(64 - bits)
     return key
 

@@ -318,7 +318,7 @@ class _Gathered:
         self.n = self.at = 0
         self.codes = np.empty(rows, dtype=np.int32)
         self.values: np.ndarray | None = None
-        self.starts = np.empty(rows, dtype=np.int32 if size + PAD < _INT32_MAX else np.int64)
+        self.starts: np.ndarray = np.empty(rows, dtype=np.int32 if size + PAD < _INT32_MAX else np.int64)
         self.lengths = np.empty(rows, dtype=np.int32)
         self.data = np.empty(max(size, 16) + PAD, dtype=np.uint8)
         self.lines: list[tuple[int, int] | np.ndarray] = []
