@@ -110,6 +110,7 @@ EVAL_MODULES = {
     "irmeans.errors",
     "irmeans.number_syntax",
     "irmeans.trec",
+    "irmeans.trec.ahead",
     "irmeans.trec.context",
     "irmeans.trec.duplicates",
     "irmeans.trec.evaluate",

@@ -13,7 +13,7 @@ memory.  :mod:`.run_blocks` reads a run a block of whole topics at a time with t
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,6 +24,7 @@ from .. import _python_input as given
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
+from .ahead import ahead
 from .duplicates import KeyIndex, raise_duplicate
 from .source import Chunk, chunks, file_size
 from .strings import PAD, Strings, gather
@@ -260,7 +261,10 @@ def pieces(
     :data:`~.run_blocks.STREAM_BYTES` is read as one chunk (its rows then point into one
     buffer: nothing to copy together).
     With ``stretches``, a chunk ends where the topic changes (:func:`~.source.chunks`), its
-    piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  Errors are reported in
+    piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  A regular file of more than
+    two chunks is read and split a chunk ahead, in a thread of its own
+    (:func:`~.ahead.ahead`): topics are coded there, so ``topics`` may already hold the next
+    chunk's when a piece is given.  Errors are reported in
     the order :class:`Errors` keeps: no piece is given after one is found, and the generator
     raises it when the file has been read to its end.
     """
@@ -274,7 +278,9 @@ def pieces(
         chunk_bytes *= 2  # pyarrow's reader: bigger chunks
     elif whole and 0 < size < WHOLE_BYTES:
         chunk_bytes = max(chunk_bytes, size + 1)
-    try:
+
+    def split() -> Generator[Piece, None, None]:
+        """Each chunk's rows, in file order (in a thread of its own for a file of several chunks)."""
         for chunk in chunks(source, chunk_bytes, stretches=stretches):
             if errors.value is not None:
                 _check_counts(chunk, layout, source)
@@ -286,9 +292,18 @@ def pieces(
                 except BadNumber as exc:
                     errors.value = exc
                     continue
-            if got is not None and not errors.found:
+            if got is not None:
+                yield got
+
+    # the next chunk is split while this one's rows are used, in a file of several (standard input,
+    # or a pipe, is read here: the thread could wait on it for ever when the reading stops)
+    split_pieces = ahead(split()) if size > 2 * chunk_bytes else split()
+    try:
+        for got in split_pieces:
+            if not errors.found:
                 yield got
     finally:
+        split_pieces.close()  # the thread stops, the file is closed
         if fast is not None:
             from .arrow_buffers import release_memory
 

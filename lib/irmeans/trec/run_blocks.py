@@ -103,8 +103,10 @@ class RunReader:
         for piece in pieces(self.source, RUN, topics, errors, stretches=True):
             assert piece.tag is not None  # every line of a run has its tag
             self.runid, self.topic_ids = piece.tag, topics.ids()
-            before, known = known, len(self.topic_ids)
             codes = piece.codes
+            # topics are coded in order of first appearance: this piece's new ones have the codes
+            # from `known` on (the table may hold the next piece's already: it is read ahead)
+            before, known = known, max(known, int(codes.max()) + 1)
             head = 0
             if carry:  # the open topic's rows at the head of this piece
                 open_topic = carry.topic()
