@@ -49,6 +49,19 @@ def test_the_package_s_names_are_its_modules_names():
 LIBRARY = pathlib.Path(irmeans.__file__).parent
 
 
+def test_the_package_lists_its_public_names_once():
+    # the imports type checkers read are the one list: __all__ and each name's module are read from them
+    tree = ast.parse((LIBRARY / "__init__.py").read_text())
+    assigned = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    assert "__all__" not in assigned
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    imported = [alias for node in block.body for alias in node.names]
+    assert all(alias.asname == alias.name for alias in imported)  # `X as X`: given by the package, to type checkers
+    assert irmeans.__all__ == [alias.name for alias in imported]
+    spelled = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in irmeans.__all__]
+    assert spelled == []  # no other list names them
+
+
 def _modules():
     return sorted(p for p in LIBRARY.rglob("*.py") if "__pycache__" not in p.parts)
 
