@@ -87,3 +87,23 @@ def test_trec_eval_s_floor_of_1e_5_is_defined_once():
 
     assert BY_NAME["gm_map"].average is TREC_EVAL_GM  # the evaluator's gm_map is the library's floor GM
     assert (TREC_EVAL_GM.eps, TREC_EVAL_GM.form) == (irmeans.TREC_EVAL_GM_EPS, "floor")
+
+
+def test_the_advised_eps_of_0_01_has_one_name():
+    """The ε chapter 10 advises is averages.DEFAULT_EPS, and the evaluator's extra lines and --eps take it from there."""
+    import inspect
+
+    from irmeans.averages import DEFAULT_EPS
+    from irmeans.cli import build_parser
+    from irmeans.trec import evaluate, table
+
+    bound = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value == 0.01:
+                bound += [f"{path.relative_to(LIBRARY)}:{ast.unparse(target)}" for target in node.targets]
+    assert bound == ["averages.py:DEFAULT_EPS"]
+    assert inspect.signature(evaluate.evaluate).parameters["eps"].default is DEFAULT_EPS
+    assert inspect.signature(table.parse_measures).parameters["eps"].default is DEFAULT_EPS
+    assert table.BY_NAME["hm_map"].average.eps == DEFAULT_EPS
+    assert build_parser("eval").parse_args(["eval", "q", "r"]).eps is DEFAULT_EPS

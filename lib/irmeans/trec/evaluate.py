@@ -19,7 +19,7 @@ import numpy as np
 
 from .._python_input import frame_rows, is_frame, nested_rows
 from .._validation import whole_number
-from ..averages import Average
+from ..averages import DEFAULT_EPS, Average
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX
 from .files import Qrels, Run, read_qrels
@@ -27,7 +27,7 @@ from .join import build_ranked
 from .measure import measure
 from .run_blocks import InMemory, RunBlocks, RunReader
 from .summary import summarize
-from .table import EXTRA_EPS, Kind, Selection, parse_measures
+from .table import Kind, Selection, parse_measures
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -139,7 +139,7 @@ def evaluate(
     measures: Iterable[str] | str | Selection | None = None,
     num_docs: int = 0,
     extra: bool = False,
-    eps: float = EXTRA_EPS,
+    eps: float = DEFAULT_EPS,
     averages: Iterable[str | Average] = (),
 ) -> Evaluation:
     """Evaluate a run against qrels as trec_eval 10 does.

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_averages
+from ..averages import AM, DEFAULT_EPS, REGISTRY, TREC_EVAL_GM, Average, parse_averages
 from ..errors import IrmeansError
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
@@ -43,7 +43,6 @@ __all__ = [
     "BY_NAME",
     "NICKNAMES",
     "OTHER_FORMATS",
-    "EXTRA_EPS",
     "parse_measures",
 ]
 
@@ -254,13 +253,10 @@ MEASURE_FAMILIES = [
     Family("unj", k.calc_unj, form="cut_long", params=(5, 10, 20), doc="unjudged fraction at cutoffs", reset="always"),
 ]
 
-#: The extra lines' ε when none is given (chapter 10: ε = 0.01 added to every score).
-EXTRA_EPS = 0.01
-
 #: irmeans' own ``all`` lines: other averages of the per-topic AP (:func:`eval_lines`).
 EXTRA_FAMILIES = [
     Family(name, k.calc_map, average=average, doc=text, per_topic=False, extra=True)
-    for name, (average, text) in eval_lines(EXTRA_EPS).items()
+    for name, (average, text) in eval_lines(DEFAULT_EPS).items()
 ]
 BY_NAME = {f.name: f for f in [*MEASURE_FAMILIES, *EXTRA_FAMILIES]}
 
@@ -496,7 +492,7 @@ def parse_measures(
     specs: Iterable[str] | str | Selection | None,
     *,
     extra: bool = False,
-    eps: float = EXTRA_EPS,
+    eps: float = DEFAULT_EPS,
     averages: Iterable[str | Average] = (),
 ) -> Selection:
     """Read ``-m`` style specifications, as trec_eval 10 reads them, into the chosen measures, in printing order.
