@@ -27,7 +27,7 @@ from .join import build_ranked
 from .measure import measure
 from .run_blocks import InMemory, RunBlocks, RunReader
 from .summary import summarize
-from .table import Kind, Selection, parse_measures
+from .table import Kind, Selection, selected
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -160,10 +160,11 @@ def evaluate(
     complete : bool
         Evaluate qrels topics missing from the run as empty rankings (``-c``);
         otherwise they are left out with a warning.
-    measures : list of str or None
+    measures : list of str, Selection or None
         trec_eval ``-m`` specifications (``"map"``, ``"P.5,10"``, ``"ndcg.1=0,2=5"``,
         ``"official"``) and the extra lines' names (``"hm_map"``); ``None`` means
-        ``all_trec`` and the extra lines.
+        ``all_trec`` and the extra lines; or what :func:`~.table.parse_measures` made of
+        them, used as it is (with its own ``extra``, ``eps`` and ``averages``).
     num_docs : int
         Documents in the collection (trec_eval ``-N``), used by ``utility``'s
         fourth coefficient.
@@ -197,7 +198,7 @@ def evaluate(
     relevance_level = whole_number(relevance_level, "relevance_level")
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = whole_number(num_docs, "num_docs", minimum=0)
-    chosen = parse_measures(measures, extra=extra, eps=eps, averages=averages)
+    chosen = selected(measures, extra=extra, eps=eps, averages=averages)
     ranked = build_ranked(
         _as_qrels(qrels), _as_run(run), relevance_level=relevance_level, depth=depth, complete=complete
     )

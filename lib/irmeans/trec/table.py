@@ -44,6 +44,7 @@ __all__ = [
     "NICKNAMES",
     "OTHER_FORMATS",
     "parse_measures",
+    "selected",
 ]
 
 #: How a family's values print: an integer, a number with ``--digits`` decimals, or as they are.
@@ -489,7 +490,7 @@ class Selection:
 
 
 def parse_measures(
-    specs: Iterable[str] | str | Selection | None,
+    specs: Iterable[str] | str | None,
     *,
     extra: bool = False,
     eps: float = DEFAULT_EPS,
@@ -527,11 +528,7 @@ def parse_measures(
 
     >>> [name for name, _, _ in parse_measures(["map", "P.5"], averages=["gm:0.01", "median"]).averaged]
     ['map/gm:0.01', 'map/median', 'P_5/gm:0.01', 'P_5/median']
-
-    A :class:`Selection` is returned as it is (``extra``, ``eps`` and ``averages`` are then its own).
     """
-    if isinstance(specs, Selection):
-        return specs
     if specs is None:
         specs, extra = ["all_trec"], True
     if isinstance(specs, str):
@@ -574,3 +571,30 @@ def parse_measures(
     if not out:
         raise IrmeansError("no measure selected")
     return Selection(tuple(out), tuple(parse_averages(averages)))
+
+
+def selected(
+    measures: Iterable[str] | str | Selection | None,
+    *,
+    extra: bool = False,
+    eps: float = DEFAULT_EPS,
+    averages: Iterable[str | Average] = (),
+) -> Selection:
+    """The measures an evaluation computes: a :class:`Selection` as it is, anything else read by :func:`parse_measures`.
+
+    A :class:`Selection` was read once, where it was made (``irmeans eval`` reads its ``-m``
+    before the files), with its own extra lines, ε and averages: giving others with it is an
+    error, not a choice made silently.
+
+    >>> chosen = parse_measures(["map"])
+    >>> selected(chosen) is chosen, [c.family.name for c in selected("P.5")]
+    (True, ['P'])
+    """
+    if not isinstance(measures, Selection):
+        return parse_measures(measures, extra=extra, eps=eps, averages=averages)
+    if extra or eps != DEFAULT_EPS or tuple(averages):
+        raise IrmeansError(
+            "measures given as a Selection have their own extra lines, eps and averages: "
+            "give extra, eps and averages to parse_measures, which makes it"
+        )
+    return measures
