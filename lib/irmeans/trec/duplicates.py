@@ -90,6 +90,8 @@ class KeyIndex:
     def of(cls, codes: np.ndarray, strings: Strings) -> KeyIndex:
         """The sorted keys of every row (topic code ``codes[i]``, docno ``strings[i]``), checked for a duplicate.
 
+        The hashes ``strings`` keeps, if any, are taken to make the keys in (it keeps them no longer).
+
         >>> from irmeans.trec.strings import Strings
         >>> ix = KeyIndex.of(np.array([0, 0, 1]), Strings.from_sequence(["a", "b", "a"]))
         >>> sorted(ix.rows.tolist()), ix.duplicate
@@ -97,7 +99,9 @@ class KeyIndex:
         """
         n = len(codes)
         bits = topic_bits(int(codes.max()) + 1 if n else 0)
-        key = topic_keys(codes, strings.hashes(keep=False), bits, in_place=strings.hashes_kept is None)
+        # the column's hashes (made as the rows were read) become the keys, in their own array
+        hashes = strings.take_hashes()
+        key = topic_keys(codes, hashes if hashes is not None else strings.hashes(keep=False), bits, in_place=True)
         order = np.argsort(key, kind="stable")
         keys = key[order]
         del key

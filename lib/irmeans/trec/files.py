@@ -252,7 +252,14 @@ class Errors:
 
 
 def pieces(
-    source: str, layout: Layout, topics: TopicTable, errors: Errors, *, whole: bool = False, stretches: bool = False
+    source: str,
+    layout: Layout,
+    topics: TopicTable,
+    errors: Errors,
+    *,
+    whole: bool = False,
+    stretches: bool = False,
+    hashed: bool = False,
 ) -> Iterator[Piece]:
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
@@ -264,7 +271,8 @@ def pieces(
     piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  A regular file of more than
     two chunks is read and split a chunk ahead, in a thread of its own
     (:func:`~.ahead.ahead`): topics are coded there, so ``topics`` may already hold the next
-    chunk's when a piece is given.  Errors are reported in
+    chunk's when a piece is given; with ``hashed``, each piece's docnos are hashed there too
+    (:meth:`~.strings.Strings.hashes`, kept).  Errors are reported in
     the order :class:`Errors` keeps: no piece is given after one is found, and the generator
     raises it when the file has been read to its end.
     """
@@ -293,6 +301,8 @@ def pieces(
                     errors.value = exc
                     continue
             if got is not None:
+                if hashed:
+                    got.docnos.hashes()
                 yield got
 
     # the next chunk is split while this one's rows are used, in a file of several (standard input,
@@ -325,7 +335,8 @@ class _Gathered:
 
     The arrays are reserved for as many rows and bytes as the file can hold (memory that is
     reserved but never written is not resident) and grow if a guess is short, so that the
-    pieces can be let go one by one, never all copied at once at the end.
+    pieces can be let go one by one, never all copied at once at the end.  The docnos' hashes
+    come along (made here for a piece that has none), kept by the rows' :class:`Strings`.
     """
 
     def __init__(self, size: int) -> None:
@@ -335,6 +346,7 @@ class _Gathered:
         self.values: np.ndarray | None = None
         self.starts: np.ndarray = np.empty(rows, dtype=np.int32 if size + PAD < _INT32_MAX else np.int64)
         self.lengths = np.empty(rows, dtype=np.int32)
+        self.hashes = np.empty(rows, dtype=np.uint64)
         self.data = np.empty(max(size, 16) + PAD, dtype=np.uint8)
         self.lines: list[tuple[int, int] | np.ndarray] = []
         self.tag: str | None = None
@@ -345,8 +357,8 @@ class _Gathered:
             self.values = np.empty(len(self.codes), dtype=piece.values.dtype)
         if self.n + m > len(self.codes):
             grow = max(self.n + m, 2 * len(self.codes))
-            self.codes, self.values, self.starts, self.lengths = (
-                np.resize(a, grow) for a in (self.codes, self.values, self.starts, self.lengths)
+            self.codes, self.values, self.starts, self.lengths, self.hashes = (
+                np.resize(a, grow) for a in (self.codes, self.values, self.starts, self.lengths, self.hashes)
             )
         docnos = piece.docnos
         size = int(docnos.lengths.sum())
@@ -359,6 +371,8 @@ class _Gathered:
         self.codes[self.n : end] = piece.codes
         self.values[self.n : end] = piece.values
         self.lengths[self.n : end] = docnos.lengths
+        # each piece's docnos hashed as it comes (while the next is read), unless they were when it was read
+        self.hashes[self.n : end] = docnos.hashes(keep=False)
         np.cumsum(docnos.lengths, out=self.starts[self.n : end])
         self.starts[self.n : end] += self.at - docnos.lengths
         self.n, self.at = end, self.at + size
@@ -370,7 +384,7 @@ class _Gathered:
         n = self.n
         assert self.values is not None  # a piece was added
         self.data[self.at : self.at + PAD] = 0
-        docnos = Strings(self.data[: self.at + PAD], self.starts[:n], self.lengths[:n])
+        docnos = Strings(self.data[: self.at + PAD], self.starts[:n], self.lengths[:n], self.hashes[:n])
         lines = line_numbers(self.lines)
         return Piece(
             self.codes[:n],

@@ -302,10 +302,10 @@ class Strings:
     def __len__(self) -> int:
         return len(self.starts)
 
-    @property
-    def hashes_kept(self) -> np.ndarray | None:
-        """The hashes :meth:`hashes` keeps, if they have been made and kept."""
-        return self._hashes
+    def take_hashes(self) -> np.ndarray | None:
+        """The hashes :meth:`hashes` keeps, handed over (the column keeps them no longer), or None."""
+        hashes, self._hashes = self._hashes, None
+        return hashes
 
     def hashes(self, keep: bool = True) -> np.ndarray:
         """:func:`hash_strings` of every string (computed once, and kept unless ``keep`` is false)."""
