@@ -111,7 +111,7 @@ class Judgments:
     """
 
     def __init__(self, qrels: Qrels, level: int):
-        self.qrels = qrels
+        # nothing here refers to the qrels object itself: it is the key that keeps these (see judgments)
         self.level = level
         self.topic_ids = sorted(set(qrels.topic_ids))
         self.index = {t: i for i, t in enumerate(self.topic_ids)}
@@ -139,7 +139,8 @@ class Judgments:
         return rel
 
 
-# Judgments made for qrels, by relevance level: kept while the qrels are (irmeans eval QRELS RUN RUN...).
+# Judgments made for qrels, by relevance level: kept while the qrels are (irmeans eval QRELS RUN RUN...), and
+# no longer (a value that referred to its key would keep it, and every qrels read, for ever).
 _MADE: weakref.WeakKeyDictionary[Qrels, dict[int, Judgments]] = weakref.WeakKeyDictionary()
 
 
