@@ -94,26 +94,28 @@ class Context:
 
     @cached_property
     def int_prec(self) -> np.ndarray:
-        """Interpolated precision at every row: max precision at or below it.
+        """Interpolated precision at each relevant row (in the order of ``rel.rows``): max precision at or below it.
 
         trec_eval counts down from num_rel_ret at each relevant row from the bottom and stops
         at 0; with a level below 0 more rows pass than num_rel_ret counts, so its running
         count is the usual one minus the surplus, and rows above where it stops take no part.
+        Below a relevant row, precision is highest at the relevant rows (it falls at each row
+        between them), so the maximum is taken over the relevant rows alone.
         """
-        r = self.r
-        eff = self.cumrel - self.surplus[r.seg]
-        prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
-        return seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret, self.layout)
+        rel = self.rel
+        eff = rel.local + 1 - self.surplus[rel.seg]  # the running count of relevant rows, at each
+        prec = np.where(eff >= 1, eff / (self.r.pos[rel.rows] + 1.0), -np.inf)
+        return seg_suffix_max(prec, rel.seg, self.T, rel.local, rel.count)
+
+    def kth_rel(self, k: np.ndarray) -> np.ndarray:
+        """Where the k-th (1-based) relevant document of each topic is among ``rel.rows`` (k >= 1; 0 if none)."""
+        at: np.ndarray = np.minimum(self.rel.first + np.maximum(k, 1) - 1, max(len(self.rel.rows) - 1, 0))
+        return at
 
     def kth_rel_row(self, k: np.ndarray) -> np.ndarray:
         """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
         rows = self.rel.rows
-        first = self.rel.first
-        return (
-            rows[np.minimum(first + np.maximum(k, 1) - 1, max(len(rows) - 1, 0))]
-            if len(rows)
-            else np.zeros(self.T, np.int64)
-        )
+        return rows[self.kth_rel(k)] if len(rows) else np.zeros(self.T, np.int64)
 
 
 class Gained:

@@ -152,8 +152,8 @@ def _iprec(c: Context, fractions: Iterable[float]) -> Values:
     out = []
     for p in fractions:
         cut = np.floor(p * c.judged.num_rel + 0.5).astype(np.int64)
-        row = c.kth_rel_row(np.maximum(cut, 1) + c.surplus)
-        value = np.where(c.num_rel_ret > 0, c.int_prec[row] if len(c.int_prec) else 0.0, 0.0)
+        at = c.kth_rel(np.maximum(cut, 1) + c.surplus)
+        value = np.where(c.num_rel_ret > 0, c.int_prec[at] if len(c.int_prec) else 0.0, 0.0)
         # an empty ranking (-M 0): trec_eval's precision num_rel_ret / num_ret is 0.0 / 0.0
         value = np.where(r.num_ret == 0, _C_NAN, value)
         out.append(np.where(cut <= c.num_rel_ret, value, 0.0))
@@ -436,7 +436,8 @@ def calc_rbp(c: Context, params: Params = ()) -> Values:
     scale = ((mn < 0) | (mx > 1)) & in_table
     with np.errstate(divide="ignore", invalid="ignore"):
         gain = np.where(scale, (gain - mn) / (mx - mn), gain)
-    total = seg_sum(np.where(gain != 0, gain * pw[r.pos], 0.0), r.seg, c.T)
+    rows = np.flatnonzero(gain)  # the rows with a gain, in rank order: the others add nothing
+    total = seg_sum(gain[rows] * pw[r.pos[rows]], r.seg[rows], c.T)
     return [(1.0 - p) * total]
 
 
@@ -467,17 +468,18 @@ def calc_relstring(c: Context, params: Params = (10.0,)) -> Values:
     """trec_eval's relstring: the grades of the first ``params[0]`` ranks, as a quoted string."""
     r = c.r
     width = min(max(c_long(float(params[0])), 0), int(r.num_ret.max()) if len(r.num_ret) else 0)
+    sel = np.flatnonzero(r.pos < width)  # the rows shown: the first ranks of each topic
+    rel = r.rel[sel]
     chars = np.where(
-        r.rel > 9,
+        rel > 9,
         ord(">"),
         np.where(
-            r.rel >= 0,
-            ord("0") + np.minimum(np.maximum(r.rel, 0), 9),
-            np.where(r.rel == NONPOOL, ord("-"), np.where(r.rel == UNJUDGED, ord("."), ord("<"))),
+            rel >= 0,
+            ord("0") + np.minimum(np.maximum(rel, 0), 9),
+            np.where(rel == NONPOOL, ord("-"), np.where(rel == UNJUDGED, ord("."), ord("<"))),
         ),
     )
     grid = np.zeros((c.T, max(width, 1)), dtype=np.uint8)
-    sel = r.pos < width
-    grid[r.seg[sel], r.pos[sel]] = chars[sel]
+    grid[r.seg[sel], r.pos[sel]] = chars
     strings = grid.view(f"S{grid.shape[1]}").ravel()
     return [np.array(["'" + s.decode() + "'" for s in strings.tolist()], dtype=object)]
