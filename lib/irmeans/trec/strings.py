@@ -431,6 +431,18 @@ class Strings:
         return cls(data, starts, lengths.astype(np.int32) if total < _INT32_MAX else lengths, hashes)
 
 
+# width -> a row per length k of a slot of ``width`` bytes, true for its first k bytes
+_FIRST_BYTES: dict[int, np.ndarray] = {}
+
+
+def _first_bytes(width: int) -> np.ndarray:
+    """Which bytes of a slot of ``width`` bytes a string of each length 0 .. width takes (made once a width)."""
+    table = _FIRST_BYTES.get(width)
+    if table is None:
+        table = _FIRST_BYTES[width] = np.arange(width) < np.arange(width + 1)[:, None]
+    return table
+
+
 def gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The bytes of the strings (spans of ``data``) one after the other."""
     if not len(starts):
@@ -445,7 +457,8 @@ def gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
         # one fixed-width read per string, then the bytes inside each kept
         at = np.ndarray(shape=(len(data) - width + 1,), dtype=f"S{width}", buffer=data, strides=(1,))
         padded: np.ndarray = at[starts].view(np.uint8).reshape(len(starts), width)
-        return padded[np.arange(width, dtype=np.int32) < lengths[:, None]]
+        kept: np.ndarray = padded[np.take(_first_bytes(width), lengths, axis=0)]
+        return kept
     index = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
     index += np.arange(len(index), dtype=np.int64)
     return np.take(data, index)
