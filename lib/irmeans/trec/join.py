@@ -35,6 +35,7 @@ __all__ = ["Judgments", "QrelsIndex", "Block", "judgments", "rank_block", "build
 
 _INT32_MAX = np.iinfo(np.int32).max
 _KEYS_AT_ONCE = 1 << 18
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 class QrelsIndex:
@@ -45,28 +46,33 @@ class QrelsIndex:
     keys (:attr:`~.files.Qrels.key_index`, made when the qrels were read), and what is found
     is checked on the topic and the docno's bytes; the qrels' keys are all different (else
     the lookup goes by the bytes alone), so a row whose key is found for another document is
-    not judged.  A bitmap of the keys' low bits first sets aside the rows whose key cannot be
-    there (most of a run: one read of a small table instead of a binary search each).
+    not judged.  A bitmap of a few bits of the keys first sets aside the rows whose key cannot
+    be there (most of a run: one read of a small table instead of a binary search each).
     """
 
     def __init__(self, qrels: Qrels, code_of: np.ndarray) -> None:
         index = qrels.key_index
         self.codes, self.docnos, self.code_of = qrels.topic_codes, qrels.docno_strings, code_of
         self.keys, self.order, self.bits, self.unique = index.keys, index.rows, index.bits, index.unique
-        # the bitmap, a bit a value of the keys' low bits (about eight bits a key: a table of a
-        # megabyte for a million keys, which stays in the caches)
-        self.low = np.uint64((1 << max(16, (8 * len(self.keys)).bit_length())) - 1)
-        there = np.zeros(int(self.low) + 1, dtype=bool)
+        # the bitmap: a bit for each value of a few bits of the keys, mixed from the whole key (the topic
+        # too: a document judged for one topic is often retrieved for another), about eight bits a key
+        # (a table of a megabyte for a million keys, which stays in the caches)
+        self.shift = np.uint64(64 - max(16, (8 * len(self.keys)).bit_length()))
+        there = np.zeros(1 << (64 - int(self.shift)), dtype=bool)
         for a in range(0, len(self.keys), _KEYS_AT_ONCE):  # bounded temporaries
-            there[(self.keys[a : a + _KEYS_AT_ONCE] & self.low).astype(np.intp)] = True
+            there[self._bit(self.keys[a : a + _KEYS_AT_ONCE])] = True
         self.maybe = np.packbits(there, bitorder="little")
         del there
         self._by_bytes: dict[tuple[int, bytes], int] | None = None
 
+    def _bit(self, key: np.ndarray) -> np.ndarray:
+        """The bitmap's bit of each key: the high bits of the key times an odd constant."""
+        return ((key * _MIX) >> self.shift).astype(np.intp)
+
     def _may_be_there(self, key: np.ndarray) -> np.ndarray:
-        """The places of the keys whose low bits some qrels key has (all the keys there, and a few more)."""
-        low = (key & self.low).astype(np.int64)
-        return np.flatnonzero(self.maybe[low >> 3] & np.left_shift(1, low & 7).astype(np.uint8))
+        """The places of the keys whose bit some qrels key has (all the keys there, and a few more)."""
+        bit = self._bit(key)
+        return np.flatnonzero(self.maybe[bit >> 3] & np.left_shift(1, bit & 7).astype(np.uint8))
 
     def find(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray) -> np.ndarray:
         """The qrels row of each run row ``rows`` (of ``docnos``) for its judged ``topic``, or -1."""
