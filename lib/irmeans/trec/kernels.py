@@ -29,7 +29,7 @@ from .._numeric import safe_div
 from .context import Context
 from .gains import Gains, c_long, gain_range
 from .ranked import NONPOOL, UNJUDGED
-from .segments import seg_count, seg_cumsum, seg_sum, value_at
+from .segments import seg_count, seg_cumsum, seg_sum, stretches, value_at
 
 __all__ = [
     "calc_num_q",
@@ -259,18 +259,28 @@ def calc_G(c: Context, params: Params = ()) -> Values:
     gains = Gains(params)
     r = c.r
     gain = c.gained(gains).gain
-    ideal, iseg, _, istarts, ilen = c.gained(gains).ideal
-    sum_results = seg_cumsum(gain, r.seg, r.pos, r.num_ret, c.layout)
-    # cost of the ideal ranking at each rank: its gain, but at least 1
-    ideal_here = np.zeros(len(r.rel))
-    inside = r.pos < ilen[r.seg]
-    ideal_here[inside] = ideal[istarts[r.seg[inside]] + r.pos[inside]]
-    cost = np.maximum(ideal_here, 1.0)
-    sum_cost = seg_cumsum(cost, r.seg, r.pos, r.num_ret, c.layout)
-    contrib = np.zeros(len(gain))
-    rows = np.flatnonzero(gain)  # the discount only where there is a gain
-    contrib[rows] = gain[rows] / np.log2(2 + sum_cost[rows] - sum_results[rows])
-    total = seg_sum(contrib, r.seg, c.T)
+    ideal, iseg, ipos, istarts, ilen = c.gained(gains).ideal
+    rows = np.flatnonzero(gain)  # only the rows with a gain add to G, and to the gain so far
+    seg, pos = r.seg[rows], r.pos[rows]
+    count = np.bincount(seg, minlength=c.T)
+    local = np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count)
+    sum_results = seg_cumsum(gain[rows], seg, local, count)
+    # cost of the ideal ranking at each rank: its gain, but at least 1, then 1 a rank past its end
+    cost = np.maximum(ideal, 1.0)
+    if np.all(cost == np.floor(cost)) and float(cost.sum(initial=0.0)) < 2.0**52:
+        # whole numbers: every running sum is exact, so the cost so far is the ideal's, plus 1 a rank past it
+        icost = seg_cumsum(cost, iseg, ipos, ilen, stretches(ilen))
+        end = ilen[seg]
+        last = np.minimum(pos, end - 1)
+        at = np.minimum(istarts[seg] + np.maximum(last, 0), len(icost) - 1)  # (a topic without any: 0)
+        base = np.where(end > 0, icost[at] if len(icost) else 0.0, 0.0)
+        sum_cost = base + np.maximum(pos - end + 1, 0)
+    else:  # the costs added one by one, as trec_eval adds them
+        ideal_here = np.zeros(len(r.rel))
+        inside = r.pos < ilen[r.seg]
+        ideal_here[inside] = ideal[istarts[r.seg[inside]] + r.pos[inside]]
+        sum_cost = seg_cumsum(np.maximum(ideal_here, 1.0), r.seg, r.pos, r.num_ret, c.layout)[rows]
+    total = seg_sum(gain[rows] / np.log2(2 + sum_cost - sum_results), seg, c.T)
     sum_ideal = seg_sum(np.where(ideal > 0, ideal, 0.0), iseg, c.T)
     return [np.where(sum_ideal > 0, safe_div(total, sum_ideal), 0.0)]
 
