@@ -17,7 +17,7 @@ import numpy as np
 
 from .gains import Gains, gain_walk
 from .ranked import Ranked, TopicJudgments
-from .segments import Stretches, seg_count, seg_cumsum, seg_suffix_max, stretches, value_at
+from .segments import seg_count, seg_cumsum, seg_suffix_max, stretches, value_at
 
 __all__ = ["Context", "Gained"]
 
@@ -68,13 +68,12 @@ class Context:
         """What the measures with gains need, for ``gains`` (None: each grade its own gain)."""
         key = None if gains is None else gains.key()
         if key not in self._gained:
-            self._gained[key] = Gained(self.r, gains, self.layout)
+            self._gained[key] = Gained(self.r, gains)
         return self._gained[key]
 
     def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
         """DCG of the first ``k`` retrieved documents, per topic."""
-        r = self.r
-        return value_at(self.gained(gains).dcg_cum, r.starts, r.num_ret, k).astype(np.float64)
+        return self.gained(gains).dcg_upto(k)
 
     def idcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
         """DCG of the first ``k`` documents of the ideal ranking, per topic."""
@@ -121,10 +120,9 @@ class Context:
 class Gained:
     """The gains of a ranking and of its ideal ranking, and their running DCG, for one set of gains."""
 
-    def __init__(self, r: Ranked, gains: Gains | None, layout: Stretches | None = None) -> None:
+    def __init__(self, r: Ranked, gains: Gains | None) -> None:
         self.r = r  # the ranked lists (not the Context, which keeps this: no cycle to wait for the collector)
         self.gains = gains
-        self.layout = layout if layout is not None else stretches(r.num_ret)
 
     @cached_property
     def gain(self) -> np.ndarray:
@@ -174,14 +172,31 @@ class Gained:
         return (gains_flat, seg, pos, starts, length)
 
     @cached_property
-    def dcg_cum(self) -> np.ndarray:
-        """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
+    def _gainful(self) -> tuple[_Sparse, np.ndarray]:
+        """The rows with a gain, and the running DCG at each of them (gain / log2(rank + 1), added in rank order).
+
+        The rows without a gain add nothing, so the DCG at any rank is the running DCG at the last row
+        with a gain up to it.
+        """
         r = self.r
-        g = self.gain
-        contrib = np.zeros(len(g))
-        rows = np.flatnonzero(g)  # the discount only where there is a gain
-        contrib[rows] = g[rows] / np.log2(r.pos[rows] + 2.0)
-        return seg_cumsum(contrib, r.seg, r.pos, r.num_ret, self.layout)
+        rows = np.flatnonzero(self.gain)
+        sparse = _Sparse(r, rows)
+        contrib = self.gain[rows] / np.log2(r.pos[rows] + 2.0)
+        return sparse, seg_cumsum(contrib, sparse.seg, sparse.local, sparse.count)
+
+    def dcg_upto(self, k: int | np.ndarray, topics: np.ndarray | None = None) -> np.ndarray:
+        """DCG of the first ``k`` ranks of each topic (a depth per topic or a column of depths), or of ``topics``."""
+        sparse, cum = self._gainful
+        n = sparse.upto(k, topics)
+        first = sparse.first if topics is None else sparse.first[topics]
+        at = np.minimum(np.maximum(first + n - 1, 0), max(len(cum) - 1, 0))
+        return np.where(n > 0, cum[at] if len(cum) else 0.0, 0.0)
+
+    def dcg_at_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The running DCG at each of ``rows``, rows with a gain (ascending)."""
+        sparse, cum = self._gainful
+        here: np.ndarray = cum[np.searchsorted(sparse.rows, rows)]
+        return here
 
     @cached_property
     def idcg_cum(self) -> np.ndarray:
@@ -208,13 +223,16 @@ class _Sparse:
         self._keys = self.seg.astype(np.int64) * self._span + r.pos[rows]
         self._num_ret = r.num_ret
 
-    def upto(self, k: int | np.ndarray) -> np.ndarray:
+    def upto(self, k: int | np.ndarray, topics: np.ndarray | None = None) -> np.ndarray:
         """Per topic, how many rows lie in the first ``k`` ranks; ``k`` a depth per topic, or a column of
-        depths (one row of the result per depth, one search for them all)."""
-        k = np.maximum(np.minimum(np.asarray(k, dtype=np.int64), self._num_ret), 0)
-        bound = np.arange(len(self.count), dtype=np.int64) * self._span + k
+        depths (one row of the result per depth, one search for them all); or with ``topics``, a depth for
+        each of them."""
+        if topics is None:
+            topics = np.arange(len(self.count), dtype=np.int64)
+        k = np.maximum(np.minimum(np.asarray(k, dtype=np.int64), self._num_ret[topics]), 0)
+        bound = topics.astype(np.int64) * self._span + k
         found: np.ndarray = np.searchsorted(self._keys, bound.ravel()).reshape(bound.shape)
-        found -= self.first
+        found -= self.first[topics]
         return found
 
 

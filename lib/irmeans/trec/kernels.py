@@ -325,7 +325,7 @@ def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:
     )
     ideal_here = np.where(depth > 0, ideal_here, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = seg_sum(c.gained(gains).dcg_cum[rows] / ideal_here, seg, c.T)
+        total = seg_sum(c.gained(gains).dcg_at_rows(rows) / ideal_here, seg, c.T)
         retrieved = np.bincount(seg, minlength=c.T)
         final_dcg = c.dcg_at(r.num_ret, gains)
         final_ideal = c.idcg_at(ilen, gains)
@@ -347,9 +347,7 @@ def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     ends = np.flatnonzero(change)
     bseg = iseg[ends]
     depth = ipos[ends] + 1
-    dcg_cum = c.gained(gains).dcg_cum
-    k = np.minimum(depth, r.num_ret[bseg])
-    here = np.where(k > 0, dcg_cum[r.starts[bseg] + np.maximum(k, 1) - 1] if len(dcg_cum) else 0.0, 0.0)
+    here = c.gained(gains).dcg_upto(depth, bseg)
     ok = icum[ends] > 0
     total = seg_sum(np.where(ok, safe_div(here, icum[ends]), 0.0), bseg, c.T)
     count = np.bincount(bseg[ok], minlength=c.T).astype(np.float64)
