@@ -102,7 +102,7 @@ class KeyIndex:
         # the column's hashes (made as the rows were read) become the keys, in their own array
         hashes = strings.take_hashes()
         key = topic_keys(codes, hashes if hashes is not None else strings.hashes(keep=False), bits, in_place=True)
-        order = np.argsort(key, kind="stable")
+        order = _key_order(key, codes)
         keys = key[order]
         del key
         rows = order.astype(np.int32) if n <= _INT32_MAX else order
@@ -114,6 +114,35 @@ class KeyIndex:
 
 
 _INT32_MAX = np.iinfo(np.int32).max
+# Keys sorted in two halves at once, in two threads, from this many on.
+_HALVES_FROM = 1 << 17
+
+
+def _key_order(key: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The stable sorting order of ``key`` (keys topic by topic, the topic's ``codes`` in the high bits).
+
+    A file's topics come one after another in the order they were coded, so that its first and
+    second halves, cut where a topic starts, hold keys of different topics: each half is then
+    sorted on its own, the second in a thread of its own (numpy lets go of the interpreter's lock
+    while it sorts), and the two orders put end to end.
+    """
+    n = len(key)
+    cut = int(np.searchsorted(codes, codes[n // 2])) if n >= _HALVES_FROM else 0
+    if not 0 < cut < n or int(codes[:cut].max()) >= int(codes[cut:].min()):
+        return np.argsort(key, kind="stable")
+    import threading
+
+    second: list[np.ndarray] = []
+    worker = threading.Thread(target=lambda: second.append(np.argsort(key[cut:], kind="stable")))
+    worker.start()
+    first = np.argsort(key[:cut], kind="stable")
+    worker.join()
+    if not second:  # pragma: no cover - the thread failed (its error is printed): sort here
+        second.append(np.argsort(key[cut:], kind="stable"))
+    order = np.empty(n, dtype=np.intp)
+    order[:cut] = first
+    np.add(second[0], cut, out=order[cut:])
+    return order
 
 
 def _repeats(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
