@@ -439,11 +439,12 @@ def calc_rbp(c: Context, params: Params = ()) -> Values:
     lo, hi = np.zeros(c.T), np.zeros(c.T)
     for lv_count in sorted(set(n_levels.tolist())):
         lo[n_levels == lv_count], hi[n_levels == lv_count] = gain_range(gains, lv_count)
-    in_table = (rel >= 0) | np.isin(rel, list(gains.levels))
-    mn, mx = lo[r.seg], hi[r.seg]
-    scale = ((mn < 0) | (mx > 1)) & in_table
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gain = np.where(scale, (gain - mn) / (mx - mn), gain)
+    if ((lo < 0) | (hi > 1)).any():  # some topic's gains are rescaled
+        in_table = (rel >= 0) | np.isin(rel, list(gains.levels))
+        mn, mx = lo[r.seg], hi[r.seg]
+        scale = ((mn < 0) | (mx > 1)) & in_table
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = np.where(scale, (gain - mn) / (mx - mn), gain)
     rows = np.flatnonzero(gain)  # the rows with a gain, in rank order: the others add nothing
     total = seg_sum(gain[rows] * pw[r.pos[rows]], r.seg[rows], c.T)
     return [(1.0 - p) * total]
