@@ -166,23 +166,6 @@ class TopicTable:
         return self.code_ids([buf[a:b].tobytes() for a, b in zip(s[heads].tolist(), e[heads].tolist())])
 
 
-# 0, 1, 2, ... kept for chunks of up to this many bytes (a usual chunk is half of it), made once
-_OFFSETS_KEPT = 1 << 20
-_offsets_kept = np.zeros(0, dtype=np.int32)
-
-
-def _offsets(n: int) -> np.ndarray:
-    """The offsets 0 .. n - 1 (32-bit while they fit), read-only: those of a usual chunk are made once."""
-    global _offsets_kept
-    if n > _OFFSETS_KEPT:
-        return np.arange(n, dtype=np.int32 if n < _INT32_MAX else np.int64)
-    if len(_offsets_kept) < n:
-        kept = np.arange(min(_OFFSETS_KEPT, n + (n >> 3)), dtype=np.int32)
-        kept.flags.writeable = False
-        _offsets_kept = kept
-    return _offsets_kept[:n]
-
-
 class ConsecutiveLines:
     """Line numbers ``first .. first + n - 1``, made only when asked for.
 
@@ -247,7 +230,9 @@ class Lines:
         b = buf[:n]
         self.buf, self.n = buf, n
         # every whitespace byte, and the control bytes C does not count as such (32-bit offsets: half the memory)
-        sep = np.compress(b <= 32, _offsets(n))
+        sep = np.flatnonzero(b <= 32)
+        if n < _INT32_MAX:
+            sep = sep.astype(np.int32)
         kinds = b[sep]
         self.newlines = int(np.count_nonzero(kinds == 10))
         self.regular = self._regular(b, sep, kinds, expect)
