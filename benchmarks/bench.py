@@ -25,7 +25,7 @@ benchmark says at its start and at its end which comparisons it leaves out.
    - start-up: ``irmeans eval`` on a 16,000-line run <= 1.5 x ``python -c "import numpy"``.
 2. shapes: big shapes against trec_eval: a 200 MB run of one topic, and ``-q -m all_trec``
    over 100,000 topics of one document each (time and peak memory).
-3. process, memory, consistency, big, real: the earlier comparisons with pytrec_eval,
+4. process, memory, consistency, big, real: the earlier comparisons with pytrec_eval,
    ir_measures and ranx (their packages: ``benchmarks/requirements.txt``), split_half
    against a loop of scipy, the 10M-line run, the 5M-line real-shaped run.
 """
@@ -48,6 +48,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import real_runs  # noqa: E402
 import trec_eval_binary as trec_eval_binary_module  # noqa: E402
 from generate import (  # noqa: E402
     generate,
@@ -357,6 +358,7 @@ def big(qrels, run, rounds):
 #: The comparisons with trec_eval, by part: what a run without its binary leaves out.
 NEEDS_TREC_EVAL = {
     "researchers": "a track of 5 and of 25 runs, the 27 runs of six tracks and the 473,000-line runs against trec_eval",
+    "submissions": "the real submissions against trec_eval",
     "shapes": "the 190 MiB topic and the 100,000 one-document topics against trec_eval",
     "real": "the 5M-line real-shaped run's trec_eval line",
 }
@@ -371,7 +373,10 @@ def trec_eval_binary():
 
 
 def left_out(parts):
-    """Say which comparisons a run without trec_eval leaves out (nothing if there is a binary)."""
+    """Say which comparisons a run without trec_eval or the real runs leaves out (nothing if there are both)."""
+    where, how = real_runs.folder()
+    if "submissions" in parts and where is None:
+        print(f"\n**No real runs ({how}): left out: the real submissions against trec_eval.**")
     if trec_eval_binary():
         return
     missing = [NEEDS_TREC_EVAL[p] for p in parts if p in NEEDS_TREC_EVAL]
@@ -577,6 +582,58 @@ def researchers(data, rounds):
             )
 
 
+def submissions(rounds):
+    """Real TREC submissions stacked into one run (``real_runs.py``) against trec_eval, ``-m all_trec``."""
+    where, how = real_runs.folder()
+    if where is None:
+        print(f"\n**No real runs ({how}): the real submissions are left out.**")
+        return
+    binary = trec_eval_binary()
+    if not binary:
+        print("\n(no trec_eval binary: set TREC_EVAL=path/to/trec_eval for the real submissions)")
+        return
+    irmeans = os.path.join(bindir(), "irmeans")
+    with tempfile.TemporaryDirectory(prefix="irmeans-real-runs-") as stacked:
+        _submissions(binary, irmeans, *real_runs.stack(stacked, where), where, how, rounds)
+
+
+def _submissions(binary, irmeans, q, r, where, how, rounds):
+    runs = sum(len(rs) for rs in real_runs.tracks(where).values())
+    with open(r, "rb") as fh:
+        lines = sum(1 for _ in fh)
+    flags = ["-m", "all_trec"]
+    same = _same_lines(binary, irmeans, flags, q, r)
+    print(f"\nThe real submissions ({how}): {runs} runs stacked, {lines:,} lines.")
+    print(f"irmeans prints trec_eval's lines, value for value: {'yes' if same else 'NO'}")
+    if not same:
+        raise SystemExit("irmeans eval and trec_eval print different lines on the real submissions")
+    _LOADS[0] = load()
+    loads = []
+
+    def timed(argv):
+        def call():
+            loads.append(load().split()[0])
+            return run_child(argv)
+
+        return call
+
+    res = interleaved(
+        {"trec_eval 10": timed([binary, *flags, q, r]), "irmeans eval": timed([irmeans, "eval", *flags, q, r])},
+        rounds,
+    )
+    size = os.path.getsize(r) / 2**20
+    single = _table(
+        res,
+        "trec_eval 10",
+        f"Real submissions stacked: {lines:,} lines ({size:.0f} MiB), `-m all_trec` ({rounds} alternating rounds)",
+    )
+    print(f"\nLoad average (1 minute) before each run: {', '.join(loads)}.\n")
+    ours, theirs = single["irmeans eval"], single["trec_eval 10"]
+    _verdict("real submissions, all_trec / trec_eval (time)", ours[0] / theirs[0], 0.8)
+    print(f"  (CPU: {ours[1] / theirs[1]:.2f})")
+    _verdict("real submissions, all_trec / trec_eval (peak memory)", ours[2] / theirs[2], 1.2)
+
+
 def shapes(data, rounds):
     """Big shapes against trec_eval: a 200 MB run of one topic; -q -m all_trec over 100,000 one-document topics."""
     binary = trec_eval_binary()
@@ -614,7 +671,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="the researchers' part alone, 3 rounds (under 2 minutes)")
     parser.add_argument("--skip-big", action="store_true", help="leave out the 10M-line run")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is not met")
-    parts_known = ["researchers", "shapes", "process", "memory", "consistency", "big", "real"]
+    parts_known = ["researchers", "submissions", "shapes", "process", "memory", "consistency", "big", "real"]
     parser.add_argument("--only", choices=parts_known, action="append")
     opts = parser.parse_args(argv)
     parts = set(opts.only or (["researchers"] if opts.quick else parts_known))
@@ -629,6 +686,8 @@ def main(argv=None):
     left_out(parts)
     if "researchers" in parts:
         researchers(opts.data, rounds)
+    if "submissions" in parts:
+        submissions(rounds)
     if "shapes" in parts:
         shapes(opts.data, max(1, min(rounds, 3)))
     flags = " ".join(f"-m {m}" for m in MEASURES)

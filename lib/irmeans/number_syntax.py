@@ -226,12 +226,6 @@ _POW10_INT = np.array([10**k for k in range(20)], dtype=np.uint64)
 _POW10_LONG = np.array([10**k for k in range(20)], dtype=np.longdouble) if _EXTENDED else None
 
 
-# By byte: its digit's value (0 for any other byte), 10 for a digit (1 for any other), 1 for a digit.
-_DIGIT_VALUE = np.array([b - 48 if 48 <= b <= 57 else 0 for b in range(256)], dtype=np.uint64)
-_DIGIT_SHIFT = np.array([10 if 48 <= b <= 57 else 1 for b in range(256)], dtype=np.uint64)
-_IS_DIGIT = np.array([48 <= b <= 57 for b in range(256)], dtype=np.uint8)
-
-
 def _decimal(words: np.ndarray, lengths: np.ndarray, fraction: bool) -> tuple[np.ndarray, np.ndarray]:
     """Parse ``[+-]digits`` (and a ``.`` among them if ``fraction``) from token words.
 
@@ -253,10 +247,13 @@ def _decimal(words: np.ndarray, lengths: np.ndarray, fraction: bool) -> tuple[np
     digits = np.zeros(n, dtype=np.uint8)
     dots = np.zeros(n, dtype=np.uint8)
     after_dot = np.zeros(n, dtype=np.uint8)
-    for c in by_place:  # Horner's rule, a place of every token at a time
-        mantissa *= _DIGIT_SHIFT[c]
-        mantissa += _DIGIT_VALUE[c]
-        is_digit = _IS_DIGIT[c]
+    value = np.empty(n, dtype=np.uint8)
+    is_digit = np.empty(n, dtype=bool)
+    for c in by_place:  # Horner's rule, a place of every token at a time, where the byte is a digit
+        np.subtract(c, np.uint8(48), out=value)  # a digit's value; any other byte is 10 or more
+        np.less(value, 10, out=is_digit)
+        np.multiply(mantissa, np.uint64(10), out=mantissa, where=is_digit)
+        np.add(mantissa, value, out=mantissa, where=is_digit, casting="unsafe")
         digits += is_digit
         if fraction:
             after_dot += is_digit & (dots > 0)

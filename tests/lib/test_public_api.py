@@ -49,6 +49,19 @@ def test_the_package_s_names_are_its_modules_names():
 LIBRARY = pathlib.Path(irmeans.__file__).parent
 
 
+def test_the_package_lists_its_public_names_once():
+    # the imports type checkers read are the one list: __all__ and each name's module are read from them
+    tree = ast.parse((LIBRARY / "__init__.py").read_text())
+    assigned = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    assert "__all__" not in assigned
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    imported = [alias for node in block.body for alias in node.names]
+    assert all(alias.asname == alias.name for alias in imported)  # `X as X`: given by the package, to type checkers
+    assert irmeans.__all__ == [alias.name for alias in imported]
+    spelled = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in irmeans.__all__]
+    assert spelled == []  # no other list names them
+
+
 def _modules():
     return sorted(p for p in LIBRARY.rglob("*.py") if "__pycache__" not in p.parts)
 
@@ -74,3 +87,23 @@ def test_trec_eval_s_floor_of_1e_5_is_defined_once():
 
     assert BY_NAME["gm_map"].average is TREC_EVAL_GM  # the evaluator's gm_map is the library's floor GM
     assert (TREC_EVAL_GM.eps, TREC_EVAL_GM.form) == (irmeans.TREC_EVAL_GM_EPS, "floor")
+
+
+def test_the_advised_eps_of_0_01_has_one_name():
+    """The ε chapter 10 advises is averages.DEFAULT_EPS, and the evaluator's extra lines and --eps take it from there."""
+    import inspect
+
+    from irmeans.averages import DEFAULT_EPS
+    from irmeans.cli import build_parser
+    from irmeans.trec import evaluate, table
+
+    bound = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value == 0.01:
+                bound += [f"{path.relative_to(LIBRARY)}:{ast.unparse(target)}" for target in node.targets]
+    assert bound == ["averages.py:DEFAULT_EPS"]
+    assert inspect.signature(evaluate.evaluate).parameters["eps"].default is DEFAULT_EPS
+    assert inspect.signature(table.parse_measures).parameters["eps"].default is DEFAULT_EPS
+    assert table.BY_NAME["hm_map"].average.eps == DEFAULT_EPS
+    assert build_parser("eval").parse_args(["eval", "q", "r"]).eps is DEFAULT_EPS

@@ -42,7 +42,9 @@ def test_the_text_report_names_its_source_and_both_tables(capsys, monkeypatch):
     status, out, _ = run(["-m", "P.10", "--baseline", "baseline", *FAST, "examples/qrels.txt", *runs], capsys)
     assert status == 0
     lines = out.splitlines()
-    assert " ".join(lines[:2]).startswith("# Comparison: P_10 of 3 runs against examples/qrels.txt, 3 systems x 10 topics;")
+    assert " ".join(lines[:2]).startswith(
+        "# Comparison: P_10 of 3 runs against examples/qrels.txt, 3 systems x 10 topics;"
+    )
     assert {"# Verdicts", "# Differences, with unadjusted 95% intervals", "# Tests, p raw and Holm-adjusted"} <= set(
         lines
     )

@@ -108,3 +108,36 @@ def test_every_order_of_three_copies_and_a_colliding_name(colliding):
         docnos = strings.Strings.from_sequence(list(order))
         want = brute_force([0] * 4, list(order))
         assert find_duplicate(np.zeros(4, np.int64), docnos) == want
+
+
+@given(
+    codes=st.lists(st.integers(0, 5), min_size=1, max_size=60).map(sorted),
+    back=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_keys_sorted_in_two_halves_are_sorted_as_in_one(codes, back, seed):
+    # the qrels' keys are sorted in two halves, in two threads, where the file's topics come in the order they
+    # were coded; where a topic comes back (or there is one topic), in one go: the same order either way
+    from irmeans.trec import duplicates
+
+    codes = np.array(codes + ([0] if back else []), dtype=np.int32)
+    hashes = np.random.default_rng(seed).integers(0, 4, len(codes), dtype=np.uint64) << np.uint64(60)
+    key = duplicates.topic_keys(codes, hashes, duplicates.topic_bits(int(codes.max()) + 1))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(duplicates, "_HALVES_FROM", 2)
+        got = duplicates._key_order(key, codes)
+    assert got.tolist() == np.argsort(key, kind="stable").tolist()
+
+
+def test_qrels_sorted_in_halves_find_their_duplicate_and_their_documents(tmp_path, monkeypatch):
+    from irmeans.trec import duplicates
+
+    monkeypatch.setattr(duplicates, "_HALVES_FROM", 4)
+    lines = [f"{t} 0 d{d} {d % 3}" for t in (1, 2, 3, 4) for d in range(6)]
+    qrels = write(tmp_path, "q.txt", "\n".join(lines) + "\n")
+    run = write(tmp_path, "r.txt", "".join(f"{t} Q0 d{d} {d} {9 - d} t\n" for t in (1, 2, 3, 4) for d in range(9)))
+    got = evaluate(qrels, run, measures=["num_rel_ret", "relstring"])
+    assert got["relstring"].tolist() == ["'012012---'"] * 4
+    lines[20] = "4 0 d0 1"  # d0 judged twice for topic 4, in the second half
+    with pytest.raises(ValueError, match=r"q2\.txt:21: document 'd0' judged twice for topic '4' \(first on line 19\)"):
+        read_qrels(write(tmp_path, "q2.txt", "\n".join(lines) + "\n"))

@@ -152,6 +152,36 @@ def test_parse_measures():
         parse_measures(["P.0"])
 
 
+def test_one_irmeans_eval_reads_its_measures_once(tmp_path, monkeypatch, capsys):
+    import irmeans.cli.eval_command as cli
+    import irmeans.trec.evaluate as evaluation
+    from irmeans.cli import main
+    from irmeans.trec import table
+
+    read, real = [], table.parse_measures
+
+    def counted(*args, **kwargs):
+        read.append(args[0])
+        return real(*args, **kwargs)
+
+    for module in (cli, evaluation, table):  # wherever it is looked up
+        monkeypatch.setattr(module, "parse_measures", counted, raising=False)
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1 t\n")
+    assert main(["eval", "-m", "map", "-m", "P.5", "-a", "gm:0.01", str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    assert read == [["map", "P.5"]]
+    assert "map/gm:0.01" in capsys.readouterr().out
+
+
+def test_measures_read_already_keep_their_own_extra_lines_eps_and_averages():
+    run = (["1"], ["a"], [1.0])
+    chosen = parse_measures(["map", "hm_map"], eps=0.1)
+    assert evaluate((["1"], ["a"], [1]), run, measures=chosen).aggregates["hm_map"] == 1.0
+    for options in ({"extra": True}, {"eps": 0.5}, {"averages": ["median"]}):
+        with pytest.raises(ValueError, match="measures given as a Selection have their own extra lines"):
+            evaluate((["1"], ["a"], [1]), run, measures=chosen, **options)
+
+
 def test_bad_depth_and_no_overlap():
     with pytest.raises(ValueError, match="depth must be a whole number >= 0"):
         ev(depth=-1)

@@ -111,6 +111,7 @@ EVAL_MODULES = {
     "irmeans.errors",
     "irmeans.number_syntax",
     "irmeans.trec",
+    "irmeans.trec.ahead",
     "irmeans.trec.context",
     "irmeans.trec.duplicates",
     "irmeans.trec.evaluate",
@@ -166,3 +167,27 @@ def test_runs_large_enough_for_pyarrow_are_read_by_it_and_print_the_same_lines(r
     assert (status, err) == (0, warned)
     assert made == ["qrels", "run", "run", "run"]
     assert big == small
+
+
+def test_qrels_and_what_the_join_made_of_them_are_let_go_after_an_evaluation(runs):
+    # the join keeps what it made of a qrels (by relevance level) while the qrels are alive, and no longer:
+    # evaluations from files in one Python session did not give their qrels back
+    import gc
+    import weakref
+
+    from irmeans.trec import join
+    from irmeans.trec.evaluate import evaluate
+    from irmeans.trec.files import read_qrels
+
+    qrels, paths = runs
+    for level in (1, 2):
+        evaluate(qrels, paths[0], measures=["map"], relevance_level=level, complete=True)
+    read = read_qrels(qrels)
+    evaluate(read, paths[0], measures=["map"], complete=True)
+    evaluate(read, paths[1], measures=["map"], relevance_level=2, complete=True)
+    assert len(join._MADE[read]) == 2  # kept for the next run against these qrels
+    gone = weakref.ref(read)
+    del read
+    gc.collect()
+    assert gone() is None
+    assert len(join._MADE) == 0

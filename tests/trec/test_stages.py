@@ -23,7 +23,7 @@ LIBRARY = pathlib.Path(irmeans.__file__).parent
 #: The evaluator's modules, stage by stage (a module may import its own stage's and earlier ones').
 STAGES = [
     ("shared", ["strings", "arrow_buffers"]),
-    ("read", ["source", "tokens", "arrow", "duplicates", "files", "run_blocks", "inputs"]),
+    ("read", ["ahead", "source", "tokens", "arrow", "duplicates", "files", "run_blocks", "inputs"]),
     ("rank and join", ["ranked", "ranking", "join"]),
     ("measure", ["segments", "gains", "context", "kernels", "table", "measure"]),
     ("average", ["summary"]),

@@ -347,3 +347,17 @@ def test_reading_a_pipe_gives_what_the_file_gives_in_full_chunks(tmp_path):
     # a pipe reports size 0: its pieces must still be chunk-sized, not a line each
     newlines = _through_fifo(tmp_path, "n.fifo", run, lambda name: [c.newlines for c in source.chunks(name)])
     assert newlines == [2000]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_docnos_gathered_past_32_bit_offsets_get_64_bit_ones(small_chunks, tmp_path, monkeypatch):
+    # a pipe's size is unknown: its rows are gathered into a buffer that grows as they come, their
+    # docnos' offsets 32-bit while the buffer is under 2 GiB (here a limit of 3,000 bytes) and 64-bit past it
+    import irmeans.trec.files as files
+
+    small_chunks(512)
+    monkeypatch.setattr(files, "_INT32_MAX", 3000)
+    qrels = "".join(f"{t} 0 doc-{t}-{d:04d} {d % 3}\n" for t in range(1, 4) for d in range(200))
+    from_pipe = _through_fifo(tmp_path, "q.fifo", qrels, read_qrels)
+    assert from_pipe.docno_strings.starts.dtype == np.int64
+    assert from_pipe.docnos.tolist() == [f"doc-{t}-{d:04d}".encode() for t in range(1, 4) for d in range(200)]

@@ -19,9 +19,29 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402 - after the BLAS setting
 
+
+def _one_malloc_arena() -> None:
+    """Where the C library is glibc, one malloc arena for the process.
+
+    glibc gives a second thread an arena of its own: the chunks the reading thread splits
+    (``irmeans.trec.ahead``) would be held apart from the rest of the heap, several megabytes
+    more at the peak of a big evaluation.  Elsewhere there is nothing to set.
+    """
+    import ctypes  # numpy has imported it
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError, TypeError):  # no C library to ask, or not glibc's
+        return
+    mallopt(-8, 1)  # M_ARENA_MAX
+
+
+_one_malloc_arena()
+
 from .._display import shown  # noqa: E402
+from ..averages import DEFAULT_EPS  # noqa: E402
 from ..errors import IrmeansError, TopicsLeftOutWarning, one_line  # noqa: E402
-from ..trec.table import EXTRA_EPS, EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures  # noqa: E402
+from ..trec.table import EXTRA_FAMILIES, MEASURE_FAMILIES, NICKNAMES, Selection, parse_measures  # noqa: E402
 from .arguments import average, count, digits, eps, level, subcommand  # noqa: E402
 from .output import Output, in_our_words, say  # noqa: E402
 
@@ -84,7 +104,7 @@ measures (-m NAME or NAME.PARAMETERS):
 
 extra 'all' lines, averages of the per-topic AP that trec_eval lacks:
 {_extra_help()}
-with eps given by --eps (default {EXTRA_EPS:g}: the ε the book advises, added to
+with eps given by --eps (default {DEFAULT_EPS:g}: the ε the book advises, added to
 every AP).  They are printed without -m, when named (-m hm_map), or with
 --extra; never otherwise, so that output under trec_eval's -m arguments has
 exactly trec_eval's lines.
@@ -111,9 +131,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     ev.add_argument(
         "--eps",
         type=eps,
-        default=EXTRA_EPS,
+        default=DEFAULT_EPS,
         metavar="E",
-        help=f"epsilon of the extra gm_map_add, hm_map and logit_map lines (default {EXTRA_EPS:g})",
+        help=f"epsilon of the extra gm_map_add, hm_map and logit_map lines (default {DEFAULT_EPS:g})",
     )
     ev.add_argument("--extra", action="store_true", help="print the four extra 'all' lines whatever -m selects")
     ev.add_argument(

@@ -6,7 +6,8 @@ ones' (:func:`.evaluate.evaluate` runs them in turn):
 - shared by the stages: :mod:`.strings` holds the docnos and hashes, compares and orders
   them; :mod:`.arrow_buffers` lets numpy and pyarrow share arrays;
 - read: :mod:`.source` gives a file's bytes in chunks of whole lines (a file, ``-``, gzip),
-  for a run ending where the topic changes; :mod:`.tokens` splits a chunk into fields with
+  for a run ending where the topic changes, and :mod:`.ahead` reads and splits the next chunk
+  in a thread of its own while this one is used; :mod:`.tokens` splits a chunk into fields with
   numpy (numbers read as C reads them, with :mod:`irmeans.number_syntax`), :mod:`.arrow`
   with pyarrow's CSV reader for a big file; :mod:`.duplicates` finds a document judged or
   retrieved twice; :mod:`.files` makes :class:`~.files.Qrels` and :class:`~.files.Run` and

@@ -17,7 +17,7 @@ import numpy as np
 
 from .gains import Gains, gain_walk
 from .ranked import Ranked, TopicJudgments
-from .segments import seg_count, seg_cumsum, seg_suffix_max, value_at
+from .segments import seg_count, seg_cumsum, seg_suffix_max, stretches, value_at
 
 __all__ = ["Context", "Gained"]
 
@@ -39,12 +39,15 @@ class Context:
         self.rel = _Sparse(r, np.flatnonzero(self.isrel))
         self.judged_rel = (r.rel >= 0) & self.isrel
         self.num_rel_ret = seg_count(self.judged_rel, r.seg, self.T)
+        # the ranked rows are in topic order (Ranked makes them so): each stretch of topics of
+        # one length is a matrix for the running sums
+        self.layout = stretches(r.num_ret)
         self._gained: dict[tuple[tuple[tuple[int, float], ...], int] | None, Gained] = {}
 
     def cum(self, mask: np.ndarray) -> np.ndarray:
         """Running count of ``mask`` within each topic (inclusive)."""
         r = self.r
-        return seg_cumsum(mask.astype(np.int64), r.seg, r.pos, r.num_ret)
+        return seg_cumsum(mask.astype(np.int64), r.seg, r.pos, r.num_ret, self.layout)
 
     @cached_property
     def cumrel(self) -> np.ndarray:
@@ -70,8 +73,7 @@ class Context:
 
     def dcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
         """DCG of the first ``k`` retrieved documents, per topic."""
-        r = self.r
-        return value_at(self.gained(gains).dcg_cum, r.starts, r.num_ret, k).astype(np.float64)
+        return self.gained(gains).dcg_upto(k)
 
     def idcg_at(self, k: int | np.ndarray, gains: Gains | None = None) -> np.ndarray:
         """DCG of the first ``k`` documents of the ideal ranking, per topic."""
@@ -91,26 +93,28 @@ class Context:
 
     @cached_property
     def int_prec(self) -> np.ndarray:
-        """Interpolated precision at every row: max precision at or below it.
+        """Interpolated precision at each relevant row (in the order of ``rel.rows``): max precision at or below it.
 
         trec_eval counts down from num_rel_ret at each relevant row from the bottom and stops
         at 0; with a level below 0 more rows pass than num_rel_ret counts, so its running
         count is the usual one minus the surplus, and rows above where it stops take no part.
+        Below a relevant row, precision is highest at the relevant rows (it falls at each row
+        between them), so the maximum is taken over the relevant rows alone.
         """
-        r = self.r
-        eff = self.cumrel - self.surplus[r.seg]
-        prec = np.where(eff >= 1, eff / (r.pos + 1.0), -np.inf)
-        return seg_suffix_max(prec, r.seg, self.T, r.pos, r.num_ret)
+        rel = self.rel
+        eff = rel.local + 1 - self.surplus[rel.seg]  # the running count of relevant rows, at each
+        prec = np.where(eff >= 1, eff / (self.r.pos[rel.rows] + 1.0), -np.inf)
+        return seg_suffix_max(prec, rel.seg, self.T, rel.local, rel.count)
+
+    def kth_rel(self, k: np.ndarray) -> np.ndarray:
+        """Where the k-th (1-based) relevant document of each topic is among ``rel.rows`` (k >= 1; 0 if none)."""
+        at: np.ndarray = np.minimum(self.rel.first + np.maximum(k, 1) - 1, max(len(self.rel.rows) - 1, 0))
+        return at
 
     def kth_rel_row(self, k: np.ndarray) -> np.ndarray:
         """Row of the k-th (1-based) relevant document of each topic (k >= 1)."""
         rows = self.rel.rows
-        first = self.rel.first
-        return (
-            rows[np.minimum(first + np.maximum(k, 1) - 1, max(len(rows) - 1, 0))]
-            if len(rows)
-            else np.zeros(self.T, np.int64)
-        )
+        return rows[self.kth_rel(k)] if len(rows) else np.zeros(self.T, np.int64)
 
 
 class Gained:
@@ -170,18 +174,37 @@ class Gained:
         return (gains_flat, seg, pos, starts, length)
 
     @cached_property
-    def dcg_cum(self) -> np.ndarray:
-        """Running DCG at every retrieved row (gain / log2(rank + 1), adding non-zero gains)."""
+    def _gainful(self) -> tuple[_Sparse, np.ndarray]:
+        """The rows with a gain, and the running DCG at each of them (gain / log2(rank + 1), added in rank order).
+
+        The rows without a gain add nothing, so the DCG at any rank is the running DCG at the last row
+        with a gain up to it.
+        """
         r = self.r
-        g = self.gain
-        contrib = np.where(g != 0, g / np.log2(r.pos + 2.0), 0.0)
-        return seg_cumsum(contrib, r.seg, r.pos, r.num_ret)
+        rows = np.flatnonzero(self.gain)
+        sparse = _Sparse(r, rows)
+        contrib = self.gain[rows] / np.log2(r.pos[rows] + 2.0)
+        return sparse, seg_cumsum(contrib, sparse.seg, sparse.local, sparse.count)
+
+    def dcg_upto(self, k: int | np.ndarray, topics: np.ndarray | None = None) -> np.ndarray:
+        """DCG of the first ``k`` ranks of each topic (a depth per topic or a column of depths), or of ``topics``."""
+        sparse, cum = self._gainful
+        n = sparse.upto(k, topics)
+        first = sparse.first if topics is None else sparse.first[topics]
+        at = np.minimum(np.maximum(first + n - 1, 0), max(len(cum) - 1, 0))
+        return np.where(n > 0, cum[at] if len(cum) else 0.0, 0.0)
+
+    def dcg_at_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The running DCG at each of ``rows``, rows with a gain (ascending)."""
+        sparse, cum = self._gainful
+        here: np.ndarray = cum[np.searchsorted(sparse.rows, rows)]
+        return here
 
     @cached_property
     def idcg_cum(self) -> np.ndarray:
         """Running DCG of the ideal ranking at every row of it."""
-        ideal, seg, pos, _, length = self.ideal
-        return seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length)
+        ideal, seg, pos, _, length = self.ideal  # in topic order
+        return seg_cumsum(ideal / np.log2(pos + 2.0), seg, pos, length, stretches(length))
 
 
 class _Sparse:
@@ -202,13 +225,16 @@ class _Sparse:
         self._keys = self.seg.astype(np.int64) * self._span + r.pos[rows]
         self._num_ret = r.num_ret
 
-    def upto(self, k: int | np.ndarray) -> np.ndarray:
+    def upto(self, k: int | np.ndarray, topics: np.ndarray | None = None) -> np.ndarray:
         """Per topic, how many rows lie in the first ``k`` ranks; ``k`` a depth per topic, or a column of
-        depths (one row of the result per depth, one search for them all)."""
-        k = np.maximum(np.minimum(np.asarray(k, dtype=np.int64), self._num_ret), 0)
-        bound = np.arange(len(self.count), dtype=np.int64) * self._span + k
+        depths (one row of the result per depth, one search for them all); or with ``topics``, a depth for
+        each of them."""
+        if topics is None:
+            topics = np.arange(len(self.count), dtype=np.int64)
+        k = np.maximum(np.minimum(np.asarray(k, dtype=np.int64), self._num_ret[topics]), 0)
+        bound = topics.astype(np.int64) * self._span + k
         found: np.ndarray = np.searchsorted(self._keys, bound.ravel()).reshape(bound.shape)
-        found -= self.first
+        found -= self.first[topics]
         return found
 
 

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._validation import whole_number
-from ..averages import Average
+from ..averages import DEFAULT_EPS, Average
 from ..number_syntax import INT64_MAX
 from .inputs import QrelsInput, RunInput, as_qrels, as_run
 from .join import build_ranked
 from .measure import measure
 from .summary import summarize
-from .table import EXTRA_EPS, Kind, Selection, parse_measures
+from .table import Kind, Selection, selected
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,7 +88,7 @@ def evaluate(
     measures: Iterable[str] | str | Selection | None = None,
     num_docs: int = 0,
     extra: bool = False,
-    eps: float = EXTRA_EPS,
+    eps: float = DEFAULT_EPS,
     averages: Iterable[str | Average] = (),
 ) -> Evaluation:
     """Evaluate a run against qrels as trec_eval 10 does.
@@ -109,10 +109,11 @@ def evaluate(
     complete : bool
         Evaluate qrels topics missing from the run as empty rankings (``-c``);
         otherwise they are left out with a warning.
-    measures : list of str or None
+    measures : list of str, Selection or None
         trec_eval ``-m`` specifications (``"map"``, ``"P.5,10"``, ``"ndcg.1=0,2=5"``,
         ``"official"``) and the extra lines' names (``"hm_map"``); ``None`` means
-        ``all_trec`` and the extra lines.
+        ``all_trec`` and the extra lines; or what :func:`~.table.parse_measures` made of
+        them, used as it is (with its own ``extra``, ``eps`` and ``averages``).
     num_docs : int
         Documents in the collection (trec_eval ``-N``), used by ``utility``'s
         fourth coefficient.
@@ -146,7 +147,7 @@ def evaluate(
     relevance_level = whole_number(relevance_level, "relevance_level", maximum=None)
     relevance_level = max(min(relevance_level, INT64_MAX), -INT64_MAX - 1)
     num_docs = whole_number(num_docs, "num_docs", minimum=0)
-    chosen = parse_measures(measures, extra=extra, eps=eps, averages=averages)
+    chosen = selected(measures, extra=extra, eps=eps, averages=averages)
     ranked = build_ranked(as_qrels(qrels), as_run(run), relevance_level=relevance_level, depth=depth, complete=complete)
     per_topic = measure(ranked, chosen, num_docs)
     topics = [t.decode("utf-8", "surrogateescape") for t in ranked.topics.tolist()]

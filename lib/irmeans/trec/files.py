@@ -13,8 +13,9 @@ memory.  :mod:`.run_blocks` reads a run a block of whole topics at a time with t
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,7 +24,8 @@ from .. import _python_input as given
 from ..errors import FileFormatError, IrmeansError
 from ..number_syntax import MAX_GRADE, BadNumber, grade_problem
 from . import source as source_module
-from .duplicates import raise_duplicate
+from .ahead import ahead
+from .duplicates import KeyIndex, raise_duplicate
 from .source import Chunk, chunks, file_size
 from .strings import PAD, Strings, gather
 from .tokens import QRELS, RUN, ConsecutiveLines, Layout, Piece, TopicTable, line_error, line_numbers, parse
@@ -37,6 +39,7 @@ __all__ = ["Qrels", "Run", "Errors", "Rows", "read_qrels", "read_run", "pieces",
 ARROW_BYTES = 1 << 28
 #: A file smaller than this is read as one chunk when it is read whole.
 WHOLE_BYTES = 1 << 22
+_INT32_MAX = np.iinfo(np.int32).max
 
 
 class _Rows:
@@ -123,11 +126,17 @@ class Qrels(_Rows):
         if not (len(codes) == len(d) == len(rels)):
             raise IrmeansError(f"{source}: topics, docnos and rels differ in length")
         q = cls(ids, codes, d, rels, source, None)
-        raise_duplicate(q, "judged")
+        raise_duplicate(q, "judged", q.key_index)
         return q
 
     def __len__(self) -> int:
         return len(self.rels)
+
+    @cached_property
+    def key_index(self) -> KeyIndex:
+        """The rows' (topic, docno) keys, sorted: made when the qrels are read (the check for a document judged
+        twice), kept for the join's lookups."""
+        return KeyIndex.of(self.topic_codes, self.docno_strings)
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,7 +252,14 @@ class Errors:
 
 
 def pieces(
-    source: str, layout: Layout, topics: TopicTable, errors: Errors, *, whole: bool = False, stretches: bool = False
+    source: str,
+    layout: Layout,
+    topics: TopicTable,
+    errors: Errors,
+    *,
+    whole: bool = False,
+    stretches: bool = False,
+    hashed: bool = False,
 ) -> Iterator[Piece]:
     """The rows of ``source``, chunk by chunk, read as ``layout`` says; topics are coded into ``topics``.
 
@@ -252,7 +268,11 @@ def pieces(
     :data:`~.run_blocks.STREAM_BYTES` is read as one chunk (its rows then point into one
     buffer: nothing to copy together).
     With ``stretches``, a chunk ends where the topic changes (:func:`~.source.chunks`), its
-    piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  Errors are reported in
+    piece's :attr:`~.tokens.Piece.goes_on` saying when it could not.  A regular file of more than
+    two chunks is read and split a chunk ahead, in a thread of its own
+    (:func:`~.ahead.ahead`): topics are coded there, so ``topics`` may already hold the next
+    chunk's when a piece is given; with ``hashed``, each piece's docnos are hashed there too
+    (:meth:`~.strings.Strings.hashes`, kept).  Errors are reported in
     the order :class:`Errors` keeps: no piece is given after one is found, and the generator
     raises it when the file has been read to its end.
     """
@@ -266,7 +286,9 @@ def pieces(
         chunk_bytes *= 2  # pyarrow's reader: bigger chunks
     elif whole and 0 < size < WHOLE_BYTES:
         chunk_bytes = max(chunk_bytes, size + 1)
-    try:
+
+    def split() -> Generator[Piece, None, None]:
+        """Each chunk's rows, in file order (in a thread of its own for a file of several chunks)."""
         for chunk in chunks(source, chunk_bytes, stretches=stretches):
             if errors.value is not None:
                 _check_counts(chunk, layout, source)
@@ -278,9 +300,20 @@ def pieces(
                 except BadNumber as exc:
                     errors.value = exc
                     continue
-            if got is not None and not errors.found:
+            if got is not None:
+                if hashed:
+                    got.docnos.hashes()
+                yield got
+
+    # the next chunk is split while this one's rows are used, in a file of several (standard input,
+    # or a pipe, is read here: the thread could wait on it for ever when the reading stops)
+    split_pieces = ahead(split()) if size > 2 * chunk_bytes else split()
+    try:
+        for got in split_pieces:
+            if not errors.found:
                 yield got
     finally:
+        split_pieces.close()  # the thread stops, the file is closed
         if fast is not None:
             from .arrow_buffers import release_memory
 
@@ -302,7 +335,8 @@ class _Gathered:
 
     The arrays are reserved for as many rows and bytes as the file can hold (memory that is
     reserved but never written is not resident) and grow if a guess is short, so that the
-    pieces can be let go one by one, never all copied at once at the end.
+    pieces can be let go one by one, never all copied at once at the end.  The docnos' hashes
+    come along (made here for a piece that has none), kept by the rows' :class:`Strings`.
     """
 
     def __init__(self, size: int) -> None:
@@ -310,8 +344,9 @@ class _Gathered:
         self.n = self.at = 0
         self.codes = np.empty(rows, dtype=np.int32)
         self.values: np.ndarray | None = None
-        self.starts = np.empty(rows, dtype=np.int64)
+        self.starts: np.ndarray = np.empty(rows, dtype=np.int32 if size + PAD < _INT32_MAX else np.int64)
         self.lengths = np.empty(rows, dtype=np.int32)
+        self.hashes = np.empty(rows, dtype=np.uint64)
         self.data = np.empty(max(size, 16) + PAD, dtype=np.uint8)
         self.lines: list[tuple[int, int] | np.ndarray] = []
         self.tag: str | None = None
@@ -322,18 +357,22 @@ class _Gathered:
             self.values = np.empty(len(self.codes), dtype=piece.values.dtype)
         if self.n + m > len(self.codes):
             grow = max(self.n + m, 2 * len(self.codes))
-            self.codes, self.values, self.starts, self.lengths = (
-                np.resize(a, grow) for a in (self.codes, self.values, self.starts, self.lengths)
+            self.codes, self.values, self.starts, self.lengths, self.hashes = (
+                np.resize(a, grow) for a in (self.codes, self.values, self.starts, self.lengths, self.hashes)
             )
         docnos = piece.docnos
         size = int(docnos.lengths.sum())
         if self.at + size + PAD > len(self.data):
             self.data = np.resize(self.data, max(self.at + size + PAD, 2 * len(self.data)))
+            if len(self.data) >= _INT32_MAX and self.starts.dtype != np.int64:  # offsets past 32 bits
+                self.starts = self.starts.astype(np.int64)
         self.data[self.at : self.at + size] = gather(docnos.data, docnos.starts, docnos.lengths)
         end = self.n + m
         self.codes[self.n : end] = piece.codes
         self.values[self.n : end] = piece.values
         self.lengths[self.n : end] = docnos.lengths
+        # each piece's docnos hashed as it comes (while the next is read), unless they were when it was read
+        self.hashes[self.n : end] = docnos.hashes(keep=False)
         np.cumsum(docnos.lengths, out=self.starts[self.n : end])
         self.starts[self.n : end] += self.at - docnos.lengths
         self.n, self.at = end, self.at + size
@@ -345,7 +384,7 @@ class _Gathered:
         n = self.n
         assert self.values is not None  # a piece was added
         self.data[self.at : self.at + PAD] = 0
-        docnos = Strings(self.data[: self.at + PAD], self.starts[:n], self.lengths[:n])
+        docnos = Strings(self.data[: self.at + PAD], self.starts[:n], self.lengths[:n], self.hashes[:n])
         lines = line_numbers(self.lines)
         return Piece(
             self.codes[:n],
@@ -402,7 +441,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     if rows is None:
         raise FileFormatError("no judgments in the file", path=source)
     qrels = Qrels(topics.ids(), rows.codes, rows.docnos, rows.values, source, lines_of(rows))
-    raise_duplicate(qrels, "judged")
+    raise_duplicate(qrels, "judged", qrels.key_index)
     return qrels
 
 

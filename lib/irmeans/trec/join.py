@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IrmeansError, TopicsLeftOutWarning, shown_path
+from .duplicates import topic_keys
 from .files import Qrels, Run
 from .ranked import NONPOOL, UNJUDGED, Ranked, TopicJudgments
 from .ranking import rank
@@ -33,64 +34,68 @@ from .strings import Strings, equal_at
 __all__ = ["Judgments", "QrelsIndex", "Block", "judgments", "rank_block", "build_ranked"]
 
 _INT32_MAX = np.iinfo(np.int32).max
-
-
-def _topic_key(hashes: np.ndarray, topic: np.ndarray, topic_bits: int) -> np.ndarray:
-    """One 64-bit key for a (topic, docno) pair: the topic in the high bits, then the docno's hash.
-
-    Keys sort topic by topic, so the rows of a run, ranked topic after topic, look up
-    neighbouring keys one after the other.
-    """
-    key = hashes >> np.uint64(topic_bits) if topic_bits else hashes.copy()
-    if topic_bits:
-        key |= topic.astype(np.uint64) << np.uint64(64 - topic_bits)
-    return key
+_KEYS_AT_ONCE = 1 << 18
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 class QrelsIndex:
     """Where each (judged topic, docno) pair of the qrels is: the qrels side of the lookup.
 
-    A run row's (topic, docno) key (the topic in the high bits, the docno's hash below) is
-    searched for among the qrels' sorted keys, and what is found is checked on the topic and
-    the docno's bytes; the qrels' keys are all different (else the lookup goes by the bytes
-    alone), so a row whose key is found for another document is not judged.  A bitmap of the
-    keys' low bits first sets aside the rows whose key cannot be there (most of a run: one read
-    of a small table instead of a binary search each).
+    A run row's (topic, docno) key (:func:`~.duplicates.topic_keys`: the qrels' code of its
+    topic in the high bits, the docno's hash below) is searched for among the qrels' sorted
+    keys (:attr:`~.files.Qrels.key_index`, made when the qrels were read), and what is found
+    is checked on the topic and the docno's bytes; the qrels' keys are all different (else
+    the lookup goes by the bytes alone), so a row whose key is found for another document is
+    not judged.  A bitmap of a few bits of the keys first sets aside the rows whose key cannot
+    be there (most of a run: one read of a small table instead of a binary search each).
     """
 
-    def __init__(self, topic: np.ndarray, docnos: Strings, topics: int) -> None:
-        self.topic, self.docnos = topic, docnos
-        self.topic_bits = max(topics - 1, 0).bit_length()
-        key = _topic_key(docnos.hashes(keep=False), topic, self.topic_bits)
-        self.order = np.argsort(key, kind="stable").astype(np.int32)
-        self.keys = key[self.order]
-        self.unique = not bool(np.any(self.keys[1:] == self.keys[:-1]))
-        self.low = np.uint64((1 << max(16, (8 * len(key)).bit_length())) - 1)
-        self.maybe = np.zeros(int(self.low) + 1, dtype=bool)
-        self.maybe[(key & self.low).astype(np.int64)] = True
+    def __init__(self, qrels: Qrels, code_of: np.ndarray) -> None:
+        index = qrels.key_index
+        self.codes, self.docnos, self.code_of = qrels.topic_codes, qrels.docno_strings, code_of
+        self.keys, self.order, self.bits, self.unique = index.keys, index.rows, index.bits, index.unique
+        # the bitmap: a bit for each value of a few bits of the keys, mixed from the whole key (the topic
+        # too: a document judged for one topic is often retrieved for another), about eight bits a key
+        # (a table of a megabyte for a million keys, which stays in the caches)
+        self.shift = np.uint64(64 - max(16, (8 * len(self.keys)).bit_length()))
+        there = np.zeros(1 << (64 - int(self.shift)), dtype=bool)
+        for a in range(0, len(self.keys), _KEYS_AT_ONCE):  # bounded temporaries
+            there[self._bit(self.keys[a : a + _KEYS_AT_ONCE])] = True
+        self.maybe = np.packbits(there, bitorder="little")
+        del there
         self._by_bytes: dict[tuple[int, bytes], int] | None = None
+
+    def _bit(self, key: np.ndarray) -> np.ndarray:
+        """The bitmap's bit of each key: the high bits of the key times an odd constant."""
+        return ((key * _MIX) >> self.shift).astype(np.intp)
+
+    def _may_be_there(self, key: np.ndarray) -> np.ndarray:
+        """The places of the keys whose bit some qrels key has (all the keys there, and a few more)."""
+        bit = self._bit(key)
+        return np.flatnonzero(self.maybe[bit >> 3] & np.left_shift(1, bit & 7).astype(np.uint8))
 
     def find(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray) -> np.ndarray:
         """The qrels row of each run row ``rows`` (of ``docnos``) for its judged ``topic``, or -1."""
         out = np.full(len(rows), -1, dtype=np.int64)
         if not len(rows) or not len(self.keys):
             return out
+        code = self.code_of[topic]
         if not self.unique:  # two qrels rows share a 64-bit key: the bytes decide
-            return self._find_bytes(topic, docnos, rows, out)
-        key = _topic_key(docnos.hashes_at(rows), topic, self.topic_bits)
-        cand = np.flatnonzero(self.maybe[(key & self.low).astype(np.int64)])
+            return self._find_bytes(code, docnos, rows, out)
+        key = topic_keys(code, docnos.hashes_at(rows), self.bits)
+        cand = self._may_be_there(key)
         at = np.minimum(np.searchsorted(self.keys, key[cand]), len(self.keys) - 1)
         match = self.keys[at] == key[cand]
         hit, qrow = cand[match], self.order[at[match]]
-        same = self.topic[qrow] == topic[hit]
+        same = self.codes[qrow] == code[hit]
         same &= equal_at(self.docnos.data, *self.docnos.spans(qrow), docnos.data, *docnos.spans(rows[hit]))
         out[hit[same]] = qrow[same]
         return out
 
-    def _find_bytes(self, topic: np.ndarray, docnos: Strings, rows: np.ndarray, out: np.ndarray) -> np.ndarray:
+    def _find_bytes(self, code: np.ndarray, docnos: Strings, rows: np.ndarray, out: np.ndarray) -> np.ndarray:
         if self._by_bytes is None:
-            self._by_bytes = {(int(t), self.docnos[i]): i for i, t in enumerate(self.topic.tolist())}
-        for k, (t, i) in enumerate(zip(topic.tolist(), rows.tolist())):
+            self._by_bytes = {(int(t), self.docnos[i]): i for i, t in enumerate(self.codes.tolist())}
+        for k, (t, i) in enumerate(zip(code.tolist(), rows.tolist())):
             out[k] = self._by_bytes.get((t, docnos[i]), -1)
         return out
 
@@ -112,16 +117,18 @@ class Judgments:
     """
 
     def __init__(self, qrels: Qrels, level: int):
-        self.qrels = qrels
+        # nothing here refers to the qrels object itself: it is the key that keeps these (see judgments)
         self.level = level
         self.topic_ids = sorted(set(qrels.topic_ids))
         self.index = {t: i for i, t in enumerate(self.topic_ids)}
         of_code = np.array([self.index[t] for t in qrels.topic_ids], dtype=np.int32)
+        code_of = np.empty(len(of_code), dtype=np.int64)  # a judged topic's code in the qrels
+        code_of[of_code] = np.arange(len(of_code))
         topic = of_code[qrels.topic_codes]
         self.grade = qrels.rels
         self.judged = TopicJudgments.of(topic, self.grade, level, len(self.topic_ids))
         self.judged_positive = int(np.count_nonzero(self.grade > 0))
-        self.docnos = QrelsIndex(topic, qrels.docno_strings, len(self.topic_ids))
+        self.docnos = QrelsIndex(qrels, code_of)
 
     @property
     def rel_dtype(self) -> type:
@@ -138,7 +145,8 @@ class Judgments:
         return rel
 
 
-# Judgments made for qrels, by relevance level: kept while the qrels are (irmeans eval QRELS RUN RUN...).
+# Judgments made for qrels, by relevance level: kept while the qrels are (irmeans eval QRELS RUN RUN...), and
+# no longer (a value that referred to its key would keep it, and every qrels read, for ever).
 _MADE: weakref.WeakKeyDictionary[Qrels, dict[int, Judgments]] = weakref.WeakKeyDictionary()
 
 
@@ -170,8 +178,13 @@ def rank_block(judged: Judgments, rows: Run, depth: int | None) -> Block:
 
     Rows of topics the qrels do not judge are left out.
     """
-    of_code = np.array([judged.index.get(t, -1) for t in rows.topic_ids], dtype=np.int64)
-    topic = of_code[rows.topic_codes]
+    # only the codes the block holds are looked up: a block of a file read topic after topic
+    # holds a few of the file's topics, the codes of which are near each other
+    codes = rows.topic_codes
+    low = int(codes.min()) if len(codes) else 0
+    high = int(codes.max()) + 1 if len(codes) else 0
+    of_code = np.array([judged.index.get(t, -1) for t in rows.topic_ids[low:high]], dtype=np.int64)
+    topic = of_code[codes - low] if low else of_code[codes]
     keep = np.flatnonzero(topic >= 0)
     grade = np.full(len(topic), NONPOOL, dtype=np.int64)
     grade[keep] = judged.lookup(topic[keep], rows.docno_strings, keep)

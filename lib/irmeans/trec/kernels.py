@@ -29,7 +29,7 @@ from .._numeric import safe_div
 from .context import Context
 from .gains import Gains, c_long, gain_range
 from .ranked import NONPOOL, UNJUDGED
-from .segments import seg_count, seg_cumsum, seg_sum, value_at
+from .segments import seg_count, seg_cumsum, seg_sum, stretches, value_at
 
 __all__ = [
     "calc_num_q",
@@ -152,8 +152,8 @@ def _iprec(c: Context, fractions: Iterable[float]) -> Values:
     out = []
     for p in fractions:
         cut = _whole(p * c.judged.num_rel + 0.5)
-        row = c.kth_rel_row(np.maximum(cut, 1) + c.surplus)
-        value = np.where(c.num_rel_ret > 0, c.int_prec[row] if len(c.int_prec) else 0.0, 0.0)
+        at = c.kth_rel(np.maximum(cut, 1) + c.surplus)
+        value = np.where(c.num_rel_ret > 0, c.int_prec[at] if len(c.int_prec) else 0.0, 0.0)
         # an empty ranking (-M 0): trec_eval's precision num_rel_ret / num_ret is 0.0 / 0.0
         value = np.where(r.num_ret == 0, _C_NAN, value)
         out.append(np.where(cut <= c.num_rel_ret, value, 0.0))
@@ -267,16 +267,28 @@ def calc_G(c: Context, params: Params = ()) -> Values:
     gains = Gains(params)
     r = c.r
     gain = c.gained(gains).gain
-    ideal, iseg, _, istarts, ilen = c.gained(gains).ideal
-    sum_results = seg_cumsum(gain, r.seg, r.pos, r.num_ret)
-    # cost of the ideal ranking at each rank: its gain, but at least 1
-    ideal_here = np.zeros(len(r.rel))
-    inside = r.pos < ilen[r.seg]
-    ideal_here[inside] = ideal[istarts[r.seg[inside]] + r.pos[inside]]
-    cost = np.maximum(ideal_here, 1.0)
-    sum_cost = seg_cumsum(cost, r.seg, r.pos, r.num_ret)
-    contrib = np.where(gain != 0, gain / np.log2(2 + sum_cost - sum_results), 0.0)
-    total = seg_sum(contrib, r.seg, c.T)
+    ideal, iseg, ipos, istarts, ilen = c.gained(gains).ideal
+    rows = np.flatnonzero(gain)  # only the rows with a gain add to G, and to the gain so far
+    seg, pos = r.seg[rows], r.pos[rows]
+    count = np.bincount(seg, minlength=c.T)
+    local = np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count)
+    sum_results = seg_cumsum(gain[rows], seg, local, count)
+    # cost of the ideal ranking at each rank: its gain, but at least 1, then 1 a rank past its end
+    cost = np.maximum(ideal, 1.0)
+    if np.all(cost == np.floor(cost)) and float(cost.sum(initial=0.0)) < 2.0**52:
+        # whole numbers: every running sum is exact, so the cost so far is the ideal's, plus 1 a rank past it
+        icost = seg_cumsum(cost, iseg, ipos, ilen, stretches(ilen))
+        end = ilen[seg]
+        last = np.minimum(pos, end - 1)
+        at = np.minimum(istarts[seg] + np.maximum(last, 0), len(icost) - 1)  # (a topic without any: 0)
+        base = np.where(end > 0, icost[at] if len(icost) else 0.0, 0.0)
+        sum_cost = base + np.maximum(pos - end + 1, 0)
+    else:  # the costs added one by one, as trec_eval adds them
+        ideal_here = np.zeros(len(r.rel))
+        inside = r.pos < ilen[r.seg]
+        ideal_here[inside] = ideal[istarts[r.seg[inside]] + r.pos[inside]]
+        sum_cost = seg_cumsum(np.maximum(ideal_here, 1.0), r.seg, r.pos, r.num_ret, c.layout)[rows]
+    total = seg_sum(gain[rows] / np.log2(2 + sum_cost - sum_results), seg, c.T)
     sum_ideal = seg_sum(np.where(ideal > 0, ideal, 0.0), iseg, c.T)
     return [np.where(sum_ideal > 0, safe_div(total, sum_ideal), 0.0)]
 
@@ -321,7 +333,7 @@ def calc_ndcg_rel(c: Context, params: Params = ()) -> Values:
     )
     ideal_here = np.where(depth > 0, ideal_here, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = seg_sum(c.gained(gains).dcg_cum[rows] / ideal_here, seg, c.T)
+        total = seg_sum(c.gained(gains).dcg_at_rows(rows) / ideal_here, seg, c.T)
         retrieved = np.bincount(seg, minlength=c.T)
         final_dcg = c.dcg_at(r.num_ret, gains)
         final_ideal = c.idcg_at(ilen, gains)
@@ -343,9 +355,7 @@ def calc_Rndcg(c: Context, params: Params = ()) -> Values:
     ends = np.flatnonzero(change)
     bseg = iseg[ends]
     depth = ipos[ends] + 1
-    dcg_cum = c.gained(gains).dcg_cum
-    k = np.minimum(depth, r.num_ret[bseg])
-    here = np.where(k > 0, dcg_cum[r.starts[bseg] + np.maximum(k, 1) - 1] if len(dcg_cum) else 0.0, 0.0)
+    here = c.gained(gains).dcg_upto(depth, bseg)
     ok = icum[ends] > 0
     total = seg_sum(np.where(ok, safe_div(here, icum[ends]), 0.0), bseg, c.T)
     count = np.bincount(bseg[ok], minlength=c.T).astype(np.float64)
@@ -437,12 +447,14 @@ def calc_rbp(c: Context, params: Params = ()) -> Values:
     lo, hi = np.zeros(c.T), np.zeros(c.T)
     for lv_count in sorted(set(n_levels.tolist())):
         lo[n_levels == lv_count], hi[n_levels == lv_count] = gain_range(gains, lv_count)
-    in_table = (rel >= 0) | np.isin(rel, list(gains.levels))
-    mn, mx = lo[r.seg], hi[r.seg]
-    scale = ((mn < 0) | (mx > 1)) & in_table
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gain = np.where(scale, (gain - mn) / (mx - mn), gain)
-    total = seg_sum(np.where(gain != 0, gain * pw[r.pos], 0.0), r.seg, c.T)
+    if ((lo < 0) | (hi > 1)).any():  # some topic's gains are rescaled
+        in_table = (rel >= 0) | np.isin(rel, list(gains.levels))
+        mn, mx = lo[r.seg], hi[r.seg]
+        scale = ((mn < 0) | (mx > 1)) & in_table
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = np.where(scale, (gain - mn) / (mx - mn), gain)
+    rows = np.flatnonzero(gain)  # the rows with a gain, in rank order: the others add nothing
+    total = seg_sum(gain[rows] * pw[r.pos[rows]], r.seg[rows], c.T)
     return [(1.0 - p) * total]
 
 
@@ -473,17 +485,18 @@ def calc_relstring(c: Context, params: Params = (10.0,)) -> Values:
     """trec_eval's relstring: the grades of the first ``params[0]`` ranks, as a quoted string."""
     r = c.r
     width = min(max(c_long(float(params[0])), 0), int(r.num_ret.max()) if len(r.num_ret) else 0)
+    sel = np.flatnonzero(r.pos < width)  # the rows shown: the first ranks of each topic
+    rel = r.rel[sel]
     chars = np.where(
-        r.rel > 9,
+        rel > 9,
         ord(">"),
         np.where(
-            r.rel >= 0,
-            ord("0") + np.minimum(np.maximum(r.rel, 0), 9),
-            np.where(r.rel == NONPOOL, ord("-"), np.where(r.rel == UNJUDGED, ord("."), ord("<"))),
+            rel >= 0,
+            ord("0") + np.minimum(np.maximum(rel, 0), 9),
+            np.where(rel == NONPOOL, ord("-"), np.where(rel == UNJUDGED, ord("."), ord("<"))),
         ),
     )
     grid = np.zeros((c.T, max(width, 1)), dtype=np.uint8)
-    sel = r.pos < width
-    grid[r.seg[sel], r.pos[sel]] = chars[sel]
+    grid[r.seg[sel], r.pos[sel]] = chars
     strings = grid.view(f"S{grid.shape[1]}").ravel()
     return [np.array(["'" + s.decode() + "'" for s in strings.tolist()], dtype=object)]

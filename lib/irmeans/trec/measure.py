@@ -25,7 +25,7 @@ from .table import Selection
 __all__ = ["measure", "PART_ROWS"]
 
 #: The measures are computed for about this many ranked rows at a time (whole topics).
-PART_ROWS = 1 << 15
+PART_ROWS = 1 << 16
 
 
 def measure(ranked: Ranked, chosen: Selection, num_docs: int = 0) -> dict[str, np.ndarray]:

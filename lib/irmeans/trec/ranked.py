@@ -76,18 +76,24 @@ class TopicJudgments:
 
     @classmethod
     def of(cls, topic: np.ndarray, grade: np.ndarray, level: int, topics: int) -> TopicJudgments:
-        """The judgments of qrels rows (each row's topic index and grade) for ``topics`` topics."""
-        judged = grade >= 0
-        num_rel = np.bincount(topic[judged & (grade >= level)], minlength=topics).astype(np.int64)
-        num_nonrel = np.bincount(topic[judged & (grade < level)], minlength=topics).astype(np.int64)
+        """The judgments of qrels rows (each row's topic index and grade) for ``topics`` topics.
+
+        Everything is counted from the distinct (topic, grade) pairs of the judged rows
+        (:func:`_levels`): the rows are read once, and only the pairs are ordered.
+        """
+        t, g, n = _levels(topic, grade, topics)
+        num_rel = _count(t, n, g >= level, topics)
+        num_nonrel = _count(t, n, g < level, topics)
         max_grade = np.full(topics, -1, dtype=np.int64)
-        np.maximum.at(max_grade, topic[judged], grade[judged])
-        positive = grade > 0
-        order = np.lexsort((-grade[positive], topic[positive]))
-        num_pos = np.bincount(topic[positive], minlength=topics).astype(np.int64)
-        return cls(
-            num_rel, num_nonrel, max_grade, num_pos, grade[positive][order], _levels(topic[judged], grade[judged])
-        )
+        last = np.ones(len(t), dtype=bool)  # each topic's highest grade is its last pair
+        last[:-1] = t[1:] != t[:-1]
+        max_grade[t[last]] = g[last]
+        positive = g > 0
+        num_pos = _count(t, n, positive, topics)
+        tp, gp, np_ = t[positive], g[positive], n[positive]
+        down = np.lexsort((-gp, tp))  # each topic's positive grades, highest first
+        ideal = np.repeat(gp[down], np_[down])
+        return cls(num_rel, num_nonrel, max_grade, num_pos, ideal, (t, g, n))
 
     def take(self, topics: np.ndarray) -> TopicJudgments:
         """The judgments of some topics (ascending indices), renumbered 0, 1, ..."""
@@ -142,13 +148,52 @@ class TopicJudgments:
         return self._ideal_segments[2]
 
 
-def _levels(topic: np.ndarray, grade: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(topic, grade, count) of each distinct judged (topic, grade) pair, sorted."""
+def _count(t: np.ndarray, n: np.ndarray, which: np.ndarray, topics: int) -> np.ndarray:
+    """Each topic's count over the (topic ``t``, count ``n``) pairs ``which`` selects."""
+    out = np.zeros(topics, dtype=np.int64)
+    np.add.at(out, t[which], n[which])
+    return out
+
+
+# Qrels rows counted at a time (bounded temporaries); a table of (topic, grade) counts is made
+# instead of sorting the rows when it has at most _TABLE_PER_ROW cells a row, plus _TABLE_ANYWAY
+# (sorting takes about 25 bytes a row).
+_ROWS_AT_ONCE = 1 << 18
+_TABLE_PER_ROW = 4
+_TABLE_ANYWAY = 1 << 16
+
+
+def _levels(topic: np.ndarray, grade: np.ndarray, topics: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(topic, grade, count) of each distinct judged (topic, grade >= 0) pair, sorted.
+
+    Grades are few: the rows are counted into a table of a count per topic and grade, block
+    by block; grades too far apart for a table are sorted instead.
+
+    >>> [a.tolist() for a in _levels(np.array([1, 0, 1, 1]), np.array([2, -1, 0, 2]), 2)]
+    [[1, 1], [0, 2], [1, 2]]
+    """
     if len(topic) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
+    width = int(grade.max()) + 1
+    if width <= 0:  # nothing judged with a grade >= 0
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    if topics * width <= _TABLE_PER_ROW * len(topic) + _TABLE_ANYWAY:
+        counts = np.zeros(topics * width, dtype=np.int64)
+        for a in range(0, len(topic), _ROWS_AT_ONCE):
+            t, g = topic[a : a + _ROWS_AT_ONCE], grade[a : a + _ROWS_AT_ONCE]
+            judged = g >= 0
+            cell = t[judged].astype(np.int64)
+            cell *= width
+            cell += g[judged]
+            counts += np.bincount(cell, minlength=len(counts))
+        cells = np.flatnonzero(counts)
+        return cells // width, cells % width, counts[cells]
+    judged = grade >= 0
+    topic, grade = topic[judged], grade[judged]
     o = np.lexsort((grade, topic))
-    t, g = topic[o], grade[o]
+    t, g = topic[o].astype(np.int64), grade[o]
     head = np.ones(len(t), dtype=bool)
     head[1:] = (t[1:] != t[:-1]) | (g[1:] != g[:-1])
     at = np.flatnonzero(head)

@@ -100,11 +100,13 @@ class RunReader:
         size = file_size(self.source) or 2 * source_module.CHUNK_BYTES
         carry = Rows(size)  # the rows of a topic that goes on past a piece
         known = 0  # topics of the pieces before this one (a topic's code is its place in the table)
-        for piece in pieces(self.source, RUN, topics, errors, stretches=True):
+        for piece in pieces(self.source, RUN, topics, errors, stretches=True, hashed=True):
             assert piece.tag is not None  # every line of a run has its tag
             self.runid, self.topic_ids = piece.tag, topics.ids()
-            before, known = known, len(self.topic_ids)
             codes = piece.codes
+            # topics are coded in order of first appearance: this piece's new ones have the codes
+            # from `known` on (the table may hold the next piece's already: it is read ahead)
+            before, known = known, max(known, int(codes.max()) + 1)
             head = 0
             if carry:  # the open topic's rows at the head of this piece
                 open_topic = carry.topic()
@@ -143,7 +145,7 @@ class RunReader:
         if errors.found:
             return None
         run = Run(self.topic_ids, rows.codes, rows.docnos, rows.values, self.runid, self.source, lines_of(rows))
-        run.docno_strings.hashes()  # made once, for the duplicate check and the lookup
+        run.docno_strings.hashes()  # made once (as the piece was read, as a rule), for the check and the lookup
         pair = find_duplicate(run.topic_codes, run.docno_strings)
         if pair is not None:
             errors.duplicate = duplicate_error(run, pair, "retrieved")

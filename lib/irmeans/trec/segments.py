@@ -15,7 +15,10 @@ from typing import cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["seg_sum", "seg_count", "seg_cumsum", "seg_suffix_max", "value_at"]
+__all__ = ["seg_sum", "seg_count", "seg_cumsum", "seg_suffix_max", "value_at", "stretches", "Stretches"]
+
+#: ``(first row, segments, width)`` of each stretch of consecutive segments of one length (see :func:`stretches`).
+Stretches = list[tuple[int, int, int]]
 
 
 def seg_sum(values: np.ndarray, seg: np.ndarray, nseg: int) -> np.ndarray:
@@ -34,10 +37,13 @@ def seg_count(mask: np.ndarray, seg: np.ndarray, nseg: int) -> np.ndarray:
     return np.bincount(seg[mask], minlength=nseg).astype(np.int64)
 
 
-def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def seg_cumsum(
+    values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np.ndarray, parts: Stretches | None = None
+) -> np.ndarray:
     """Running sum within each segment (restarting at every segment).
 
-    ``pos`` is each row's position inside its segment.  Float sums are done
+    ``pos`` is each row's position inside its segment; ``parts``, the :func:`stretches` of
+    ``lengths``, says that the rows are in segment order (else it is checked).  Float sums are done
     segment by segment, row by row, as trec_eval adds, so a segment's sums
     never depend on the other segments: when the rows are in segment order
     (as :class:`~.join.Ranked` keeps them), each stretch of consecutive
@@ -65,7 +71,7 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
         before = total[starts] - values[starts]
         return cast(np.ndarray, total - before[seg])
     lengths = np.asarray(lengths)
-    out = _cumsum_in_order(values, seg, pos, lengths)
+    out = _cumsum_in_order(values, parts if parts is not None else _stretches(n, seg, pos, lengths))
     if out is not None:
         return out
     out = np.empty(n, dtype=np.float64)
@@ -90,21 +96,21 @@ def seg_cumsum(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np
 _STRETCHES = 64
 
 
-def _stretches(n: int, seg: np.ndarray, pos: np.ndarray, lengths: ArrayLike) -> list[tuple[int, int, int]] | None:
-    """``(first row, segments, width)`` of each stretch of consecutive segments of one length, or None.
+def stretches(lengths: ArrayLike) -> Stretches | None:
+    """``(first row, segments, width)`` of each stretch of consecutive segments of one length, or None if many.
 
-    None unless the rows are in segment order (segments ascending, positions 0, 1, ... in
-    each) and the stretches are few: then a stretch is a segments-by-width matrix.
+    For rows in segment order (segments ascending, positions 0, 1, ... in each, as
+    :func:`~.ranked.segments` makes them), a stretch is a segments-by-width matrix.
+
+    >>> stretches([2, 2, 0, 3]), stretches([0])
+    ([(0, 2, 2), (4, 1, 3)], [])
     """
     lengths = np.asarray(lengths)
-    ids = np.flatnonzero(lengths > 0)
-    used = lengths[ids]
+    used = lengths[lengths > 0]
+    if not len(used):
+        return []
     change = np.flatnonzero(used[1:] != used[:-1])
-    if len(change) >= _STRETCHES or int(used.sum()) != n:
-        return None
-    if not np.array_equal(seg, np.repeat(ids, used)):
-        return None
-    if not np.array_equal(pos, np.arange(n) - np.repeat(np.cumsum(used) - used, used)):
+    if len(change) >= _STRETCHES:
         return None
     bounds = np.concatenate(([0], change + 1, [len(used)]))
     out, row = [], 0
@@ -115,9 +121,20 @@ def _stretches(n: int, seg: np.ndarray, pos: np.ndarray, lengths: ArrayLike) -> 
     return out
 
 
-def _cumsum_in_order(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
-    """:func:`seg_cumsum` of float rows in segment order, stretch by stretch; None if the rows are not."""
-    parts = _stretches(len(values), seg, pos, lengths)
+def _stretches(n: int, seg: np.ndarray, pos: np.ndarray, lengths: ArrayLike) -> Stretches | None:
+    """:func:`stretches` of ``lengths`` if the ``n`` rows (``seg``, ``pos``) are in segment order, else None."""
+    lengths = np.asarray(lengths)
+    ids = np.flatnonzero(lengths > 0)
+    used = lengths[ids]
+    if int(used.sum()) != n or not np.array_equal(seg, np.repeat(ids, used)):
+        return None
+    if not np.array_equal(pos, np.arange(n) - np.repeat(np.cumsum(used) - used, used)):
+        return None
+    return stretches(lengths)
+
+
+def _cumsum_in_order(values: np.ndarray, parts: Stretches | None) -> np.ndarray | None:
+    """:func:`seg_cumsum` of float rows in segment order, stretch by stretch; None without the stretches."""
     if parts is None:
         return None
     out = np.empty(len(values), dtype=np.float64)
@@ -128,14 +145,20 @@ def _cumsum_in_order(values: np.ndarray, seg: np.ndarray, pos: np.ndarray, lengt
 
 
 def seg_suffix_max(
-    values: np.ndarray, seg: np.ndarray, nseg: int, pos: np.ndarray | None = None, lengths: np.ndarray | None = None
+    values: np.ndarray,
+    seg: np.ndarray,
+    nseg: int,
+    pos: np.ndarray | None = None,
+    lengths: np.ndarray | None = None,
+    parts: Stretches | None = None,
 ) -> np.ndarray:
     """Maximum of ``values`` over each row and the rows after it in its segment.
 
-    Exact: with ``pos`` and ``lengths`` of rows in segment order, each stretch of
-    segments of one length is a matrix whose rows are accumulated from the right;
-    otherwise values are replaced by their ranks, offset per segment so that one
-    running maximum over the reversed array restarts at each segment.
+    Exact: with ``pos`` and ``lengths`` of rows in segment order (or ``parts``, their
+    :func:`stretches`, which says they are), each stretch of segments of one length is a
+    matrix whose rows are accumulated from the right; otherwise values are replaced by their
+    ranks, offset per segment so that one running maximum over the reversed array restarts at
+    each segment.
 
     Examples
     --------
@@ -145,7 +168,8 @@ def seg_suffix_max(
     """
     if len(values) == 0:
         return values.copy()
-    parts = None if pos is None or lengths is None else _stretches(len(values), seg, pos, lengths)
+    if parts is None and pos is not None and lengths is not None:
+        parts = _stretches(len(values), seg, pos, lengths)
     if parts is not None:
         out = np.empty(len(values), dtype=values.dtype)
         for row, k, width in parts:

@@ -255,8 +255,6 @@ def chunks(name: str, size: int | None = None, *, stretches: bool = False) -> It
 
 # The last bytes of a chunk searched for a change of first field, at first (four times as many until one is found).
 _SEARCH_BYTES = 1 << 14
-_ONES = np.uint64(0x0101010101010101)
-_HIGH_BITS = np.uint64(0x8080808080808080)
 
 
 def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int | None:
@@ -272,7 +270,7 @@ def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int
     >>> stretch_start(b, 12), stretch_start(b, 4)
     (4, 0)
     """
-    window, want, width = search, None, 0
+    window, field = search, None
     while True:
         lo = max(0, end - 1 - window)
         starts = np.flatnonzero(buf[lo : end - 1] == 10) + (lo + 1)
@@ -281,16 +279,11 @@ def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int
         if not len(starts):  # a line longer than the window
             window *= 4
             continue
-        if want is None:
-            field = _first_field(buf, starts[-1:])
+        if field is None:
+            field = _first_field(buf, int(starts[-1]))
             if field is None:
                 return None
-            width, want = field[0], field[1][0]
-        got = _first_field(buf, starts, width)
-        if got is None:
-            return None
-        _, words, plain = got
-        same = (words == want).all(axis=1) & plain
+        same = _starts_with(buf, starts, field)
         if not same.all():
             k = int(np.flatnonzero(~same)[-1])
             first = int(buf[starts[k]])
@@ -300,36 +293,37 @@ def stretch_start(buf: np.ndarray, end: int, search: int = _SEARCH_BYTES) -> int
         window *= 4
 
 
-def _first_field(
-    buf: np.ndarray, starts: np.ndarray, width: int | None = None
-) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """The first field of the lines at ``starts``, as words of 8 bytes (zero past its end), and whether each
-    line starts with one (not a blank or ``#``) that ends within ``width`` words.
+_FIELD_BYTES = 39  # the longest first field a chunk is cut by
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # the first k bytes of a word
 
-    Without ``width`` (one line): its field's width in words (its separator counted) is
-    found, or None if it does not start with a field or the field is longer than 39 bytes.
+
+def _first_field(buf: np.ndarray, start: int) -> np.ndarray | None:
+    """The first field of the line at ``start`` (its bytes, up to the first byte <= 32), or None if the line
+    does not start with one (a blank, a ``#``) or it is longer than 39 bytes."""
+    head = buf[start : start + _FIELD_BYTES + 1]
+    ends = np.flatnonzero(head <= 32)
+    if not len(ends) or ends[0] == 0 or head[0] == 35:
+        return None
+    return head[: int(ends[0])]
+
+
+def _starts_with(buf: np.ndarray, starts: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """Whether each line at ``starts`` starts with ``field`` followed by a byte <= 32 (its whole first field).
+
+    The field's bytes are read a word of 8 at a time, every line at once, and compared with its words.
     """
-    words = 5 if width is None else width
-    at = np.ndarray(shape=(len(buf) - 8 * words + 1,), dtype=f"V{8 * words}", buffer=buf, strides=(1,))
-    w = at[starts].view("<u8").reshape(len(starts), words).copy()
-    # the bytes <= 32 of each word marked (exactly, up to the first one), then everything from the first one cleared
-    marks = (w - _ONES * np.uint64(33)) & ~w & _HIGH_BITS
-    ended = np.zeros(len(starts), dtype=bool)
-    for j in range(words):
-        w[ended, j] = 0
-        m = marks[:, j]
-        stop = (m != 0) & ~ended
-        low = m[stop] & (~m[stop] + np.uint64(1))
-        w[stop, j] &= (low >> np.uint64(7)) - np.uint64(1)
-        ended |= stop
-    first = buf[starts]
-    plain = ended & (first > 32) & (first != 35)
-    if width is None:
-        if not plain[0]:
-            return None
-        width = int(np.flatnonzero(marks[0])[0]) + 1
-        return width, w[:, :width], plain
-    return width, w, plain
+    n = len(field)
+    k = -(-n // 8)
+    padded = np.zeros(8 * k, dtype=np.uint8)
+    padded[:n] = field
+    want = padded.view("<u8")
+    at = np.ndarray(shape=(len(buf) - 8 * k + 1,), dtype=f"V{8 * k}", buffer=buf, strides=(1,))
+    words = at[starts].view("<u8").reshape(len(starts), k)
+    same: np.ndarray = buf[starts + n] <= 32
+    for j in range(k):
+        mask = _LOW_BYTES[min(8, n - 8 * j)]
+        same &= (words[:, j] & mask) == want[j]
+    return same
 
 
 def _check_nul(store: bytearray, start: int, end: int, name: str, line: int) -> None:

@@ -62,26 +62,31 @@ def _word(
     return w
 
 
-def _heads(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The first 32 bytes of each string as four little-endian words, zero past the string's end.
+def _head_words(lengths: np.ndarray) -> int:
+    """The words of the first 32 bytes the longest of the strings reaches (1 to 4)."""
+    return min(_HEAD, max(1, (int(lengths.max()) + 7) >> 3)) if len(lengths) else 1
 
-    One 32-byte read per string; ``data`` should hold 32 readable bytes after every start
+
+def _heads(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, k: int = _HEAD) -> np.ndarray:
+    """The first ``8 k`` bytes (``k`` <= 4) of each string as ``k`` little-endian words, zero past the string's end.
+
+    One read of ``8 k`` bytes per string; ``data`` should hold 32 readable bytes after every start
     (:data:`PAD` after the last string), else its end is copied with zeros after it.
     """
-    head = 8 * _HEAD
+    head = 8 * k
     if not len(starts):
-        return np.zeros((0, _HEAD), dtype=np.uint64)
+        return np.zeros((0, k), dtype=np.uint64)
     tail = starts > len(data) - head
     if tail.any():  # strings that start near the end of data: from a zero-padded copy of the end
-        w = np.empty((len(starts), _HEAD), dtype=np.uint64)
+        w = np.empty((len(starts), k), dtype=np.uint64)
         lo = int(starts[tail].min())
         end = np.concatenate((data[lo:], np.zeros(head, np.uint8)))
-        w[tail] = _heads(end, starts[tail] - lo, lengths[tail])
-        w[~tail] = _heads(data, starts[~tail], lengths[~tail])
+        w[tail] = _heads(end, starts[tail] - lo, lengths[tail], k)
+        w[~tail] = _heads(data, starts[~tail], lengths[~tail], k)
         return w
     at = np.ndarray(shape=(len(data) - head + 1,), dtype=f"V{head}", buffer=data, strides=(1,))
-    words: np.ndarray = at[starts].view("<u8").reshape(len(starts), _HEAD)
-    words &= np.take(_HEAD_MASK, np.minimum(lengths, head), axis=0)
+    words: np.ndarray = at[starts].view("<u8").reshape(len(starts), k)
+    words &= np.take(_HEAD_MASK[:, :k], np.minimum(lengths, head), axis=0)
     return words
 
 
@@ -90,9 +95,9 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
 
     The hash depends on the string's bytes alone, not on where it lies or what else is
     hashed with it.  ``data`` must hold 8 readable bytes after the last string start.
-    The first 32 bytes (zero-padded) are read in one 32-byte gather per string, their
-    four words mixed each with its own constants and combined; longer strings go on
-    word by word.
+    The first 32 bytes (zero-padded) are four words, each mixed with its own constants and
+    combined; a word of zeros adds nothing, so only the words the longest string reaches are
+    read (one gather per string); longer strings go on word by word.
 
     Examples
     --------
@@ -113,11 +118,12 @@ def hash_strings(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> n
     h ^= _SEED
     if n == 0:
         return h
-    w = _heads(data, starts, lengths)
-    w *= _HEAD_MUL
+    k = _head_words(lengths)
+    w = _heads(data, starts, lengths, k)
+    w *= _HEAD_MUL[:k]
     w ^= w >> np.uint64(29)
     w *= _PRIME
-    for j in range(_HEAD):
+    for j in range(k):
         h ^= w[:, j]
     del w
     words = (lengths + 7) >> 3
@@ -170,10 +176,12 @@ def equal_at(
     lengths = np.asarray(a_lengths, dtype=np.int64)
     words = np.minimum((lengths + 7) >> 3, LONG // 8)
     rows = np.flatnonzero(same)
-    # the first 32 bytes of every pair at once, then word by word for the longer strings
-    heads_equal = (_heads(a_data, a_starts[rows], lengths[rows]) == _heads(b_data, b_starts[rows], lengths[rows])).all(
-        axis=1
-    )
+    # the first 32 bytes of every pair at once (the words the longest reaches), then word by word
+    k = _head_words(lengths[rows])
+    heads = _heads(a_data, a_starts[rows], lengths[rows], k) == _heads(b_data, b_starts[rows], lengths[rows], k)
+    heads_equal = heads[:, 0].copy()
+    for j in range(1, k):
+        heads_equal &= heads[:, j]
     same[rows[~heads_equal]] = False
     rows = rows[heads_equal]
     va, vb = _view(a_data, "<u8"), _view(b_data, "<u8")
@@ -198,10 +206,15 @@ def equal_at(
 def _by_group_descending(key: np.ndarray, group: np.ndarray) -> np.ndarray:
     """Permutation sorting by ``group`` ascending, then ``key`` descending (equal keys in any order).
 
-    One sort of the keys gives each its rank; one sort of group * n + rank, all different,
-    orders both at once (faster than a lexsort's two stable sorts).
+    One sort of the keys; then, where the groups are numbered below 2**16, a stable radix sort
+    of their numbers in that order; else each key's rank, and one sort of group * n + rank,
+    all different, orders both at once (faster than a lexsort's two stable sorts).
     """
     n = len(key)
+    if n and int(group.min()) >= 0 and int(group.max()) < 1 << 16:
+        by_key = np.argsort(~key)
+        by_group: np.ndarray = by_key[np.argsort(group[by_key].astype(np.uint16), kind="stable")]
+        return by_group
     rank = np.empty(n, dtype=np.int64)
     rank[np.argsort(~key)] = np.arange(n)
     rank += group.astype(np.int64) * n
@@ -293,6 +306,11 @@ class Strings:
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    def take_hashes(self) -> np.ndarray | None:
+        """The hashes :meth:`hashes` keeps, handed over (the column keeps them no longer), or None."""
+        hashes, self._hashes = self._hashes, None
+        return hashes
 
     def hashes(self, keep: bool = True) -> np.ndarray:
         """:func:`hash_strings` of every string (computed once, and kept unless ``keep`` is false)."""
@@ -418,6 +436,18 @@ class Strings:
         return cls(data, starts, lengths.astype(np.int32) if total < _INT32_MAX else lengths, hashes)
 
 
+# width -> a row per length k of a slot of ``width`` bytes, true for its first k bytes
+_FIRST_BYTES: dict[int, np.ndarray] = {}
+
+
+def _first_bytes(width: int) -> np.ndarray:
+    """Which bytes of a slot of ``width`` bytes a string of each length 0 .. width takes (made once a width)."""
+    table = _FIRST_BYTES.get(width)
+    if table is None:
+        table = _FIRST_BYTES[width] = np.arange(width) < np.arange(width + 1)[:, None]
+    return table
+
+
 def gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The bytes of the strings (spans of ``data``) one after the other."""
     if not len(starts):
@@ -432,7 +462,8 @@ def gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
         # one fixed-width read per string, then the bytes inside each kept
         at = np.ndarray(shape=(len(data) - width + 1,), dtype=f"S{width}", buffer=data, strides=(1,))
         padded: np.ndarray = at[starts].view(np.uint8).reshape(len(starts), width)
-        return padded[np.arange(width, dtype=np.int32) < lengths[:, None]]
+        kept: np.ndarray = padded[np.take(_first_bytes(width), lengths, axis=0)]
+        return kept
     index = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
     index += np.arange(len(index), dtype=np.int64)
     return np.take(data, index)

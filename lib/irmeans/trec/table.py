@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..averages import AM, REGISTRY, TREC_EVAL_GM, Average, parse_averages
+from ..averages import AM, DEFAULT_EPS, REGISTRY, TREC_EVAL_GM, Average, parse_averages
 from ..errors import IrmeansError, shown_value
 from ..number_syntax import INT64_MAX, c_float, c_int
 from . import kernels as k
@@ -43,8 +43,8 @@ __all__ = [
     "BY_NAME",
     "NICKNAMES",
     "OTHER_FORMATS",
-    "EXTRA_EPS",
     "parse_measures",
+    "selected",
 ]
 
 #: How a family's values print: an integer, a number with ``--digits`` decimals, or as they are.
@@ -254,13 +254,10 @@ MEASURE_FAMILIES = [
     Family("unj", k.calc_unj, form="cut_long", params=(5, 10, 20), doc="unjudged fraction at cutoffs", reset="always"),
 ]
 
-#: The extra lines' ε when none is given (chapter 10: ε = 0.01 added to every score).
-EXTRA_EPS = 0.01
-
 #: irmeans' own ``all`` lines: other averages of the per-topic AP (:func:`eval_lines`).
 EXTRA_FAMILIES = [
     Family(name, k.calc_map, average=average, doc=text, per_topic=False, extra=True)
-    for name, (average, text) in eval_lines(EXTRA_EPS).items()
+    for name, (average, text) in eval_lines(DEFAULT_EPS).items()
 ]
 BY_NAME = {f.name: f for f in [*MEASURE_FAMILIES, *EXTRA_FAMILIES]}
 
@@ -493,10 +490,10 @@ class Selection:
 
 
 def parse_measures(
-    specs: Iterable[str] | str | Selection | None,
+    specs: Iterable[str] | str | None,
     *,
     extra: bool = False,
-    eps: float = EXTRA_EPS,
+    eps: float = DEFAULT_EPS,
     averages: Iterable[str | Average] = (),
 ) -> Selection:
     """Read ``-m`` style specifications, as trec_eval 10 reads them, into the chosen measures, in printing order.
@@ -531,11 +528,7 @@ def parse_measures(
 
     >>> [name for name, _, _ in parse_measures(["map", "P.5"], averages=["gm:0.01", "median"]).averaged]
     ['map/gm:0.01', 'map/median', 'P_5/gm:0.01', 'P_5/median']
-
-    A :class:`Selection` is returned as it is (``extra``, ``eps`` and ``averages`` are then its own).
     """
-    if isinstance(specs, Selection):
-        return specs
     if specs is None:
         specs, extra = ["all_trec"], True
     if isinstance(specs, str):
@@ -578,3 +571,30 @@ def parse_measures(
     if not out:
         raise IrmeansError("no measure selected")
     return Selection(tuple(out), tuple(parse_averages(averages)))
+
+
+def selected(
+    measures: Iterable[str] | str | Selection | None,
+    *,
+    extra: bool = False,
+    eps: float = DEFAULT_EPS,
+    averages: Iterable[str | Average] = (),
+) -> Selection:
+    """The measures an evaluation computes: a :class:`Selection` as it is, anything else read by :func:`parse_measures`.
+
+    A :class:`Selection` was read once, where it was made (``irmeans eval`` reads its ``-m``
+    before the files), with its own extra lines, ε and averages: giving others with it is an
+    error, not a choice made silently.
+
+    >>> chosen = parse_measures(["map"])
+    >>> selected(chosen) is chosen, [c.family.name for c in selected("P.5")]
+    (True, ['P'])
+    """
+    if not isinstance(measures, Selection):
+        return parse_measures(measures, extra=extra, eps=eps, averages=averages)
+    if extra or eps != DEFAULT_EPS or tuple(averages):
+        raise IrmeansError(
+            "measures given as a Selection have their own extra lines, eps and averages: "
+            "give extra, eps and averages to parse_measures, which makes it"
+        )
+    return measures

@@ -132,14 +132,17 @@ class TopicTable:
         lengths = e - s
         longest = int(lengths.max())
         if longest <= 8 * _WORDS:
-            width = 8 * max(1, -(-longest // 8))
+            k = max(1, -(-longest // 8))
+            width = 8 * k
             at = np.ndarray(shape=(len(buf) - width + 1,), dtype=f"V{width}", buffer=buf, strides=(1,))
-            words = at[s].view("<u8").reshape(n, width // 8)  # a copy: fancy indexing
-            words &= _LOW_BYTES[np.clip(lengths[:, None] - 8 * np.arange(width // 8), 0, 8)]  # the id's bytes only
+            words = at[s].view("<u8").reshape(n, k)  # a copy: fancy indexing
+            # the id's bytes only: each length's masks, a row of k words
+            words &= np.take(_LOW_BYTES[np.clip(np.arange(width + 1)[:, None] - 8 * np.arange(k), 0, 8)], lengths, 0)
             change = np.empty(n, dtype=bool)
             change[0] = True
-            np.any(words[1:] != words[:-1], axis=1, out=change[1:])
-            change[1:] |= lengths[1:] != lengths[:-1]
+            np.not_equal(lengths[1:], lengths[:-1], out=change[1:])
+            for j in range(k):
+                change[1:] |= words[1:, j] != words[:-1, j]
             heads = np.flatnonzero(change)
             codes = self._code_heads(buf, s, e, heads, words[heads].view(f"V{width}").ravel())
             return np.repeat(codes.astype(np.int32), np.diff(np.append(heads, n)))
@@ -226,9 +229,10 @@ class Lines:
         buf, n = chunk.buf, chunk.n
         b = buf[:n]
         self.buf, self.n = buf, n
-        sep = np.flatnonzero(b <= 32)  # every whitespace byte, and the control bytes C does not count as such
+        # every whitespace byte, and the control bytes C does not count as such (32-bit offsets: half the memory)
+        sep = np.flatnonzero(b <= 32)
         if n < _INT32_MAX:
-            sep = sep.astype(np.int32)  # half the memory
+            sep = sep.astype(np.int32)
         kinds = b[sep]
         self.newlines = int(np.count_nonzero(kinds == 10))
         self.regular = self._regular(b, sep, kinds, expect)
@@ -243,14 +247,13 @@ class Lines:
         lines = self.newlines
         if not expect or len(sep) != expect * lines or not lines or sep[0] == 0:
             return False
-        kinds = kinds.reshape(lines, expect)
-        if not (kinds[:, -1] == 10).all():
+        if not (kinds[expect - 1 :: expect] == 10).all():  # each line's last separator ends it
             return False
-        gaps = kinds[:, :-1]
-        if not ((gaps == 32) | (gaps == 9)).all():
+        # every other separator is one space or one tab
+        if np.count_nonzero(kinds == 32) + np.count_nonzero(kinds == 9) != len(kinds) - lines:
             return False
-        after = b[sep[:-1] + 1]  # the byte after each separator starts a token: no empty token, no leading blank
-        if (after <= 32).any() or (b[0] == 35) or (after[expect - 1 :: expect] == 35).any():  # '#': a comment line
+        # no separator right after another (an empty token, a blank before a token), and no line starting with '#'
+        if (sep[1:] - sep[:-1] == 1).any() or b[0] == 35 or (b[sep[expect - 1 : -1 : expect] + 1] == 35).any():
             return False
         self.ends, self.step = sep, expect
         self.starts = np.empty(len(sep), dtype=sep.dtype)
