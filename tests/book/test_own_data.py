@@ -123,7 +123,12 @@ CHANGES = {
             "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
             '"X": np.array([1] * 9 + [500])': '"X": np.array([1] * 9 + [3])',
         },
-        "named": {"MAP rises from", "The mean rank prefers Y by a wide margin", "Keeping the gain at"},
+        "named": {
+            "MAP rises from",
+            "A paper reporting MAP would call the feedback system an improvement",  # what follows from it
+            "The mean rank prefers Y by a wide margin",
+            "Keeping the gain at",
+        },
         "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
         "box": None,
     },
