@@ -66,6 +66,7 @@ CHANGES = {
         },
         "named": {
             "The arithmetic mean of the logs prefers B",
+            "Here the log reverses the verdict",  # what follows from it
             "B stays ahead on this scale over the whole slider",
             "they become steps of the same size",
             "Raw, the second is five times the first",
@@ -163,7 +164,7 @@ CHANGES = {
                 "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.2, 0.1])"
             ),
         },
-        "named": {"and the εHM prefer B"},
+        "named": {"and the εHM prefer B", "B is the safer system"},
         "figures": {},
     },
 }
