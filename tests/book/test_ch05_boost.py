@@ -140,8 +140,7 @@ def test_the_table_of_printed_figures_shows_each_description_whole():
         if "text/html" in o.get("data", {}) and "MAP of the 50 values" in "".join(o["data"]["text/html"])
     )
     for meaning in boost.figures_table(AP).what:
-        # Each description heads its row (<th>): the width the figures' keys took is the description's.
-        assert f"<th>{meaning}</th>" in html, meaning
+        assert f"<td>{meaning}</td>" in html, meaning
 
 
 def test_the_figures_follow_a_readers_topics():
