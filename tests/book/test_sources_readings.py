@@ -555,3 +555,20 @@ def test_the_spearman_intervals_standard_error_is_fieller_hartley_and_pearsons()
     consistency = text(9)
     assert "$1.06/\\sqrt{n - 3}$" not in consistency
     assert "$\\sqrt{1.06/(n - 3)}$" in consistency and "fieller1957tests" in consistency
+
+
+def test_the_books_own_counts_come_with_their_intervals():
+    # "εGM(0.01) beats trec_eval's GM on 43 of 46", "raises its mean τ on 43 ... median 0.053", "at the same ε the two
+    # forms order systems almost alike" (tested at 1e-5 alone), "clearly less consistent than the AM on most matrices"
+    # (24 of 46), the sweep's peak and chapter 5's one run: each now with its interval, or said to be one estimate.
+    consistency, which = text(9), text(10)
+    assert "beats it on {eval}`ch9_wins_gm_trec`" not in consistency
+    assert "clearly more consistent than trec_eval's GM on {eval}`ch9_vs_trec_higher`" in consistency
+    assert "At ε = 0.01 the two forms part more than at 10⁻⁵" in consistency
+    assert "clearly less consistent than the AM on most matrices" not in consistency
+    assert "That peak is a single estimate" in consistency
+    assert "a majority of low scores" in consistency and "{eval}`ch9_majority_n`" in consistency
+    assert "the data cannot say which of the two the outcome follows" in consistency
+    assert "at the same ε the two forms order systems almost alike" not in which
+    assert "ch10_form_2_max" in which and "{eval}`ch10_eps_higher`" in which
+    assert "One run is a single example" in text(5)
