@@ -191,6 +191,18 @@ PRINT_LAYOUT = """() => {
 }"""
 
 
+#: Each numbered figure's least height on paper, caption and all, in px: drawn no smaller than its smallest text at
+#: the given px (make_pdf_paper.js's limit).
+LEAST_HEIGHTS = """(least) => Object.fromEntries(Array.from(document.querySelectorAll(".bd-article figure[id]"))
+  .filter((f) => f.querySelector(".irmeans-figure svg")).map((f) => {
+    const svg = f.querySelector(".irmeans-figure svg");
+    const drawn = svg.getBoundingClientRect();
+    const scale = drawn.width / (parseFloat(svg.getAttribute("width")) || drawn.width);
+    const smallest = Math.min(...Array.from(svg.querySelectorAll("text")).map((t) => parseFloat(getComputedStyle(t).fontSize))) * scale;
+    return [f.id, f.getBoundingClientRect().height - drawn.height * (1 - Math.min(1, least / smallest))];
+  }))"""
+
+
 @pytest.fixture(scope="module")
 def printed(browser, site):
     """The single page laid out for paper as make_pdf lays it out, made the student's edition, measured."""
@@ -212,6 +224,7 @@ def printed(browser, site):
         page.add_script_tag(path=str(sitetools.HELPERS.with_name("surface_checks.js")))
         measured = {
             **page.evaluate(PRINT_LAYOUT),
+            "least": page.evaluate(LEAST_HEIGHTS, MIN_PT * 96 / 72),
             "equations": page.evaluate("() => irmeansSurface.equations()"),
             "boxes": page.evaluate("() => irmeansSurface.boxes()"),
         }
@@ -259,14 +272,26 @@ def test_a_chapter_printed_from_its_page_keeps_its_number(browser, base_url):
 #: chapter was left 80 % empty (page 58) before a block that did not fit under it.
 LEAST_FILLED = 0.4
 #: What a page starts with when it starts a chapter, a part of the PDF or the appendix (a page may end short then).
-STARTS_A_PART = re.compile(r"^(\d+\. |Appendix|Contents|Answers|Part [IV]+|Command-line reference|API reference)")
+STARTS_A_PART = re.compile(
+    r"^(\d+\. |Appendix|Contents|Answers|Part [IV]+|Back matter|Command-line reference|API reference)"
+)
 
 
-def test_no_page_inside_a_chapter_is_mostly_empty(site, pages):
+def test_no_page_inside_a_chapter_is_mostly_empty(site, pages, printed):
+    """A figure too tall for the room a page leaves, even drawn as small as its text allows, starts the next page;
+    any other figure after a page left mostly empty is drawn smaller to fit there (make_pdf.figure_gaps), and a
+    long table for paper breaks between its rows."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(site / PDF)
+    gaps = make_pdf.figure_gaps(site / PDF, list(printed["least"]))
+    too_tall = {f for f, room in gaps.items() if printed["least"][f] > room}
+    # The page before each of them (a figure on page index k follows page number k).
+    excused = {reader.get_destination_page_number(reader.named_destinations[f"/{f}"]) for f in too_tall}
     pictures = pdf_pages.pictures(site / PDF, dpi=24)
     short = []
     for picture, page in zip(pictures, pages):
-        if page.number == len(pages):
+        if page.number == len(pages) or page.number in excused:
             continue
         after = pages[page.number]  # the next page
         if after.lines and STARTS_A_PART.match(after.lines[0].text):
