@@ -17,13 +17,19 @@ extension makes that read as Jupyter reads it:
   numbers, document titles and citations are Sphinx's own, linked.
 - The expressions allowed are :data:`irmeans_book.prose.EVAL_PATTERN`
   (myst-nb's ``nb_eval_name_regex``).
+- **JupyterLab's front matter is taken off.** A chapter's first cell starts with MyST
+  front matter that numbers its exercises for jupyterlab-myst
+  (``book/scripts/execute_notebooks.py``); myst-nb reads no front matter from a
+  notebook's cells and would set it as a rule and a heading, so the notebook's text
+  is read without it (Sphinx's ``source-read``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
-from irmeans_book.prose import EVAL_PATTERN, MYST_MIMETYPE
+from irmeans_book.prose import EVAL_PATTERN, MYST_MIMETYPE, without_front_matter
 from myst_nb.core import render
 from myst_nb.core.execute.base import EvalNameError, NotebookClientBase
 from myst_nb.core.render import MditRenderMixin
@@ -80,6 +86,30 @@ def _eval_pattern(app, config):
     config.nb_eval_name_regex = EVAL_PATTERN
 
 
+def without_lab_front_matter(text: str) -> str:
+    """A notebook's JSON ``text`` with the front matter of its first markdown cell taken off (as it is, if none).
+
+    >>> cell = {"cell_type": "markdown", "metadata": {}, "source": ["---\\n", "numbering: {}\\n", "---\\n", "# Title"]}
+    >>> json.loads(without_lab_front_matter(json.dumps({"cells": [cell]})))["cells"][0]["source"]
+    '# Title'
+    """
+    nb = json.loads(text)
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            kept = without_front_matter(source)
+            if kept == source:
+                return text
+            cell["source"] = kept
+            return json.dumps(nb, ensure_ascii=False)
+    return text
+
+
+def _source_read(app, docname, source):
+    if str(app.env.doc2path(docname)).endswith(".ipynb"):
+        source[0] = without_lab_front_matter(source[0])
+
+
 def setup(app):
     # myst-nb finds mime renderers through entry points and caches the list;
     # the book registers its own without packaging a plugin.
@@ -90,4 +120,5 @@ def setup(app):
     # The site is built from the stored outputs (execution off): its client reads the stored results.
     NotebookClientBase.eval_variable = stored_eval
     app.connect("config-inited", _eval_pattern)
+    app.connect("source-read", _source_read)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -13,6 +13,11 @@ note, if any, shows)::
     claim = claims.about(ch01.EXAMPLE, scores_a=scores_a, scores_b=scores_b)
     claim(am["A"] > am["B"], "The arithmetic mean prefers A")
 
+A sentence that rests on a claimed one is named with it, after it: when the claim
+fails, each gets its note (``claim(gm < gm0, "GMAP falls from", "one reporting GMAP
+would call it a step back")``), so that a conclusion is not left standing on a
+premise that no longer holds.
+
 Examples
 --------
 >>> claim = about({"x": [1, 2]}, x=[1, 2])
@@ -25,6 +30,8 @@ irmeans_book.claims.ClaimError: on the book's own data the text no longer holds:
 >>> reader = about({"x": [1, 2]}, x=[3, 4])
 >>> reader.own_data, reader(False, "It holds.", show=False), reader.failed
 (False, False, ['It holds.'])
+>>> reader(False, "X rises.", "So X is better.", show=False), reader.failed[1:]
+(False, ['X rises.', 'So X is better.'])
 """
 
 from __future__ import annotations
@@ -57,17 +64,19 @@ class Claims:
         self.own_data = bool(own_data)
         self.failed: list[str] = []
 
-    def __call__(self, holds, sentence: str, show: bool = True) -> bool:
-        """Check that ``holds`` is true of the data; ``sentence`` is what the text says that needs it."""
+    def __call__(self, holds, sentence: str, *following: str, show: bool = True) -> bool:
+        """Check that ``holds`` is true of the data; ``sentence`` is what the text says that needs it, and
+        ``following`` the sentences that rest on it, each noted with it when it fails."""
         if bool(holds):
             return True
         if self.own_data:
             raise ClaimError(f"on the book's own data the text no longer holds: “{sentence}”")
-        self.failed.append(sentence)
-        if show:
-            from IPython.display import display
+        for each in (sentence, *following):
+            self.failed.append(each)
+            if show:
+                from IPython.display import display
 
-            display(note(sentence), raw=True)
+                display(note(each), raw=True)
         return False
 
 

@@ -77,6 +77,8 @@ __all__ = [
     "doc",
     "eval_expressions",
     "exercise",
+    "FRONT_MATTER",
+    "without_front_matter",
     "labelled_years",
     "numbered_figures",
     "numref",
@@ -102,6 +104,21 @@ EVAL_PATTERN = (
 )
 #: An ``{eval}`` role in markdown, and the expression in it.
 EVAL_ROLE = re.compile(r"\{eval\}`([^`]+)`")
+#: MyST front matter at the top of a markdown cell: a chapter's first cell carries its numbering for JupyterLab
+#: (``book/scripts/execute_notebooks.py``), which the site's build takes off (``book/extensions/irmeans_eval.py``).
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
+
+
+def without_front_matter(markdown: str) -> str:
+    """``markdown`` without the front matter at its top, if it has any.
+
+    >>> without_front_matter('---\\nnumbering:\\n  enumerator: "4.%s"\\n---\\n# Averaging')
+    '# Averaging'
+    >>> without_front_matter("# Averaging\\n\\n---\\n")
+    '# Averaging\\n\\n---\\n'
+    """
+    return FRONT_MATTER.sub("", markdown, count=1)
+
 
 # A figure directive in a markdown cell, with its :name: option.
 FIGURE_DIRECTIVE = re.compile(

@@ -16,13 +16,22 @@ the cell's ``user_expressions`` metadata, as jupyterlab-myst stores them when th
 cell is run: a chapter opened in JupyterLab shows its numbers, references and
 citations before anything is run. An expression that fails stops the run.
 
-Before a chapter runs, the cells it has for JupyterLab alone are brought up to date
+Before a chapter runs, what it has for JupyterLab alone is brought up to date
 (:func:`lab_cells`): jupyterlab-myst numbers a chapter's exercises 1, 2, ... and shows no
 caption under a figure (it does not read myst-nb's figure metadata), where the site says
-"Exercise 4.1" and "Fig. 4.1" with its caption. A first cell of MyST front matter numbers
-them "4.1", ...; under each figure, a cell gives its number and caption, both computed
+"Exercise 4.1" and "Fig. 4.1" with its caption. MyST front matter at the top of the chapter's
+first cell, its title's, numbers them "4.1", ... (jupyterlab-myst reads front matter from the
+first cell alone, and a cell of front matter only showed as an empty first cell; the site's
+build takes it off); under each figure, a cell gives its number and caption, both computed
 (``numref``, ``caption``: stored and checked like the prose's other ``{eval}`` roles). The
 site removes these cells (tag ``remove-cell``).
+
+After it has run, nothing is left for JupyterLab to write into the notebook when a reader opens
+it (:func:`lab_ready`), so that closing a chapter one has only read asks nothing: the kernel's
+spec as JupyterLab's session records it, and under each Vega-Lite figure a PNG of it, which
+JupyterLab's renderer otherwise adds on opening (and which viewers without Vega show). The
+tables for paper (tag ``paper-only``) are folded, input and output: JupyterLab shows them as a
+thin bar, not as a table at the end of the chapter.
 
 Usage: ``python book/scripts/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter of the book).
 
@@ -39,7 +48,7 @@ from pathlib import Path
 
 import nbformat
 from irmeans_book.claims import note
-from irmeans_book.prose import EVAL_PATTERN, eval_expressions, lab_caption_source
+from irmeans_book.prose import EVAL_PATTERN, eval_expressions, lab_caption_source, without_front_matter
 from nbclient import NotebookClient
 from nbclient.util import ensure_async
 
@@ -51,8 +60,14 @@ from irmeans_kernel import LocalKernelManager  # noqa: E402 - a module of the bo
 
 #: Where jupyterlab-myst keeps a markdown cell's evaluated expressions.
 USER_EXPRESSIONS = "user_expressions"
-#: What a cell for JupyterLab alone is, in its metadata: ``{"irmeans": {"lab": "numbering" | "caption"}}``.
+#: What a cell for JupyterLab alone is, in its metadata: ``{"irmeans": {"lab": "caption"}}`` (``"numbering"``: a
+#: chapter's front matter as a cell of its own, as the book once stored it; :func:`lab_cells` folds it into the first).
 LAB = "lab"
+#: The Vega-Lite outputs of the figures, and the version of Vega-Lite the book's Altair writes.
+VEGALITE = "application/vnd.vegalite.v5+json"
+VEGALITE_VERSION = "5.20"
+#: The tag of a cell printed on paper alone (:mod:`irmeans_book.paper`).
+PAPER_ONLY = "paper-only"
 
 
 def lab_numbering_source(chapter: int) -> str:
@@ -78,7 +93,7 @@ def lab_cells(nb, chapter: int) -> bool:
     kind = lambda cell: cell.metadata.get("irmeans", {}).get(LAB)  # noqa: E731
     before = [(c.cell_type, c.source, kind(c)) for c in nb.cells]
     cells = [c for c in nb.cells if kind(c) is None]
-    out = [_lab_cell("numbering", lab_numbering_source(chapter))]
+    out = []
     for cell in cells:
         out.append(cell)
         figure = cell.metadata.get("mystnb", {}).get("figure", {})
@@ -87,7 +102,39 @@ def lab_cells(nb, chapter: int) -> bool:
     old = {(c.source, kind(c)): c for c in nb.cells if kind(c)}
     # A cell already there keeps its metadata (its stored {eval} results).
     nb.cells = [old.get((c.source, kind(c)), c) if kind(c) else c for c in out]
+    first = next(c for c in nb.cells if c.cell_type == "markdown")
+    first.source = lab_numbering_source(chapter) + "\n" + without_front_matter(first.source)
     return before != [(c.cell_type, c.source, kind(c)) for c in nb.cells]
+
+
+def lab_ready(nb) -> None:
+    """Leave nothing in ``nb`` for JupyterLab to rewrite on opening it, and fold its tables for paper (see the top
+    of this file).
+
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> nb = new_notebook(cells=[new_code_cell(metadata={"tags": ["paper-only"]})])
+    >>> lab_ready(nb)
+    >>> nb.metadata.kernelspec.display_name, dict(nb.cells[0].metadata.jupyter)
+    ('Python 3 (ipykernel)', {'source_hidden': True, 'outputs_hidden': True})
+    """
+    import base64
+
+    import vl_convert
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    nb.metadata["kernelspec"] = {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+    for cell in nb.cells:
+        if PAPER_ONLY in cell.metadata.get("tags", []):
+            cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if VEGALITE in data and "image/png" not in data:
+                try:
+                    png = vl_convert.vegalite_to_png(data[VEGALITE], vl_version=VEGALITE_VERSION, scale=1)
+                except ValueError:  # not a chart Vega-Lite can draw: JupyterLab draws none either, nor adds a PNG
+                    continue
+                data["image/png"] = base64.b64encode(png).decode("ascii")
 
 
 class ExpressionError(RuntimeError):
@@ -155,6 +202,7 @@ def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
             cell.outputs = []
         elif cell.cell_type == "code":
             cell.outputs = joined_streams(cell.outputs)
+    lab_ready(nb)
     nbformat.write(nb, path)
     return nb
 

@@ -92,6 +92,13 @@ PAPER = {"format": "A4", "width_mm": 210.0}
 MARGINS_MM = {"top": 16, "bottom": 18, "left": 14, "right": 14}
 #: The width of the paper's column in CSS px (96 to the inch): the window the page is laid out in.
 COLUMN_PX = int((PAPER["width_mm"] - MARGINS_MM["left"] - MARGINS_MM["right"]) * 96 / 25.4)
+#: The ids of the book's figures (a numbered figure's ``<figure>``, the target of its references).
+FIGURE_IDS = """() => Array.from(document.querySelectorAll(".bd-article figure[id]"))
+    .filter((f) => f.querySelector(".irmeans-figure svg")).map((f) => f.id)"""
+#: How empty a page must be before the figure after it is drawn smaller to fit there (a share of the column), and
+#: the room under a page's lowest text that the figure cannot have (the padding of a box of code, the margins).
+GAP_SHARE = 0.3
+GAP_MARGIN_PX = 48
 #: Every figure fitted again to the page as laid out for paper (irmeans-figures.js).
 FIGURES_REFITTED = "async () => { if (window.irmeansRefit) await window.irmeansRefit(); }"
 #: Every page's footer: the licences (as the site's footer states them) and the page number, at 9 pt
@@ -369,7 +376,11 @@ def print_pdfs(
                 tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
                 pdf = out / name
                 headings = tab.evaluate(HEADING_TEXTS)
-                _print(tab, pdf)  # once to learn where the headings fall,
+                _print(tab, pdf)  # once to learn where the figures fall,
+                gaps = figure_gaps(pdf, tab.evaluate(FIGURE_IDS))
+                if gaps and tab.evaluate("(g) => irmeansPaper.fitFiguresToGaps(g)", gaps):
+                    _print(tab, pdf)  # (again, with those that fit the room left before them drawn smaller)
+                # and where the headings fall,
                 marks = outline(pdf)
                 retitled = list(zip(bookmark_titles(marks, headings), (number for _, number in marks)))
                 pages = contents_pages(made["contents"], retitled)
@@ -393,6 +404,49 @@ def print_pdfs(
     if outside:
         raise RuntimeError(f"the page asked for files from outside the book: {sorted(set(outside))}")
     return written
+
+
+def figure_gaps(pdf: Path, ids: list[str]) -> dict[str, float]:
+    """The figures of ``ids`` that ``pdf`` prints at the top of a page after a page left more than
+    :data:`GAP_SHARE` empty, each with the room left there, in CSS px (what ``fitFiguresToGaps`` of
+    ``make_pdf_paper.js`` fits them to). Where a figure is printed is its named destination's page; how much
+    room its previous page left is the distance from that page's lowest text to the column's foot."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    destinations = reader.named_destinations
+    bottom = MARGINS_MM["bottom"] * 72 / 25.4
+    top = MARGINS_MM["top"] * 72 / 25.4
+    gaps = {}
+    for figure in ids:
+        destination = destinations.get(f"/{figure}")
+        if destination is None:
+            continue
+        number = reader.get_destination_page_number(destination)
+        height = float(reader.pages[number].mediabox.height)
+        column = height - top - bottom
+        if number == 0 or float(destination.top or 0) < height - top - 24:  # not at the top of its page
+            continue
+        lowest = _text_heights(reader.pages[number - 1], above=bottom)
+        room = (min(lowest) - bottom) if lowest else column
+        if room > GAP_SHARE * column:
+            # Less what lies between the lowest text and the figure: a box's padding, the blocks' margins.
+            gaps[figure] = room * 96 / 72 - GAP_MARGIN_PX
+    return gaps
+
+
+def _text_heights(page, above: float) -> list[float]:
+    """The height above the page's foot, in points, of each piece of text ``page`` prints above ``above`` (the
+    footer is printed in the bottom margin)."""
+    heights = []
+
+    def at(text, cm, tm, font, size):
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        if text.strip() and y > above:
+            heights.append(y)
+
+    page.extract_text(visitor_text=at)
+    return heights
 
 
 def page_count(pdf: Path) -> int:

@@ -326,6 +326,29 @@ window.irmeansPaper = (() => {
     return shrunk;
   }
 
+  // A figure that the first print put at the top of a page, after a page left mostly empty: drawn smaller so that
+  // it fits the room left there (``gaps``: {figure id: px}), down to the scale at which its smallest text is 9 pt;
+  // a figure that cannot fit so is left as it is. Returns what was shrunk.
+  function fitFiguresToGaps(gaps) {
+    const shrunk = [];
+    for (const [id, room] of Object.entries(gaps)) {
+      const figure = document.getElementById(id);
+      const svg = figure && figure.querySelector(".irmeans-figure svg");
+      if (!svg) continue;
+      const total = figure.getBoundingClientRect().height;
+      const drawn = svg.getBoundingClientRect();
+      const sizes = Array.from(svg.querySelectorAll("text")).map((t) => parseFloat(getComputedStyle(t).fontSize));
+      const scaleNow = drawn.width / (parseFloat(svg.getAttribute("width")) || drawn.width);
+      const smallest = Math.min(...sizes) * scaleNow;
+      const scale = (drawn.height - (total - room) - 8) / drawn.height;
+      if (scale >= 1 || scale < SMALLEST_PX / smallest) continue;
+      svg.style.width = `${drawn.width * scale}px`;
+      svg.style.height = "auto";
+      shrunk.push({ id, scale: Math.round(scale * 1000) / 1000 });
+    }
+    return shrunk;
+  }
+
   // ``edition``: {key, name, description}; ``reference``: {docs, caption}; ``address``: the site's public
   // address, or null.
   function prepare(edition, parts, reference, address) {
@@ -352,5 +375,5 @@ window.irmeansPaper = (() => {
     if (range && start) range.textContent = `${start}\u2013${last}`;
   }
 
-  return { prepare, fillContents };
+  return { prepare, fillContents, fitFiguresToGaps };
 })();

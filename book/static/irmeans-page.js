@@ -3,9 +3,10 @@
 // - A box that scrolls sideways (a code block, a table of numbers) shows that it does: it fades out
 //   at the side where more is hidden (classes irmeans-more-left and irmeans-more-right, see
 //   irmeans.css), and it takes the keyboard's focus, so the arrow keys scroll it.
-// - A table of text (a table of the chapters' prose, not a table of numbers) that is wider than its
-//   column is stacked on screen: each row a block, each cell under its column's name (class
-//   irmeans-stacked, data-label). A table of numbers scrolls instead, and shows it.
+// - A table of text (a table of the chapters' prose, or a table of a code cell with sentences in its
+//   cells) that is wider than its column, or on a phone whose rows would be taller than three lines of
+//   their text, is stacked on screen: each row a block, each cell under its column's name (class irmeans-stacked,
+//   data-label). A table of numbers scrolls instead, and shows it; its column headers do not wrap.
 // - A command-line option in inline code (-c, --difficulty) is kept whole: never broken after its hyphen.
 // - A long word of inline code (a file name, a call) may break after a dot, a slash, an underscore,
 //   a parenthesis or a comma (a <wbr> there), so it stays inside its box on a phone.
@@ -16,8 +17,16 @@
 
   // The elements that may scroll sideways: code, displayed maths (its container), tables, outputs.
   var SCROLLERS = "pre, div.math mjx-container, .pst-scrollable-table-container, .cell_output .output, .cell_output .output table";
-  // Tables of text: the chapters' Markdown tables (a table of numbers from a code cell is a .dataframe).
+  // Tables of text: the chapters' Markdown tables (a table of numbers from a code cell is a .dataframe),
+  // and a code cell's table with a sentence in one of its cells (chapter 5's descriptions of Robertson's
+  // figures, chapter 7's topics of each pair of runs).
   var TEXT_TABLES = ".pst-scrollable-table-container > table:not(.dataframe)";
+  var OUTPUT_TABLES = ".cell_output table.dataframe";
+  var SENTENCE = /\S+(\s+\S+){5,}/;
+  // The most lines of its text a row of a table of text may take on a phone before the table is stacked
+  // (the theme's narrow layout: on a wider screen a long row is still a row).
+  var MOST_LINES = 3;
+  var NARROW = window.matchMedia("(max-width: 767.98px)");
   // Code longer than this many lines may be broken across printed pages.
   var LONG_CODE_LINES = 30;
   var watched = new WeakSet();
@@ -50,18 +59,21 @@
     });
   }
 
-  // Each cell of a text table learns its column's name; the table keeps its roles when stacked.
+  // Each cell of a text table learns its column's name (its header's last row); the table keeps its roles
+  // when stacked.
   function label(table) {
     if (table.dataset.labelled) return;
-    var names = Array.from(table.querySelectorAll("thead th")).map(function (th) {
+    var head = table.tHead && table.tHead.rows.length ? table.tHead.rows[table.tHead.rows.length - 1] : null;
+    var names = head ? Array.from(head.cells).map(function (th) {
       return th.textContent.replace(/\s+/g, " ").trim();
-    });
+    }) : [];
     table.setAttribute("role", "table");
     table.querySelectorAll("thead, tbody").forEach(function (g) { g.setAttribute("role", "rowgroup"); });
     table.querySelectorAll("tr").forEach(function (tr) {
       tr.setAttribute("role", "row");
+      var inHead = tr.parentElement && tr.parentElement.tagName === "THEAD";
       Array.from(tr.children).forEach(function (cell, i) {
-        if (cell.tagName === "TH") cell.setAttribute("role", "columnheader");
+        if (cell.tagName === "TH") cell.setAttribute("role", inHead ? "columnheader" : "rowheader");
         else {
           cell.setAttribute("role", "cell");
           if (names[i]) cell.dataset.label = names[i];
@@ -71,13 +83,40 @@
     table.dataset.labelled = "true";
   }
 
-  // Stack the text tables that do not fit their column (on screen; paper has its own width).
+  // The most lines of its own text any cell of the table's rows takes (a cell spanning rows aside).
+  function tallestRow(table) {
+    var most = 0;
+    Array.from(table.rows).forEach(function (row) {
+      Array.from(row.cells).forEach(function (cell) {
+        if (cell.rowSpan > 1) return;
+        var style = getComputedStyle(cell);
+        var line = style.lineHeight === "normal" ? 1.2 * parseFloat(style.fontSize) : parseFloat(style.lineHeight);
+        var inner = cell.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+        most = Math.max(most, Math.round(inner / line));
+      });
+    });
+    return most;
+  }
+
+  function textTables(root) {
+    var outputs = Array.from(root.querySelectorAll(OUTPUT_TABLES)).filter(function (table) {
+      return Array.from(table.querySelectorAll("tbody td, tbody th")).some(function (cell) {
+        return SENTENCE.test(cell.textContent.trim());
+      });
+    });
+    return Array.from(root.querySelectorAll(TEXT_TABLES)).concat(outputs);
+  }
+
+  // Stack the text tables that do not fit their column, or whose rows would be too tall to read as rows
+  // (on screen; paper has its own width).
   function stack(root) {
-    root.querySelectorAll(TEXT_TABLES).forEach(function (table) {
+    textTables(root).forEach(function (table) {
       label(table);
       table.classList.remove("irmeans-stacked");
-      var box = table.parentElement;
-      if (box.clientWidth > 0 && table.scrollWidth > box.clientWidth + 1) table.classList.add("irmeans-stacked");
+      var box = table.classList.contains("dataframe") ? table : table.parentElement;
+      var wide = box.clientWidth > 0 && table.scrollWidth > box.clientWidth + 1;
+      var tall = NARROW.matches && box.clientWidth > 0 && tallestRow(table) > MOST_LINES;
+      if (wide || tall) table.classList.add("irmeans-stacked");
     });
   }
 

@@ -11,7 +11,8 @@
 //   which this site has none of);
 // - a command-line option ("-c", "trec_eval -c", "--eps") is searched for as the option: the site's
 //   build lists the options each page names as keywords (irmeans_site.page_options), and a page is
-//   found only if it names every option of the query; its summary shows the option, highlighted.
+//   found only if it names every option of the query; its summary shows the option, highlighted;
+// - a page is listed once, however many of its titles and words match.
 (function () {
   "use strict";
   // LaTeX commands the book uses, as the characters a reader sees.
@@ -19,6 +20,7 @@
     varepsilon: "ε", epsilon: "ε", tau: "τ", sigma: "σ", mu: "μ", alpha: "α", beta: "β", lambda: "λ",
     le: "≤", leq: "≤", ge: "≥", geq: "≥", ne: "≠", approx: "≈", cdot: "·", times: "×", to: "→",
     dots: "…", ldots: "…", cdots: "…", sum: "Σ", prod: "Π", infty: "∞", pm: "±", in: "∈",
+    Phi: "Φ", gg: "≫", mp: "∓",
   };
   // Words a reader types for the symbols the book writes (irmeans_site.SEARCH_SYNONYMS).
   var SYNONYMS = { epsilon: "ε", tau: "τ" };
@@ -38,6 +40,9 @@
       .replace(/\\[dt]?frac\s*\{([^{}]*)\}\{([^{}]*)\}/g, "($1)/($2)")
       .replace(/\\[dt]?frac\s*([A-Za-z0-9])\s*([A-Za-z0-9])/g, "$1/$2")
       .replace(/\\(?:text|mathrm|mathit|operatorname|mathbf)\{([^{}]*)\}/g, "$1")
+      // A mean written with a bar, and a root, as words a summary can show: exp(mean(log(x+ε))), √(1.06/(n−3)).
+      .replace(/\\(?:overline|bar)\{((?:[^{}]|\{[^{}]*\})*)\}/g, "mean($1)")
+      .replace(/\\sqrt\{((?:[^{}]|\{[^{}]*\})*)\}/g, "√($1)")
       .replace(/\\(left|right|,|;|!|quad|qquad)/g, " ")
       .replace(/\\([A-Za-z]+)/g, function (all, name) {
         return SYMBOLS[name] !== undefined ? SYMBOLS[name] : name;
@@ -175,10 +180,23 @@
       return parsed;
     };
 
+    // A page is listed once, by its best result (Sphinx's results come best last): "Kendall" listed chapter 7
+    // twice, once for its text and once for the title of its box on Kendall's tau.
+    function oncePerPage(results) {
+      var seen = {};
+      var kept = [];
+      for (var i = results.length - 1; i >= 0; i--) {
+        if (seen[results[i][0]]) continue;
+        seen[results[i][0]] = true;
+        kept.unshift(results[i]);
+      }
+      return kept;
+    }
+
     // A page is found for a query with options only if it names every one of them (as a keyword).
     var perform = Search._performSearch;
     Search._performSearch = function (query, searchTerms, excludedTerms, highlightTerms, objectTerms) {
-      var results = perform(query, searchTerms, excludedTerms, highlightTerms, objectTerms);
+      var results = oncePerPage(perform(query, searchTerms, excludedTerms, highlightTerms, objectTerms));
       var wanted = Search.irmeansOptionTerms || [];
       if (!wanted.length) return results;
       var index = Search._index;

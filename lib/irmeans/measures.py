@@ -335,12 +335,13 @@ def interpolated_precision(
 ) -> np.ndarray:
     """Interpolated precision: the best precision at any recall >= each level.
 
-    This is the textbook definition (Manning et al., §8.4); at a level no
-    rank reaches, it is 0. trec_eval's ``iprec_at_recall`` differs in where
-    it starts: it takes the best precision from the k-th relevant document
-    on, with k = round(level · R), so for a level between two recall steps
-    it may count a precision this definition does not (the evaluator,
-    :func:`irmeans.evaluate`, follows trec_eval).
+    This is the interpolation trec_eval's ``iprec_at_recall`` states in its
+    help, Int_Prec(rank X) = max Prec(rank Y) over all Y >= X, read at each
+    recall level; at a level no rank reaches, it is 0. trec_eval's code
+    differs in where it starts: it takes the best precision from the k-th
+    relevant document on, with k = round(level · R), so for a level between
+    two recall steps it may count a precision this definition does not (the
+    evaluator, :func:`irmeans.evaluate`, follows trec_eval's code).
 
     Parameters
     ----------

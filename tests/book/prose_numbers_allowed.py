@@ -22,6 +22,8 @@ BOOK = {
 #: By chapter: (the numbers, separated by spaces; where they come from).
 CHAPTERS = {
     "01-introduction": [
+        ("95", "the level of chapter 9's intervals over topics, the 95 % of irmeans.tau_intervals"),
+        ("0.02 0.60 0.61", "the illustration of ratios: 0.01 → 0.02 doubles a factor, 0.60 → 0.61 barely moves one"),
         ("0.20 0.25 0.30 0.35 0.45", "the example's scores of A and B and the slider's top, set in the chapter's code"),
         ("5 100", "the self-check's hint, arithmetic on those scores: 1/0.01 = 100, and B's 1/0.20 = 5"),
         (
@@ -30,6 +32,7 @@ CHAPTERS = {
         ),
     ],
     "02-ranked-lists": [
+        ("0.9", "rbp's persistence when rbp.p= names none (trec_eval's m_rbp.c, cited)"),
         ("3 5 6 10", "the example: ten documents, relevant at ranks 1, 3 and 6, R = 5; P@5 and P@10"),
         ("2 8 9 11 12 999", "the exercises' rankings: relevant at ranks 11 and 12, 999 and 1000, 8 to 10; rank 2"),
         ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
@@ -58,6 +61,7 @@ CHAPTERS = {
         ("0.05", "the exercise's nudge of topic 1"),
     ],
     "05-boost": [
+        ("90", "the share of the runs the text's range covers, from the 5th to the 95th percentile (book code)"),
         (
             "0.05 25 50 0.025",
             "Robertson's thought experiment (§3, cited): 0.05 more on 25 of 50 topics, 25 × 0.05 / 50",
@@ -107,6 +111,7 @@ CHAPTERS = {
         ("10⁻⁶ 0.3", "the range of ε of the Jupyter controls (book code)"),
     ],
     "09-consistency": [
+        ("0.95", "the persistence of Ravana and Moffat's RBP0.95 (cited), its name"),
         ("0.001", "one unit in the third decimal, the precision the paper prints its τ values to"),
         ("10,000", "Ravana and Moffat's 10,000 random splits (cited), which the book runs too"),
         ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),

@@ -162,3 +162,28 @@ def test_the_papers_whole_table_3_is_as_printed():
     assert tuple(t.loc[("TREC9", "AP", "random")]) == (0.748, 0.819, 0.798)
     assert tuple(t.loc[("TREC2001", "SP", "middle-rest")]) == (0.798, 0.798, 0.816)
     assert tuple(t.loc[("TREC8", "SP", "hard-easy")]) == (0.739, 0.714, 0.680)
+
+
+def test_spearmans_interval_has_fieller_hartley_and_pearsons_variance():
+    # The standard error of arctanh(rho) is sqrt(1.06 / (n - 3)), not 1.06 / sqrt(n - 3) (which is 1.03 times it).
+    for rho, n in ((0.0, 46), (-0.2, 11), (0.5, 30)):
+        low, high = ch09.spearman_interval(rho, n)
+        half = stats.norm.ppf(0.975) * np.sqrt(1.06 / (n - 3))
+        assert np.tanh(np.arctanh(rho) - half) == pytest.approx(low)
+        assert np.tanh(np.arctanh(rho) + half) == pytest.approx(high)
+    wider = ch09.spearman_interval(0.0, 46, level=0.99)
+    assert wider[1] > ch09.spearman_interval(0.0, 46)[1]
+
+
+def test_the_form_and_the_eps_are_compared_one_at_a_time_on_the_same_splits(ap):
+    t = ch09.form_and_eps_intervals(n_splits=40, n_bootstrap=10, bootstrap_splits=4, matrices=["adhoc8_ap"])
+    assert list(t.comparison) == [name for name, _, _ in ch09.FORM_AND_EPS_COMPARISONS]
+    taus = {
+        spec: consistency.split_half(ap, spec, 40, seed=ch09.SEED).mean()
+        for spec in ("gm:0.01", "gm:1e-5", "gm-floor:1e-5", "gm-floor:0.01")
+    }
+    by = t.set_index("comparison").difference
+    for name, spec, baseline in ch09.FORM_AND_EPS_COMPARISONS:
+        assert by[name] == pytest.approx(taus[spec] - taus[baseline], abs=1e-12), name
+    assert set(t.verdict) <= {"higher", "lower", "undecided"}
+    assert ((t.verdict == "higher") == (t.topics_low > 0)).all()

@@ -119,10 +119,34 @@ def test_setup_registers_the_renderer_before_plain_text():
 
     hooks = []
     irmeans_eval.setup(type("App", (), {"connect": lambda self, event, fn: hooks.append(event)})())
-    assert irmeans_eval.MystRenderer in load_mime_renders() and hooks == ["config-inited"]
+    assert irmeans_eval.MystRenderer in load_mime_renders() and hooks == ["config-inited", "source-read"]
     for builder in ("html", "singlehtml"):
         order = get_mime_priority(builder, ())
         assert order.index(MYST_MIMETYPE) < order.index("text/plain")
     config = type("Config", (), {})()
     irmeans_eval._eval_pattern(None, config)
     assert config.nb_eval_name_regex == irmeans_eval.EVAL_PATTERN
+
+
+def test_the_front_matter_jupyterlab_reads_is_taken_off_before_the_site_reads_a_chapter():
+    """A chapter's first cell starts with the front matter that numbers its exercises in JupyterLab; myst-nb reads
+    none from a notebook's cells, and would have set it as a rule and a heading (a cell of its own showed in
+    JupyterLab as an empty first cell)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "chapters" / "04-averaging.ipynb"
+    text = path.read_text(encoding="utf-8")
+    assert "".join(json.loads(text)["cells"][0]["source"]).startswith("---\n")
+    nb = json.loads(irmeans_eval.without_lab_front_matter(text))
+    first = "".join(nb["cells"][0]["source"])
+    assert first.startswith("# Averaging across topics") and "numbering" not in first
+    assert len(nb["cells"]) == len(json.loads(text)["cells"])
+    source = [text]
+    app = type("App", (), {"env": type("Env", (), {"doc2path": lambda self, name: f"/book/{name}.ipynb"})()})()
+    irmeans_eval._source_read(app, "chapters/04-averaging", source)
+    assert json.loads(source[0]) == nb
+    markdown = ["---\nnumbering: {}\n---\n# A page"]
+    app.env.doc2path = lambda name: f"/book/{name}.md"
+    irmeans_eval._source_read(app, "chapters/index", markdown)
+    assert markdown == ["---\nnumbering: {}\n---\n# A page"]  # a markdown page's front matter is MyST's own

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from irmeans_book.prose import caption
+from irmeans_book.prose import caption, without_front_matter
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "book" / "scripts"))
@@ -37,11 +37,34 @@ def test_the_chapters_lab_cells_are_up_to_date(path):
     fresh = nbformat.read(path, as_version=4)
     changed = execute_notebooks.lab_cells(fresh, int(path.name[:2]))
     assert not changed, f"{path.name}: its cells for JupyterLab are stale: run make notebooks"
+    # The numbering's front matter tops the first cell, the title's: a cell of its own showed as an empty first cell.
     first = stored.cells[0]
-    assert _kind(first) == "numbering" and f'enumerator: "{int(path.name[:2])}.%s"' in first.source
+    assert first.cell_type == "markdown" and not _kind(first)
+    assert first.source.startswith("---\n") and f'enumerator: "{int(path.name[:2])}.%s"' in first.source
+    assert re.search(r"^# ", without_front_matter(first.source), re.M)
     for cell in stored.cells:
+        assert _kind(cell) in (None, "caption"), cell.metadata
         if _kind(cell):
             assert cell.metadata["tags"] == ["remove-cell"], cell.metadata  # never on the site
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_jupyterlab_finds_nothing_to_rewrite_in_a_chapter_it_opens(path):
+    """Opening a chapter marked it changed within a second: JupyterLab wrote the kernel's display name ("Python 3
+    (ipykernel)" for the stored "Python 3") and a PNG under every Vega-Lite figure. Both are stored; and the tables
+    for paper are folded there (they showed at the end of every chapter, with "NaN")."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    assert nb["metadata"]["kernelspec"] == {"display_name": spec.display_name, "language": "python", "name": "python3"}
+    figures = [
+        o["data"] for c in nb["cells"] for o in c.get("outputs", []) if execute_notebooks.VEGALITE in o.get("data", {})
+    ]
+    assert all(d.get("image/png", "").startswith("iVBORw0KGgo") for d in figures), path.name  # a PNG's signature
+    paper = [c for c in nb["cells"] if "paper-only" in c.get("metadata", {}).get("tags", [])]
+    for cell in paper:
+        assert cell["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)

@@ -88,6 +88,8 @@ def test_the_sentences_its_data_no_longer_bear_out_are_listed_and_noted(lecture)
     ]
     assert listed == noted and "GMAP falls from" in listed
     assert "GMAP falls from" in SECTION
+    # The sentence that rests on it is noted with it: it was left standing when GMAP no longer fell.
+    assert listed.index("one reporting GMAP would call it a step back") == listed.index("GMAP falls from") + 1
 
 
 def test_its_figure_and_its_live_controls_start_at_its_setting(lecture):

@@ -66,6 +66,7 @@ CHANGES = {
         },
         "named": {
             "The arithmetic mean of the logs prefers B",
+            "Here the log reverses the verdict",  # what follows from it
             "B stays ahead on this scale over the whole slider",
             "they become steps of the same size",
             "Raw, the second is five times the first",
@@ -123,7 +124,12 @@ CHANGES = {
             "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
             '"X": np.array([1] * 9 + [500])': '"X": np.array([1] * 9 + [3])',
         },
-        "named": {"MAP rises from", "The mean rank prefers Y by a wide margin", "Keeping the gain at"},
+        "named": {
+            "MAP rises from",
+            "A paper reporting MAP would call the feedback system an improvement",  # what follows from it
+            "The mean rank prefers Y by a wide margin",
+            "Keeping the gain at",
+        },
         "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
         "box": None,
     },
@@ -158,7 +164,7 @@ CHANGES = {
                 "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.2, 0.1])"
             ),
         },
-        "named": {"and the εHM prefer B"},
+        "named": {"and the εHM prefer B", "B is the safer system"},
         "figures": {},
     },
 }

@@ -126,3 +126,25 @@ def test_the_site_hides_a_paper_table_and_paper_prints_it():
 def test_a_title_names_its_exercises_and_figure_by_their_numbers():
     title = paper.title(["ex-ch1-flip", "ex-ch1-median"], "fig-ch1-averages", "at each setting", ROOT / "chapters")
     assert title == "For Exercise 1.1 and Exercise 1.2, on paper: Fig. 1.1 at each setting."
+
+
+def test_a_table_for_paper_prints_its_numbers_alike_and_undefined_for_nan():
+    # The PDF's tables mixed precisions (0.28 beside 0.275, 0.309 beside 0.3090) and printed "NaN" where the site says
+    # "undefined" (the HM of S2 in chapter 4's table).
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame({"AM": [0.28, 0.275], "HM": [np.nan, 0.15]}, index=[0.0, 0.05])
+    shown = repr(paper.table(frame, "A table."))
+    assert "NaN" not in shown and "undefined" in shown
+    assert "0.2800" in shown and "0.2750" in shown and "0.1500" in shown
+    assert "undefined" in paper.table(frame, "A table.")._repr_html_()
+    stored = "\n".join(
+        "".join(o["data"]["text/plain"])
+        for path in CHAPTERS
+        for cell in _cells(path)
+        if "paper-only" in cell.get("metadata", {}).get("tags", [])
+        for o in cell.get("outputs", [])
+        if "data" in o
+    )
+    assert stored and "NaN" not in stored and "undefined" in stored  # chapter 4's HM of S2

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from irmeans_book.prose import without_front_matter
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = sorted(p for p in (ROOT / "chapters").glob("[0-9][0-9]-*.ipynb") if 3 <= int(p.name[:2]) <= 10)
@@ -255,6 +256,29 @@ QUOTATIONS = [
         "you optimise in the training set",
     ),
     (10, "ravana2009-score-aggregation", "not appropriate"),
+    # The fifth pass: hedges kept, and the omissions the audit named.
+    (2, "robertson2006-on-gmap", "the measure is undefined if there are no relevant documents"),
+    (2, "robertson2006-on-gmap", "a much more stable measure"),
+    (2, "robertson2006-on-gmap", "tends to predict other measures well"),
+    (2, "robertson2006-on-gmap", "much more sensitive to differences at the top of the ranking than lower down"),
+    (3, "robertson2006-on-gmap", "strictly suitable for ordinal-only scales"),
+    (3, "robertson2006-on-gmap", "can be useful, but is somewhat limited"),
+    (4, "ravana2009-score-aggregation", "no sense in which any of systems S1 to S4"),
+    (4, "ravana2009-score-aggregation", "it is immediately tempting"),
+    (
+        7,
+        "ravana2009-score-aggregation",
+        "suggest that GM-AP is the more stable aggregation technique for this data set",
+    ),
+    (9, "ravana2009-score-aggregation", "there are no bookends in SP"),
+    (9, "ravana2009-score-aggregation", "if we are more interested in fidelity near the top"),
+    (9, "ravana2009-score-aggregation", "uniformly better"),
+    (10, "zhai2016-tdma-ch9-part2", "then perhaps MAP would be preferred"),
+    (10, "robertson2006-on-gmap", "for external reasons prefer one to the other"),
+    (10, "robertson2006-on-gmap", "rather more stable in this respect than many other measures"),
+    (10, "robertson2006-on-gmap", "even in this case, however, variety may be good"),
+    (10, "robertson2006-on-gmap", "easy to find"),
+    (10, "robertson2006-on-gmap", "substantially change the conclusions"),
 ]
 
 #: Phrases the chapters put in double quotes that are no source's words: their own examples, a tool's help, a
@@ -317,7 +341,8 @@ def quoted_in(cells) -> list[str]:
         # A cell for JupyterLab alone (its numbering's front matter, a figure's caption) is not prose.
         if cell.cell_type != "markdown" or cell.metadata.get("irmeans", {}).get("lab"):
             continue
-        lines = [line for line in cell.source.split("\n") if not re.match(r"^\s*(```|~~~|:::)|^ {4}", line)]
+        source = without_front_matter(cell.source)  # the first cell's numbering, for JupyterLab
+        lines = [line for line in source.split("\n") if not re.match(r"^\s*(```|~~~|:::)|^ {4}", line)]
         prose = re.sub(r"\{\w+\}`[^`]*`", " ", " ".join(" ".join(lines).split()))
         prose = re.sub(r"`[^`]*`", " ", prose)
         found += re.findall(r'"([^"]+)"', prose)
@@ -477,3 +502,73 @@ def test_the_works_known_through_the_sources_are_in_the_bibliography_as_they_cit
         for pages in ("753–754", "642–646", "479–486"):
             assert pages in references
         assert normalized("Cormack and T. R. Lynam. Statistical precision") in source_texts()["robertson2006-on-gmap"]
+
+
+# ---------------------------------------------------------------------------
+# The fifth pass: hedges kept, claims no stronger than their sources, definitions cited to what defines them
+# ---------------------------------------------------------------------------
+
+
+def test_the_sources_hedges_are_kept():
+    # Zhai & Massung: "then *perhaps* MAP would be preferred"; Robertson: "variety *may be* good"; Ravana & Moffat:
+    # top-weighting matters "*if* we are more interested in fidelity near the top".
+    which = text(10)
+    assert "then perhaps MAP would be preferred" in which
+    assert not re.search(r'"improve over all kinds of queries" MAP would;', which)
+    assert "but even there variety helps" not in which and "variety may be good" in which
+    consistency = text(9)
+    assert "since agreement near the top of two orderings matters more" not in consistency
+    assert "if we are more interested in fidelity near the top" in consistency
+
+
+def test_gmap_less_stable_is_one_tracks_analysis_not_a_rule():
+    # Robertson reports the Robust track's analysis; Ravana & Moffat find the GM the more stable on TREC9 (§5.1).
+    maps = text(7)
+    assert "- GMAP is less stable than MAP, though reasonably stable" not in maps
+    assert "That is one track's analysis, not a rule" in maps and "Neither is a general rule" in maps
+
+
+def test_robertsons_check_threshold_is_the_books_reading():
+    which = text(10)
+    assert re.search(r"that rule is this book's reading, not Robertson's", which)
+    assert '"easy to find"' in which
+
+
+def test_ravana_and_moffat_read_four_lessons_from_table_3():
+    consistency = text(9)
+    assert "three lessons" not in consistency and "read four lessons" in consistency
+
+
+def test_definitions_are_cited_to_what_defines_them():
+    # Manning et al.'s and Zhai & Massung's extracts hold neither AP's nor the P-R curve's nor interpolation's nor nDCG's
+    # and ERR's definitions, nor call MAP "the standard summary"; trec_eval and the original papers define them.
+    assert "The definitions are those of" not in text(2)
+    assert not re.search(r'The measures follow the textbook definitions \{eval\}`cite_p\("manning2008iir"', text(1))
+    assert not re.search(r'MAP, the standard summary of a run \{eval\}`cite_p\("manning2008iir"', text(4))
+    import irmeans
+
+    doc = " ".join(irmeans.interpolated_precision.__doc__.split())
+    assert "Manning" not in doc and "iprec_at_recall" in doc
+
+
+def test_the_spearman_intervals_standard_error_is_fieller_hartley_and_pearsons():
+    consistency = text(9)
+    assert "$1.06/\\sqrt{n - 3}$" not in consistency
+    assert "$\\sqrt{1.06/(n - 3)}$" in consistency and "fieller1957tests" in consistency
+
+
+def test_the_books_own_counts_come_with_their_intervals():
+    # "εGM(0.01) beats trec_eval's GM on 43 of 46", "raises its mean τ on 43 ... median 0.053", "at the same ε the two
+    # forms order systems almost alike" (tested at 1e-5 alone), "clearly less consistent than the AM on most matrices"
+    # (24 of 46), the sweep's peak and chapter 5's one run: each now with its interval, or said to be one estimate.
+    consistency, which = text(9), text(10)
+    assert "beats it on {eval}`ch9_wins_gm_trec`" not in consistency
+    assert "clearly more consistent than trec_eval's GM on {eval}`ch9_vs_trec_higher`" in consistency
+    assert "At ε = 0.01 the two forms part more than at 10⁻⁵" in consistency
+    assert "clearly less consistent than the AM on most matrices" not in consistency
+    assert "That peak is a single estimate" in consistency
+    assert "a majority of low scores" in consistency and "{eval}`ch9_majority_n`" in consistency
+    assert "the data cannot say which of the two the outcome follows" in consistency
+    assert "at the same ε the two forms order systems almost alike" not in which
+    assert "ch10_form_2_max" in which and "{eval}`ch10_eps_higher`" in which
+    assert "One run is a single example" in text(5)

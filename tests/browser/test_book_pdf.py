@@ -191,6 +191,18 @@ PRINT_LAYOUT = """() => {
 }"""
 
 
+#: Each numbered figure's least height on paper, caption and all, in px: drawn no smaller than its smallest text at
+#: the given px (make_pdf_paper.js's limit).
+LEAST_HEIGHTS = """(least) => Object.fromEntries(Array.from(document.querySelectorAll(".bd-article figure[id]"))
+  .filter((f) => f.querySelector(".irmeans-figure svg")).map((f) => {
+    const svg = f.querySelector(".irmeans-figure svg");
+    const drawn = svg.getBoundingClientRect();
+    const scale = drawn.width / (parseFloat(svg.getAttribute("width")) || drawn.width);
+    const smallest = Math.min(...Array.from(svg.querySelectorAll("text")).map((t) => parseFloat(getComputedStyle(t).fontSize))) * scale;
+    return [f.id, f.getBoundingClientRect().height - drawn.height * (1 - Math.min(1, least / smallest))];
+  }))"""
+
+
 @pytest.fixture(scope="module")
 def printed(browser, site):
     """The single page laid out for paper as make_pdf lays it out, made the student's edition, measured."""
@@ -213,6 +225,7 @@ def printed(browser, site):
         page.add_script_tag(path=str(sitetools.HELPERS.with_name("surface_checks.js")))
         measured = {
             **page.evaluate(PRINT_LAYOUT),
+            "least": page.evaluate(LEAST_HEIGHTS, MIN_PT * 96 / 72),
             "equations": page.evaluate("() => irmeansSurface.equations()"),
             "boxes": page.evaluate("() => irmeansSurface.boxes()"),
         }
@@ -251,3 +264,78 @@ def test_a_chapter_printed_from_its_page_keeps_its_number(browser, base_url):
     sections = [t.strip() for t in page.locator(".bd-article h2:visible").all_inner_texts()]
     assert sections[0].startswith("4.1. "), sections
     page.context.close()
+
+
+# ----------------------------------------------------------------------------- the fifth reading's pages
+
+
+#: The least share of a page's column that a page inside a chapter fills: a page followed by more of the same
+#: chapter was left 80 % empty (page 58) before a block that did not fit under it.
+LEAST_FILLED = 0.4
+#: What a page starts with when it starts a chapter, a part of the PDF or the appendix (a page may end short then).
+STARTS_A_PART = re.compile(
+    r"^(\d+\. |Appendix|Contents|Answers|Part [IV]+|Back matter|Command-line reference|API reference)"
+)
+
+
+def test_no_page_inside_a_chapter_is_mostly_empty(site, pages, printed):
+    """A figure too tall for the room a page leaves, even drawn as small as its text allows, starts the next page;
+    any other figure after a page left mostly empty is drawn smaller to fit there (make_pdf.figure_gaps), and a
+    long table for paper breaks between its rows."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(site / PDF)
+    gaps = make_pdf.figure_gaps(site / PDF, list(printed["least"]))
+    too_tall = {f for f, room in gaps.items() if printed["least"][f] > room}
+    # The page before each of them (a figure on page index k follows page number k).
+    excused = {reader.get_destination_page_number(reader.named_destinations[f"/{f}"]) for f in too_tall}
+    pictures = pdf_pages.pictures(site / PDF, dpi=24)
+    short = []
+    for picture, page in zip(pictures, pages):
+        if page.number == len(pages) or page.number in excused:
+            continue
+        after = pages[page.number]  # the next page
+        if after.lines and STARTS_A_PART.match(after.lines[0].text):
+            continue
+        top, foot = int(picture.height * 0.05), int(picture.height * 0.9)
+        inked = [y for y in range(top, foot) if min(picture.row(y)) < 180]
+        filled = ((max(inked) if inked else top) - top) / (foot - top)
+        if filled < LEAST_FILLED:
+            short.append(
+                f"page {page.number}: {filled:.0%} filled, then {after.lines[0].text[:50] if after.lines else ''}"
+            )
+    assert not short, short
+
+
+def test_captions_are_printed_in_the_texts_weight(site):
+    """Captions were 9 pt ExtraLight grey, too thin and pale on paper: no light face is printed at all."""
+    import subprocess
+
+    fonts = subprocess.run(["pdffonts", str(site / PDF)], capture_output=True, text=True, check=True).stdout
+    assert not re.search(r"(Extra)?Light|Thin", fonts), fonts
+
+
+def test_the_command_line_references_help_lines_are_printed_whole(site, pages):
+    """The help's wrapped lines restarted at column 0 on paper: each line of each command's help, as the page
+    writes it (80 columns), is one line of the PDF."""
+    sys.path.insert(0, str(sitetools.ROOT / "book" / "extensions"))
+    import irmeans_reference
+
+    printed = {" ".join(line.split()) for page in pages for line in pdf_pages.visual_lines(page)}
+    broken = []
+    for command in [None, *irmeans_reference.commands()]:
+        for line in irmeans_reference.wrapped(irmeans_reference.command_help(command)).split("\n"):
+            words = " ".join(line.split())
+            if len(line) >= 60 and words not in printed:
+                broken.append(words)
+    assert not broken, broken[:5]
+
+
+def test_the_students_edition_speaks_of_its_own_solutions_and_prints_no_nan(site, pages):
+    """It said the exercises "hide their solutions until you open them"; its tables for paper printed "NaN" where
+    the site says "undefined"."""
+    appendix = next(p.number for p in pages if p.lines and p.lines[0].text.startswith("Appendix"))
+    text = " ".join(" ".join(line.text for line in page.lines) for page in pages[: appendix - 1])
+    assert "until you open" not in text and "solutions folded" not in text
+    assert not re.search(r"\bNaN\b", text)  # the API reference may speak of NaN; the chapters print none
+    assert "undefined" in text

@@ -169,3 +169,35 @@ def test_a_search_that_finds_nothing_says_so_in_the_books_words(browser, base_ur
     page.context.close()
     assert "did not match any page" in message and "categories" not in message, message
     assert not (log.errors or log.failed or log.outside), log
+
+
+def test_inline_maths_reads_as_the_reader_sees_it_in_a_summary(browser, base_url):
+    """Chapter 6's summary read "exp(overlinelog(x+ε))": a bar over a mean, and a root, are written as words."""
+    page, _ = open_page(browser, base_url, "search.html?q=" + quote("trec_eval floor"))
+    read = page.evaluate(
+        """() => [String.raw`\\exp(\\overline{\\log(x+\\varepsilon)})-\\varepsilon`, String.raw`\\sqrt{1.06/(n - 3)}`]
+          .map((tex) => window.irmeansSearchText.texToText(tex))"""
+    )
+    page.context.close()
+    assert read == ["exp(mean(log(x+ε)))-ε", "√(1.06/(n - 3))"], read
+    results, log = search(browser, base_url, "additive form floor")
+    zeros = [r for r in results if r["path"] == "chapters/06-zeros-and-epsilon.html"]
+    assert zeros, results
+    assert all(not re.search(r"overline|\\|\bsqrt\b", r["summary"]) for r in results), results
+    assert not (log.errors or log.failed or log.outside), log
+
+
+def test_a_page_is_listed_once(browser, base_url):
+    """ "Kendall" listed chapter 7 twice: once for its text, once for the title of its box on Kendall's τ."""
+    results, log = search(browser, base_url, "Kendall")
+    paths = [r["path"] for r in results]
+    assert "chapters/07-map-gmap-mrr.html" in paths and len(paths) == len(set(paths)), paths
+    assert not (log.errors or log.failed or log.outside), log
+
+
+def test_the_first_page_found_for_holm_defines_it(browser, base_url):
+    """Chapters 9 and 10 used "Holm-adjusted", defined only in the API reference, and the first hit did not define
+    it: chapter 10 defines it where it uses it, and comes first."""
+    results, log = search(browser, base_url, "Holm")
+    assert results and results[0]["path"] == "chapters/10-which-average.html", results
+    assert not (log.errors or log.failed or log.outside), log

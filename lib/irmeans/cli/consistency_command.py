@@ -108,7 +108,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         default="own",
         help="whose scores decide difficulty: each average's own (standardized for std-; default), raw, standardized",
     )
-    options.add_draws(p, "--splits", splits, 10_000, "random splits")
+    # -n is compare's option too, where it counts the randomization test's sign vectors: the help says which.
+    options.add_draws(
+        p, "--splits", splits, 10_000, "random splits of the topics into halves here, sign vectors in compare"
+    )
     options.add_seed(p, "the random splits and resamples")
     p.add_argument(
         "--bootstrap",
@@ -122,7 +125,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         type=splits,
         metavar="N",
         help="random splits of each resample (default: --splits over the resamples, 1 to 50, so that the "
-        "resamples draw about as many splits as the experiment)",
+        "resamples draw about as many splits as the experiment: 10 at the default --splits and --bootstrap)",
     )
     options.add_digits(p)
     p.set_defaults(handler=run_consistency)
