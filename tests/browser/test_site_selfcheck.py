@@ -8,6 +8,7 @@ import pytest
 import sitetools
 from irmeans_book.selfcheck import Choice, Number, answer
 from visit import open_page, reading, run_axe
+from your_scores_cases import ENTRIES
 
 NUMBER_PAGE, NUMBER_LABEL = "chapters/04-averaging.html", "sc-ch4-s1-ehm"
 CHOICE_PAGE, CHOICE_LABEL = "chapters/04-averaging.html", "sc-ch4-first-ehm"
@@ -56,6 +57,20 @@ def test_a_wrong_number_gets_the_hint_and_a_right_one_is_confirmed(averaging):
     # Typed as a reader might: a decimal comma.
     assert _answer_number(page, NUMBER_LABEL, right.shown.replace(".", ",")).startswith("Right")
     assert not (log.errors or log.failed or log.outside), log
+
+
+def test_an_answer_is_read_by_the_boxes_rule(averaging):
+    """The self-checks took "0,275" and the "your scores" boxes split it: one rule now (a comma between digits is
+    a decimal comma when the text holds no '.' and no ';'), in selfcheck.js as in irmeans_book.yourscores."""
+    page, _ = averaging
+    read = "(t) => window.irmeansSelfcheck.parseNumber(t)"
+    single = [(text, numbers[0]) for text, numbers in ENTRIES if len(numbers) == 1]
+    assert single
+    for text, number in single:
+        assert page.evaluate(read, text) == pytest.approx(number), text
+    for text, numbers in ENTRIES:
+        if len(numbers) > 1:
+            assert page.evaluate(f"(t) => Number.isNaN(({read})(t))", text), text
 
 
 def test_what_is_not_a_number_is_said_so(averaging):
