@@ -582,19 +582,32 @@
       holder = document.createElement("details");
       holder.id = id;
       holder.className = "irmeans-data";
-      var summary = document.createElement("summary");
-      summary.textContent = "Show the data of " + figureName(el);
-      holder.appendChild(summary);
+      holder.appendChild(document.createElement("summary"));
       holder.appendChild(document.createElement("div"));
       holder.addEventListener("toggle", function () {
-        summary.textContent = (holder.open ? "Hide" : "Show") + " the data of " + figureName(el);
+        nameDataToggle(holder, el);
         if (holder.open) fillTables(holder, tooltipTables(figures[el.id].view.scenegraph().root), el);
       });
       var after = document.getElementById(el.id + "-now") || el;
       after.insertAdjacentElement("afterend", holder);
     }
+    nameDataToggle(holder, el);
     if (holder.open) fillTables(holder, tables, el);
   }
+
+  // The toggle says what it shows, and whether it shows or hides it: "Show the data of Fig. 4.1".
+  function nameDataToggle(holder, el) {
+    holder.querySelector("summary").textContent = (holder.open ? "Hide" : "Show") + " the data of " + figureName(el);
+  }
+
+  // A figure is drawn as soon as its script is read, before its caption: the toggles learn their figure's number
+  // once the page is read.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("details.irmeans-data").forEach(function (holder) {
+      var el = document.getElementById(holder.id.replace(/-data$/, ""));
+      if (el) nameDataToggle(holder, el);
+    });
+  });
 
   function fillTables(holder, tables, el) {
     var box = holder.querySelector("div");

@@ -577,9 +577,10 @@ def rank_shares_chart(ranks):
             stack="share", as_=["start", "end"], groupby=["system", "average"], sort=[{"field": "topic"}]
         )
         .transform_filter(f"datum.share >= {LABELLED_SHARE}")
-        .transform_calculate(middle="(datum.start + datum.end) / 2")
+        # The rank as text: the site breaks a long text into lines, which a number is not.
+        .transform_calculate(middle="(datum.start + datum.end) / 2", label="'' + datum.rank")
         .mark_text(color=GLYPH_INK, fontSize=13)
-        .encode(x="middle:Q", text="rank:N")
+        .encode(x="middle:Q", text="label:N")
     )
     return (
         alt.layer(bars, labels, data=table)
