@@ -52,7 +52,8 @@ window.irmeansTags = (() => {
   NO_GENERATED.textContent =
     ".irmeans-no-before::before { content: none !important; } .irmeans-no-after::after { content: none !important; }";
 
-  // Every typeset formula: role img, its spoken form as its name. Returns how many, and any it could not say.
+  // Every typeset formula, those copied into the answers' appendix too: role img, its spoken form (from the MathML
+  // copy MathJax keeps beside it) as its name. Returns how many, and any it could not say.
   async function formulas() {
     if (!window.MathJax || !MathJax.startup || !MathJax.startup.document) return { formulas: 0, unsaid: [] };
     await MathJax.startup.promise;
@@ -60,18 +61,17 @@ window.irmeansTags = (() => {
     document.head.appendChild(NO_GENERATED);
     const unsaid = [];
     let count = 0;
-    for (const item of Array.from(MathJax.startup.document.math)) {
-      const box = item.typesetRoot;
-      if (!box || !box.isConnected) continue;
+    for (const box of document.querySelectorAll("mjx-container")) {
+      const mathml = box.querySelector("mjx-assistive-mml math");
       let said = "";
       try {
-        said = Sre.toSpeech(MathJax.startup.toMML(item.root)).trim();
+        said = mathml ? Sre.toSpeech(mathml.outerHTML).trim() : "";
       } catch (e) {
         said = "";
       }
       if (!said) {
-        unsaid.push(item.math);
-        said = item.math;
+        unsaid.push(box.textContent.slice(0, 60));
+        continue;
       }
       box.setAttribute("role", "img");
       box.setAttribute("aria-label", said);

@@ -520,8 +520,12 @@
     var said = describe(el, view, spec);
     dataTables(el, view);
     var timer = null;
+    // Vega calls a signal's listeners while its dataflow runs: the view is run again only after that (a run
+    // asked for from inside one fails with "Dataflow already running").
     var changed = function () {
-      view.runAsync().then(function () { markInvalid(el, view); });
+      setTimeout(function () {
+        view.runAsync().then(function () { markInvalid(el, view); });
+      }, 0);
       clearTimeout(timer);
       timer = setTimeout(function () {
         view.runAsync().then(function () {

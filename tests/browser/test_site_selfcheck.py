@@ -134,3 +134,31 @@ def test_every_selfcheck_on_the_site_accepts_its_answer(tour):
     assert len(forms) >= 14, forms
     wrong = [(path, f) for path, f in forms if f["said"] != f["expected"] or f["overflow"] > 1]
     assert not wrong, wrong
+
+
+#: Each answer box's and each figure's text box's border against what is behind it (WCAG 1.4.11: the border is
+#: all that shows the field).
+BORDERS = """() => {
+  const rgb = (c) => { const m = c.match(/rgba?\\(([\\d.]+),\\s*([\\d.]+),\\s*([\\d.]+)(?:,\\s*([\\d.]+))?/); return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null; };
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = (el) => { for (let e = el.parentElement; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c && c[3] > 0.5) return c; } return [255, 255, 255, 1]; };
+  return Array.from(document.querySelectorAll("input.selfcheck-input, .irmeans-figure .vega-bindings input[type=text]"))
+    .filter((el) => el.getBoundingClientRect().width)
+    .map((el) => ({ field: el.name || el.id, contrast: Math.round(100 * contrast(rgb(getComputedStyle(el).borderTopColor), behind(el))) / 100 }));
+}"""
+
+
+@reading("answer box borders", widths=(1366,), stage="opened", pages=sitetools.made_from_a_notebook)
+def _borders(page, where):
+    return page.evaluate(BORDERS)
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_every_answer_box_is_outlined_at_3_to_1(tour, mode):
+    """The answer box's border, all that shows the field, was 1.33:1 on a light page and 2.25:1 on a dark one."""
+    found = {key: f for key, f in tour.found("answer box borders").items() if key[2] == mode}
+    boxes = [(key[0], f) for key, fields in found.items() for f in fields]
+    assert len(boxes) >= 14, boxes
+    faint = [(path, f) for path, f in boxes if f["contrast"] < 3]
+    assert not faint, faint
