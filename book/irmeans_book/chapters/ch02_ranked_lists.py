@@ -409,8 +409,8 @@ def pr_curve_chart(rels, num_relevant=None):
             x2="recall:Q",
             y=alt.Y("floor:Q"),
             y2="precision:Q",
-            **what,
-            stroke=key(alt.Stroke, 0, legend=None),
+            color=what["color"],  # a block has no mark's shape or line's dashes: its colour's entry, outlined
+            stroke=key(alt.Stroke, 0, legend=legend),
         )
     )
     line = base.transform_calculate(what=repr(names[2])).mark_line().encode(x=x, y=y, order="rank:Q", **what)
