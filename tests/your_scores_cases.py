@@ -7,6 +7,7 @@ the check of the boxes on the site (tests/browser/test_site_your_scores.py), whi
 from __future__ import annotations
 
 import numpy as np
+from irmeans_book.yourscores import entries
 
 #: (what the case is, system A's text, system B's text).
 CASES = [
@@ -18,6 +19,21 @@ CASES = [
     ("many decimals", "0.12345 0.6789", "0.40005"),
     ("commas, spaces and tabs", "0.1,0.2 ,\t0.3", "0.3\t0.2 0.1"),
     ("a near tie", "0.3 0.5", "0.3 0.500001"),
+    ("decimal commas", "0,5 0,25 0,1", "0,3 0,2"),
+    ("decimal commas and commas between them", "0,5, 0,25", "0.5,0.25"),
+]
+
+#: How a box or a self-check reads what is typed (irmeans_book.yourscores.entries): (text, the numbers read).
+#: A comma between digits is a decimal comma only when the text holds no '.' and no ';'.
+ENTRIES = [
+    ("0,5 0,25 0,1", [0.5, 0.25, 0.1]),
+    ("0.5,0.25", [0.5, 0.25]),
+    ("0,5, 0,25", [0.5, 0.25]),
+    ("0,5;0,25", [0, 5, 0, 25]),
+    ("0.5 0,25", [0.5, 0, 25]),
+    ("1,0\t0,0", [1.0, 0.0]),
+    ("0,275", [0.275]),
+    (" ;0.1;; 0.2 ,", [0.1, 0.2]),
 ]
 
 
@@ -33,5 +49,5 @@ def random_cases(seed: int, count: int = 2) -> list[tuple[str, str, str]]:
 
 
 def scores(text: str) -> np.ndarray:
-    """The scores a box reads from ``text`` (numbers separated by commas or white space)."""
-    return np.array([float(t) for t in text.replace(",", " ").split()])
+    """The scores a box reads from ``text`` (irmeans_book.yourscores.entries)."""
+    return np.array([float(t) for t in entries(text)])

@@ -77,6 +77,9 @@ PAGE_JS = "irmeans-page.js"
 #: sphinx-togglebutton's click handler, replaced: a folded solution's title opens it, its link goes to the
 #: exercise (book/static). After togglebutton.js, whose scripts have the default priority, 500.
 TOGGLE_JS = "irmeans-togglebutton.js"
+#: Toggles named by what they show, focus given back when a dialog closes, Escape closing tooltips (book/static).
+#: After sphinx-togglebutton's script too: it names the buttons that script makes.
+ACCESS_JS = "irmeans-access.js"
 #: Words a reader searches for that the book writes as symbols: a page with the symbol gets the word as a keyword.
 SEARCH_SYNONYMS = {"ε": "epsilon", "τ": "tau"}
 #: How the search orders its results (Sphinx's ``html_search_scorer``): the defining chapter first.
@@ -481,6 +484,7 @@ def setup(app):
         plugins.append(VegaLiteSiteRenderer)
     app.add_js_file(PAGE_JS)  # every page
     app.add_js_file(TOGGLE_JS, priority=501)  # every page, after sphinx-togglebutton's script
+    app.add_js_file(ACCESS_JS, priority=502)  # every page, after both
     app.connect("config-inited", _no_navbar_header)
     app.connect("config-inited", _search_scorer)
     app.connect("doctree-resolved", _search_keywords)

@@ -54,6 +54,11 @@ __all__ = [
     "Control",
     "controls",
     "at_setting",
+    "power_of_ten",
+    "STATE",
+    "MAX_STATES",
+    "sentence",
+    "states",
     "LiveFigure",
 ]
 
@@ -76,6 +81,10 @@ def to_spec(chart, alt_text):
     # only the labels that collide kept 0.00, 0.04, 0.06, 0.08 of Fig. 5.2: the first and last labels sit flush
     # with the axis's ends, and only they collided.)
     chart = chart.configure_axis(labelOverlap="parity", labelSeparation=3)
+    # Every mark at full opacity unless its chart says otherwise: Vega-Lite draws points, ticks, circles and
+    # squares at 0.7, and most of the palette then fell below 3:1 against the page (WCAG 1.4.11).
+    chart = chart.configure_point(opacity=1).configure_circle(opacity=1)
+    chart = chart.configure_square(opacity=1).configure_tick(opacity=1)
     with alt.data_transformers.enable("default", max_rows=None):
         return fixed_precision(chart.to_dict(validate=True))
 
@@ -262,20 +271,26 @@ class VegaLiteFigure:
         return {VEGALITE_MIMETYPE: self.spec, "text/plain": f"[Figure] {self.spec['description']}"}
 
 
-def show(chart, alt, controls=True, source=None):
+def show(chart, alt, controls=True, source=None, state=None):
     """Display ``chart`` in a notebook, with ``alt`` as its alt text.
 
     Parameters
     ----------
     chart : altair.TopLevelMixin
     alt : str
-        What the figure shows, in a sentence or two, for readers who cannot see it.
+        What the figure shows, in a sentence or two, for readers who cannot see it. With ``state``, what it shows
+        whatever the setting of its controls.
     controls : bool
         False: the chart's parameters lose their inputs (:func:`without_controls`),
         for a chart redrawn by ipywidgets (:class:`LiveFigure`).
     source : str, optional
         The attribution the figure's data need (:data:`TREC_DATA` for the TREC runs'
         scores): kept in the spec, shown and embedded when the figure is saved.
+    state : callable, optional
+        ``state(**setting) -> str``: what the figure shows at a setting of its controls, in a sentence, each
+        control by its name at a value it can take (as the spec holds it: a select's option, a slider's
+        number, a checkbox's True or False). The alt text is ``alt`` and the state at the starting setting;
+        on the site it follows the reader's setting (:func:`states`).
 
     Returns
     -------
@@ -287,13 +302,76 @@ def show(chart, alt, controls=True, source=None):
     >>> c = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q")
     >>> show(c, alt="One point.").spec["description"]
     'One point.'
+    >>> k = alt.param(name="k", value=1, bind=alt.binding_range(min=1, max=3, step=1, name="k "))
+    >>> fig = show(c.add_params(k), alt="One point.", state=lambda k: f"k is {k:g}.")
+    >>> fig.spec["description"], fig.spec["usermeta"]["irmeans_states"]["rows"]
+    ('One point. k is 1.', [[1.0, 'k is 1.'], [2.0, 'k is 2.'], [3.0, 'k is 3.']])
     """
     if not alt or not alt.strip():
         raise ValueError("alt text must not be empty")
     spec = to_spec(chart, alt.strip())
     if source:
         spec["usermeta"] = {**spec.get("usermeta", {}), "irmeans_source": source}
+    if state is not None:
+        start = _starting_setting(spec)
+        spec["description"] = f"{alt.strip()} {state(**start).strip()}"
+        if controls:
+            spec["usermeta"] = {**spec.get("usermeta", {}), **states(spec, alt.strip(), state)}
     return VegaLiteFigure(spec if controls else without_controls(spec))
+
+
+#: A parameter (with an ``expr``) or a mark whose name starts with this says, in words, part of what the figure
+#: shows at the reader's setting: the site reads it when the figure's settings are too many to store each one's.
+STATE = "irmeans_state"
+#: At most this many settings of a figure's controls have their state stored in its spec (:func:`states`).
+MAX_STATES = 600
+
+
+def sentence(text):
+    """Lines of text (a figure's read-out, as the live figures print it) as one sentence.
+
+    Examples
+    --------
+    >>> sentence("AM    0.2600\\nHM    undefined (a score is 0)")
+    'AM 0.2600; HM undefined (a score is 0).'
+    """
+    lines = [" ".join(line.split()) for line in str(text).splitlines() if line.strip()]
+    return "; ".join(lines).rstrip(".") + "."
+
+
+def states(spec, overview, state, limit=MAX_STATES):
+    """What the site needs to make a figure's text follow its controls: ``usermeta`` entries for ``spec``.
+
+    ``irmeans_overview`` is what the figure shows at any setting (``overview``). If its controls have at most
+    ``limit`` settings, ``irmeans_states`` holds each: ``{"controls": [name, ...], "rows": [[value, ...,
+    text], ...]}``, the text ``state(**setting)`` (a setting for which ``state`` raises LookupError, one where
+    the figure has no data, has no row); the site shows the row of the reader's setting. With more, the spec
+    should say its state itself, in a parameter or a mark named :data:`STATE` (read as drawn): the book's
+    figures do (tests/book/test_figure_words.py).
+
+    Examples
+    --------
+    >>> spec = {"params": [{"name": "k", "value": 1, "bind": {"input": "select", "options": [1, 2]}}], "mark": "point"}
+    >>> states(spec, "Points.", lambda k: f"k = {k}.")["irmeans_states"]
+    {'controls': ['k'], 'rows': [[1, 'k = 1.'], [2, 'k = 2.']]}
+    """
+    import itertools
+
+    found = controls(spec)
+    grids = [c.values() for c in found]
+    count = int(np.prod([len(g) for g in grids])) if grids else 1
+    out = {"irmeans_overview": overview}
+    if count > limit or any(not g for g in grids):
+        return out
+    names = [c.name for c in found]
+    rows = []
+    for values in itertools.product(*grids):
+        try:
+            rows.append([*values, state(**dict(zip(names, values))).strip()])
+        except LookupError:
+            continue
+    out["irmeans_states"] = {"controls": names, "rows": rows}
+    return out
 
 
 def figure_id(spec):
@@ -476,6 +554,21 @@ def example(values, dtype=float):
     return array
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(k):
+    """10 to the power ``k`` as a log axis labels it, short: 10⁻⁵ below 1, 1 to 1000 as numbers, 10⁴ above.
+
+    Examples
+    --------
+    >>> [power_of_ten(k) for k in (-5, -1, 0, 2, 4)]
+    ['10⁻⁵', '10⁻¹', '1', '100', '10⁴']
+    """
+    k = int(k)
+    return str(10**k) if 0 <= k <= 3 else "10" + str(k).translate(_SUPERSCRIPT)
+
+
 def csv_data(frame):
     """A DataFrame as inline Vega-Lite data in CSV: far smaller than JSON rows.
 
@@ -547,6 +640,27 @@ class Control:
             step=bind.get("step"),
         )
 
+    def values(self) -> list:
+        """Every value the control can take: a select's options, a checkbox's False and True, a slider's steps
+        (and where it starts, if that is off them); none for a text box (a reader types anything).
+
+        Examples
+        --------
+        >>> Control("k", "k", "range", 0.25, min=0.0, max=0.5, step=0.1).values()
+        [0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5]
+        """
+        if self.options:
+            return list(self.options)
+        if self.input == "checkbox":
+            return [False, True]
+        if self.input == "range" and self.step:
+            n = int(round((self.max - self.min) / self.step))
+            steps = [float(np.round(self.min + k * self.step, 10)) for k in range(n + 1)]
+            if isinstance(self.value, int | float) and all(abs(self.value - s) > 1e-9 for s in steps):
+                steps = sorted([*steps, float(self.value)])
+            return steps
+        return []
+
     def shown(self, value) -> str:
         """``value`` as the control shows it: a select's label, a slider's number, a checkbox's yes or no."""
         if self.options:
@@ -603,6 +717,11 @@ def controls(spec) -> list[Control]:
     ['k']
     """
     return [Control.of(p) for p in spec.get("params", []) if isinstance(p.get("bind"), dict) and "input" in p["bind"]]
+
+
+def _starting_setting(spec) -> dict:
+    """Each control's value as the figure starts, by name."""
+    return {c.name: c.value for c in controls(spec)}
 
 
 def at_setting(spec, settings):

@@ -36,10 +36,19 @@ import re
 import altair as alt
 from irmeans.averages import Average
 
-from irmeans_book.plots import VegaLiteFigure, show
+from irmeans_book.plots import STATE, VegaLiteFigure, show
 from irmeans_book.vega_forms import vega_form
 
-__all__ = ["PARAMS", "your_scores_chart", "your_scores", "as_text", "requirement"]
+__all__ = [
+    "PARAMS",
+    "DECIMAL_COMMA",
+    "SEPARATORS",
+    "entries",
+    "your_scores_chart",
+    "your_scores",
+    "as_text",
+    "requirement",
+]
 
 #: The parameters bound to the two boxes, by system.
 PARAMS = {"A": "scores_a", "B": "scores_b"}
@@ -68,11 +77,37 @@ def requirement(average: Average, with_eps: bool) -> str:
     return text if with_eps else re.sub(r"\s*\([^()]*ε[^()]*\)", "", text).strip()
 
 
+#: A comma between two digits, which is a decimal comma when the box holds no '.' and no ';' (:func:`entries`).
+DECIMAL_COMMA = r"(\d),(?=\d)"
+#: What separates a box's numbers: white space, ';' and commas (those that are not decimal commas).
+SEPARATORS = r"[\s,;]+"
+
+
+def entries(text: str) -> list[str]:
+    """The entries a box reads from ``text``: numbers separated by white space, ';' or commas, where a comma
+    between two digits is a decimal comma if the text holds no '.' and no ';' ("0,5 0,25" is 0.5 and 0.25;
+    "0.5,0.25" stays two numbers). The self-checks read a number by the same rule (``selfcheck.js``); the box's
+    own Vega expressions follow it (:func:`your_scores_chart`), and the tests hold all three to the same cases.
+
+    Examples
+    --------
+    >>> entries("0,5 0,25 0,1"), entries("0.5,0.25"), entries(" 0,5; 0,25 ")
+    (['0.5', '0.25', '0.1'], ['0.5', '0.25'], ['0', '5', '0', '25'])
+    """
+    if not re.search(r"[.;]", text):
+        text = re.sub(DECIMAL_COMMA, r"\1.", text)
+    return [e for e in re.split(SEPARATORS, text.strip()) if e]
+
+
 def _parsed():
-    """The transforms that turn the two boxes into one row per score: ``system, token, score, ok, bad``."""
-    split = "split(replace(trim(datum.text), regexp('[\\\\s,;]+', 'g'), ' '), ' ')"
+    """The transforms that turn the two boxes into one row per score: ``system, token, score, ok, bad``.
+    The rule is :func:`entries`'s."""
+    regexp = lambda pattern: "regexp(" + json.dumps(pattern) + ", 'g')"  # noqa: E731
+    decimal = f"test(regexp('[.;]'), datum.raw) ? datum.raw : replace(datum.raw, {regexp(DECIMAL_COMMA)}, '$1.')"
+    split = f"split(replace(trim(datum.text), {regexp(SEPARATORS)}, ' '), ' ')"
     return [
-        {"calculate": f"datum.system == 'A' ? {PARAMS['A']} : {PARAMS['B']}", "as": "text"},
+        {"calculate": f"datum.system == 'A' ? {PARAMS['A']} : {PARAMS['B']}", "as": "raw"},
+        {"calculate": decimal, "as": "text"},
         {"calculate": split, "as": "token"},
         {"flatten": ["token"]},
         {"calculate": "datum.token === '' || datum.token == null ? null : toNumber(datum.token)", "as": "score"},
@@ -172,9 +207,9 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         .encode(x=alt.value(0), text="text_why:N", description="description:N")
     )
     values = [column("text_A", "A ", 0, "System A"), column("text_B", "B ", 100, "System B")]
-    cells = alt.layer(name, *values, column("higher", "higher: ", 200, "Higher"), why).properties(
-        width=min(width, 300), height=alt.Step(60)
-    )
+    # Which system each average puts higher is said, after the notes, when the boxes change (plots.STATE).
+    higher = column("higher", "higher: ", 200, "Higher").properties(name=f"{STATE}_higher")
+    cells = alt.layer(name, *values, higher, why).properties(width=min(width, 300), height=alt.Step(60))
 
     note_view = _notes(width)
     box = {
@@ -267,7 +302,18 @@ def _notes(width: int) -> alt.LayerChart:
     base = alt.Chart(alt.InlineData(values=[{"system": "A"}, {"system": "B"}]), transform=transforms).encode(
         x=alt.value(0), y=alt.Y("row:O", axis=None), text="line:N"
     )
-    first = base.transform_filter("datum.k == 1").mark_text(align="left", fontSize=13).encode(description="sentence:N")
+    # Each note's first line carries the whole sentence, which is what the figure says to a screen reader when it
+    # changes (irmeans_book.plots.STATE), and which box it is about: a box with an entry that is not a score is
+    # marked aria-invalid on the site (irmeans-figures.js).
+    first = (
+        base.transform_filter("datum.k == 1")
+        .transform_calculate(
+            irmeans_input=f"datum.system == 'A' ? '{PARAMS['A']}' : '{PARAMS['B']}'", irmeans_invalid="datum.nbad > 0"
+        )
+        .mark_text(align="left", fontSize=13)
+        .encode(description="sentence:N")
+        .properties(name=f"{STATE}_notes")
+    )
     rest = base.transform_filter("datum.k > 1").mark_text(align="left", fontSize=13, aria=False)
     return alt.layer(first, rest).properties(width=width, height=alt.Step(17))
 

@@ -48,6 +48,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import make_pdf_access
 import yaml
 from irmeans_book import chromium
 
@@ -70,6 +71,9 @@ REFERENCE_DOCS = ["chapters/api-reference", "chapters/cli-reference"]
 REFERENCE_CAPTION = "Appendix: Library and command-line reference"
 #: Makes the single page an edition for paper (parts, contents page, solutions in or out).
 PAPER_JS = Path(__file__).with_name("make_pdf_paper.js")
+#: Makes the page ready for the PDF's tags: each formula an image with its spoken form, each chart one image
+#: with its description.
+TAGS_JS = Path(__file__).with_name("make_pdf_tags.js")
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 #: Every figure drawn: an SVG or a canvas in each figure's div.
 FIGURES_DRAWN = (
@@ -332,6 +336,15 @@ def server_links(pdf: Path, base: str) -> list[tuple[int, str]]:
     return found
 
 
+#: The book's language, the PDFs' (/Lang and XMP dc:language).
+LANGUAGE = "en"
+
+
+def book_authors() -> str:
+    """The book's authors, as ``_config.yml`` names them."""
+    return str(yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["author"])
+
+
 def edition_title(key: str) -> str:
     """The PDF's title: the book's, then the edition's name."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -373,6 +386,12 @@ def print_pdfs(
                 made = tab.evaluate("([e, p, r, a]) => irmeansPaper.prepare(e, p, r, a)", told)
                 if made["links"]["dangling"]:
                     raise RuntimeError(f"{name}: links to nothing in the book: {made['links']['dangling'][:10]}")
+                tab.add_script_tag(path=str(TAGS_JS))
+                tagged = tab.evaluate("async () => await irmeansTags.prepare()")
+                said, charts = tagged["formulas"], len(tagged["charts"])
+                print(f"{name}: {said} formulas given their spoken form, {charts} charts named")
+                if tagged["unsaid"]:
+                    raise RuntimeError(f"{name}: formulas the speech engine could not say: {tagged['unsaid'][:5]}")
                 tab.evaluate("async () => { await Promise.all(document.getAnimations().map((a) => a.finished)); }")
                 pdf = out / name
                 headings = tab.evaluate(HEADING_TEXTS)
@@ -393,6 +412,14 @@ def print_pdfs(
                     pdf,
                     bookmark_titles(outline(pdf), headings),
                     {"/Title": edition_title(key), "/Subject": edition(key, course)["description"]},
+                )
+                finished = make_pdf_access.finish(
+                    pdf, edition_title(key), EDITION_DESCRIPTIONS[key], LANGUAGE, book_authors(), LICENCE_LINE
+                )
+                drawings = finished["paths"] + finished["images"] + finished["icons"]
+                print(
+                    f"{name}: {finished['templates']} footers and {drawings} drawings marked as artifacts, "
+                    f"{finished['links']} links described"
                 )
                 dead = server_links(pdf, base)
                 if dead:

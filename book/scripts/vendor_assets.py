@@ -26,7 +26,16 @@ MATHJAX = NODE_MODULES / "mathjax" / "es5"
 VEGA_PARTS = ("vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js")
 SOURCE_MAP = re.compile(r"^//# sourceMappingURL=.*$", re.MULTILINE)
 # The pieces of MathJax's es5 build that tex-chtml.js loads by itself.
-MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml/fonts/woff-v2")
+#: MathJax's parts the pages load; and its speech rule engine, with its English rules, with which make_pdf gives
+#: each formula of the PDFs its spoken form (make_pdf_tags.js).
+MATHJAX_PARTS = (
+    "tex-chtml.js",
+    "input/tex/extensions",
+    "output/chtml/fonts/woff-v2",
+    "a11y/sre.js",
+    "sre/mathmaps/base.json",
+    "sre/mathmaps/en.json",
+)
 
 
 def _npm(package: str) -> Path:

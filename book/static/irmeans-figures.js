@@ -19,6 +19,13 @@
 //   move when the value gains a digit;
 // - printed (make pdf emulates print, then calls window.irmeansRefit), a figure is fitted to
 //   the paper's column and widened to it when its panels are stacked.
+// - its words follow its controls: its text alternative is what it shows at any setting and what it shows
+//   at the reader's setting (the spec's usermeta "irmeans_overview", and the row of "irmeans_states" for the
+//   controls' values, or the text of the parameters and marks named irmeans_state...: irmeans_book.plots.show),
+//   and a change is announced, in a live region under the figure (class irmeans-now); a text box whose entries
+//   are not all scores is marked aria-invalid (a state mark's datum names it: irmeans_input, irmeans_invalid);
+// - the values its tooltips show, which a keyboard cannot reach, are in tables behind a "Show the data of
+//   Fig. N" toggle under it, as the figure shows them now.
 // Once drawn, a figure's vega-embed result is window.irmeansFigures[id].
 (function () {
   "use strict";
@@ -423,7 +430,212 @@
     steadyValues(el);
     behaviours(result, spec);
     await result.view.runAsync();
+    words(el, result, spec);
     return result;
+  }
+
+  // ----------------------------------------------------------------------------- words that follow the controls
+
+  var STATE = /^irmeans_state/;
+
+  function same(a, b) {
+    if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+    return a === b;
+  }
+
+  // Every item of every mark named irmeans_state..., in the scenegraph's order.
+  function stateItems(node, out) {
+    if (!node) return out;
+    if (node.marktype && STATE.test(node.name || "")) (node.items || []).forEach(function (item) { out.push(item); });
+    (node.items || []).forEach(function (child) { if (child && child.items) stateItems(child, out); });
+    return out;
+  }
+
+  function itemText(item) {
+    var text = item.description || item.text;
+    if (Array.isArray(text)) text = text.join(" ");
+    return text === undefined || text === null ? "" : String(text).trim();
+  }
+
+  // What the figure shows at the controls' setting, in words.
+  function stateNow(view, spec) {
+    var stored = (spec.usermeta || {}).irmeans_states;
+    if (stored) {
+      var values = stored.controls.map(function (name) { return view.signal(name); });
+      for (var r = 0; r < stored.rows.length; r++) {
+        var row = stored.rows[r];
+        if (values.every(function (v, i) { return same(v, row[i]); })) return row[row.length - 1];
+      }
+      return "";
+    }
+    var parts = [];
+    (spec.params || []).forEach(function (p) {
+      if (STATE.test(p.name) && p.expr) parts.push(String(view.signal(p.name)).trim());
+    });
+    stateItems(view.scenegraph().root, []).forEach(function (item) { parts.push(itemText(item)); });
+    var text = parts.filter(Boolean).join("; ");
+    return text && !/[.!?]$/.test(text) ? text + "." : text;
+  }
+
+  // A text box whose entries are not all scores is marked aria-invalid (the state marks say which).
+  function markInvalid(el, view) {
+    stateItems(view.scenegraph().root, []).forEach(function (item) {
+      var datum = item.datum || {};
+      if (!datum.irmeans_input) return;
+      el.querySelectorAll(".vega-bindings input[name='" + datum.irmeans_input + "']").forEach(function (input) {
+        input.setAttribute("aria-invalid", datum.irmeans_invalid ? "true" : "false");
+      });
+    });
+  }
+
+  // The live region under the figure, made once: what a change of its controls did is said there.
+  function liveRegion(el) {
+    var id = el.id + "-now";
+    var region = document.getElementById(id);
+    if (!region) {
+      region = document.createElement("p");
+      region.id = id;
+      region.className = "irmeans-now";
+      region.setAttribute("role", "status");
+      region.setAttribute("aria-live", "polite");
+      el.insertAdjacentElement("afterend", region);
+    }
+    return region;
+  }
+
+  function describe(el, view, spec) {
+    var meta = spec.usermeta || {};
+    var state = stateNow(view, spec);
+    var label = [meta.irmeans_overview || spec.description, state].filter(Boolean).join(" ");
+    el.setAttribute("aria-label", label);
+    var svg = el.querySelector("svg");
+    if (svg) svg.setAttribute("aria-label", label);
+    markInvalid(el, view);
+    return state;
+  }
+
+  function words(el, result, spec) {
+    var view = result.view;
+    var region = liveRegion(el);
+    var said = describe(el, view, spec);
+    dataTables(el, view);
+    var timer = null;
+    // Vega calls a signal's listeners while its dataflow runs: the view is run again only after that (a run
+    // asked for from inside one fails with "Dataflow already running").
+    var changed = function () {
+      setTimeout(function () {
+        view.runAsync().then(function () { markInvalid(el, view); });
+      }, 0);
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        view.runAsync().then(function () {
+          var state = describe(el, view, spec);
+          if (state && state !== said) region.textContent = state;
+          said = state;
+          dataTables(el, view);
+        });
+      }, 250);
+    };
+    (spec.params || []).forEach(function (p) {
+      if (p.bind) view.addSignalListener(p.name, changed);
+    });
+  }
+
+  // ----------------------------------------------------------------------------- the data behind the tooltips
+
+  // Every item with a tooltip, a table for each set of fields the tooltips show: [{keys, rows}], in the
+  // scenegraph's order (the marks of a line per series, or of a facet per panel, make one table).
+  function tooltipTables(root) {
+    var byKeys = {};
+    var order = [];
+    (function walk(node) {
+      if (!node) return;
+      if (node.marktype && node.role === "mark") {
+        (node.items || []).forEach(function (item) {
+          if (!item.tooltip || typeof item.tooltip !== "object") return;
+          var keys = Object.keys(item.tooltip);
+          var key = keys.join("\u0000");
+          if (!byKeys[key]) {
+            byKeys[key] = { keys: keys, rows: [] };
+            order.push(key);
+          }
+          byKeys[key].rows.push(keys.map(function (k) { return item.tooltip[k]; }));
+        });
+      }
+      (node.items || []).forEach(function (child) { if (child && child.items) walk(child); });
+    })(root);
+    return order.map(function (key) { return byKeys[key]; });
+  }
+
+  function figureName(el) {
+    var figure = el.closest("figure");
+    var number = figure && figure.querySelector(".caption-number");
+    return number ? number.textContent.replace(/\s+/g, " ").trim().replace(/\.$/, "") : "the figure";
+  }
+
+  // A toggle under the figure, "Show the data of Fig. 4.1", and the tables of its tooltips' values as shown now.
+  function dataTables(el, view) {
+    var tables = tooltipTables(view.scenegraph().root);
+    var id = el.id + "-data";
+    var holder = document.getElementById(id);
+    if (!tables.length) {
+      if (holder) holder.remove();
+      return;
+    }
+    if (!holder) {
+      holder = document.createElement("details");
+      holder.id = id;
+      holder.className = "irmeans-data";
+      holder.appendChild(document.createElement("summary"));
+      holder.appendChild(document.createElement("div"));
+      holder.addEventListener("toggle", function () {
+        nameDataToggle(holder, el);
+        if (holder.open) fillTables(holder, tooltipTables(figures[el.id].view.scenegraph().root), el);
+      });
+      var after = document.getElementById(el.id + "-now") || el;
+      after.insertAdjacentElement("afterend", holder);
+    }
+    nameDataToggle(holder, el);
+    if (holder.open) fillTables(holder, tables, el);
+  }
+
+  // The toggle says what it shows, and whether it shows or hides it: "Show the data of Fig. 4.1".
+  function nameDataToggle(holder, el) {
+    holder.querySelector("summary").textContent = (holder.open ? "Hide" : "Show") + " the data of " + figureName(el);
+  }
+
+  // A figure is drawn as soon as its script is read, before its caption: the toggles learn their figure's number
+  // once the page is read.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("details.irmeans-data").forEach(function (holder) {
+      var el = document.getElementById(holder.id.replace(/-data$/, ""));
+      if (el) nameDataToggle(holder, el);
+    });
+  });
+
+  function fillTables(holder, tables, el) {
+    var box = holder.querySelector("div");
+    box.textContent = "";
+    tables.forEach(function (t, k) {
+      var table = document.createElement("table");
+      var caption = document.createElement("caption");
+      caption.textContent =
+        figureName(el) + (tables.length > 1 ? ", part " + (k + 1) + " of " + tables.length : "") + ": " + t.keys.join(", ");
+      table.appendChild(caption);
+      var head = table.createTHead().insertRow();
+      t.keys.forEach(function (key) {
+        var th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = key;
+        head.appendChild(th);
+      });
+      var body = table.createTBody();
+      t.rows.forEach(function (values) {
+        var tr = body.insertRow();
+        values.forEach(function (v) { tr.insertCell().textContent = v === undefined || v === null ? "" : String(v); });
+      });
+      box.appendChild(table);
+    });
   }
 
   // Draw a figure; log a failure as a console error.

@@ -9,9 +9,13 @@
 
   var NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 
-  /* A number as a reader types it: "0.25", ".25", "0,25", "1/4", "−0.5"; NaN if it is none. */
+  /* A number as a reader types it: "0.25", ".25", "0,25", "1/4", "−0.5"; NaN if it is none. A comma between
+     digits is a decimal comma when the answer holds no '.' and no ';', the rule of the "your scores" boxes
+     (irmeans_book.yourscores.entries): "0,275" is 0.275. */
   function parseNumber(text) {
-    var t = String(text).replace(/\s+/g, "").replace(/[\u2212\u2013]/g, "-").replace(",", ".");
+    var t = String(text);
+    if (!/[.;]/.test(t)) t = t.replace(/(\d),(?=\d)/g, "$1.");
+    t = t.replace(/\s+/g, "").replace(/[\u2212\u2013]/g, "-");
     var parts = t.split("/");
     if (parts.length === 2 && NUMBER.test(parts[0]) && NUMBER.test(parts[1]) && Number(parts[1]) !== 0) {
       return Number(parts[0]) / Number(parts[1]);
@@ -68,6 +72,8 @@
       });
     });
   }
+
+  window.irmeansSelfcheck = { parseNumber: parseNumber };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setUp);

@@ -138,7 +138,10 @@ def test_the_figures_and_controls_follow_the_chapters_data():
     params = {p["name"]: p for p in spec["params"]}
     assert params["dataset"]["value"] == "mine" and params["dataset"]["bind"]["options"] == ["mine", "other"]
     assert params["eps"]["value"] == 0.003 and 0.003 in params["eps"]["bind"]["options"]
-    assert "0.97" in json.dumps(spec["datasets"]) and "For the data set mine, at ε = 0.003" in spec["description"]
+    assert (
+        "0.97" in json.dumps(spec["datasets"])
+        and "For mine, its scores on logit(score, ε), at ε = 0.003" in spec["description"]
+    )
     curves = logit.curves_figure([0.123, 0.777], eps=0.02).spec  # off the curves' grid of 0.005
     dots = {row["x"] for rows in curves["datasets"].values() for row in rows if "x" in row}
     assert {0.123, 0.777} <= dots and curves["params"][0]["value"] == 0.02

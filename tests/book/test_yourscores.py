@@ -16,8 +16,8 @@ import pytest
 import vl_convert as vlc
 from irmeans.averages import AM, GM, HM, Logit, Median
 from irmeans_book.plots import to_spec
-from irmeans_book.yourscores import your_scores_chart
-from your_scores_cases import CASES, random_cases, scores
+from irmeans_book.yourscores import entries, your_scores_chart
+from your_scores_cases import CASES, ENTRIES, random_cases, scores
 
 AVERAGES = {
     "AM": AM(),
@@ -119,3 +119,18 @@ def test_a_reason_says_eps_as_epsilon_and_only_in_a_box_with_an_epsilon():
     without = [x for x in _labels("0 0.5", "0.2", {"HM": HM(), "AM": AM()}) if "needs" in x]
     assert with_eps == ["HM: needs scores > 0 (a zero needs ε > 0)"], with_eps
     assert without == ["HM: needs scores > 0"], without
+
+
+@pytest.mark.parametrize(("text", "numbers"), ENTRIES)
+def test_the_box_reads_numbers_by_the_books_rule(text, numbers):
+    """The boxes split "0,5 0,25 0,1" at the commas, and averaged a system of zeros and ones: a comma between
+    digits is a decimal comma when the box holds no '.' and no ';' (irmeans_book.yourscores.entries)."""
+    assert [float(e) for e in entries(text)] == numbers
+    labels = _labels(text, "0.5", {"AM": AM()})
+    used = [x for x in numbers if 0 <= x <= 1]
+    assert f"AM, System A: {sum(used) / len(used):.4f}" in labels, labels
+    note = next(x for x in labels if x.startswith("System A:"))
+    if len(used) == len(numbers):
+        assert note == f"System A: {len(numbers)} score{'s' if len(numbers) > 1 else ''}.", note
+    else:
+        assert "is not a score" in note, note

@@ -40,6 +40,13 @@ window.irmeansTest = (function () {
     picture: (id) => (document.querySelector(`#${id} svg`) || { outerHTML: "" }).outerHTML,
     signal: (id, name) => figures()[id].view.signal(name),
     usermeta: (id) => (figures()[id].spec || {}).usermeta || {},
+    // What the figure says of itself: its text alternative, the live region's last words, the controls' values.
+    words: (id) => ({
+      label: document.getElementById(id).getAttribute("aria-label"),
+      svg: (document.querySelector(`#${id} svg`) || { getAttribute: () => null }).getAttribute("aria-label"),
+      now: (document.getElementById(`${id}-now`) || { textContent: null }).textContent,
+      live: (document.getElementById(`${id}-now`) || { getAttribute: () => null }).getAttribute("aria-live"),
+    }),
     // The marks drawn from the figure's data (not axes, legends or titles): type, text, datum.
     shown: (id) => items(figures()[id].view.scenegraph().root, []).filter((t) => t.role === "mark"),
   };

@@ -44,6 +44,27 @@ window.irmeansSurface = (function () {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
 
+  // Answer every self-check of the page, right and wrong in turn (a number's answer is in the form's
+  // data-answer; a choice's is the value of its right radio button), so that the feedback of both kinds
+  // shows: what a reader sees after checking an answer. A course's site has no answers: its forms stay.
+  function answerAll() {
+    const forms = Array.from(document.querySelectorAll("form.selfcheck-form[data-answer]"));
+    forms.forEach((form, i) => {
+      const right = i % 2 === 0;
+      if (form.dataset.kind === "number") {
+        const answer = Number(form.dataset.answer);
+        const input = form.querySelector("input.selfcheck-input");
+        input.value = String(right ? answer : answer + 10 * Number(form.dataset.tolerance || 0) + 1);
+      } else {
+        const radios = Array.from(form.querySelectorAll("input[type=radio]"));
+        const pick = radios.find((r) => (r.value === form.dataset.answer) === right);
+        if (pick) pick.checked = true;
+      }
+      form.requestSubmit();
+    });
+    return forms.length;
+  }
+
   // The first box around ``el`` that clips or scrolls, and how far ``el`` reaches past it.
   function past(el, box) {
     const r = el.getBoundingClientRect();
@@ -192,5 +213,5 @@ window.irmeansSurface = (function () {
     return out;
   }
 
-  return { openAll, boxes, equations, empty, tables, framedText };
+  return { openAll, answerAll, boxes, equations, empty, tables, framedText };
 })();

@@ -8,6 +8,7 @@ import pytest
 import sitetools
 from irmeans_book.selfcheck import Choice, Number, answer
 from visit import open_page, reading, run_axe
+from your_scores_cases import ENTRIES
 
 NUMBER_PAGE, NUMBER_LABEL = "chapters/04-averaging.html", "sc-ch4-s1-ehm"
 CHOICE_PAGE, CHOICE_LABEL = "chapters/04-averaging.html", "sc-ch4-first-ehm"
@@ -58,6 +59,20 @@ def test_a_wrong_number_gets_the_hint_and_a_right_one_is_confirmed(averaging):
     assert not (log.errors or log.failed or log.outside), log
 
 
+def test_an_answer_is_read_by_the_boxes_rule(averaging):
+    """The self-checks took "0,275" and the "your scores" boxes split it: one rule now (a comma between digits is
+    a decimal comma when the text holds no '.' and no ';'), in selfcheck.js as in irmeans_book.yourscores."""
+    page, _ = averaging
+    read = "(t) => window.irmeansSelfcheck.parseNumber(t)"
+    single = [(text, numbers[0]) for text, numbers in ENTRIES if len(numbers) == 1]
+    assert single
+    for text, number in single:
+        assert page.evaluate(read, text) == pytest.approx(number), text
+    for text, numbers in ENTRIES:
+        if len(numbers) > 1:
+            assert page.evaluate(f"(t) => Number.isNaN(({read})(t))", text), text
+
+
 def test_what_is_not_a_number_is_said_so(averaging):
     page, _ = averaging
     said = _answer_number(page, NUMBER_LABEL, "about a fifth")
@@ -86,7 +101,7 @@ def test_feedback_is_announced_and_the_forms_pass_axe(averaging):
     for label in (NUMBER_LABEL, CHOICE_LABEL):
         feedback = _form(page, label).locator(".selfcheck-feedback")
         assert feedback.get_attribute("role") == "status" and feedback.get_attribute("aria-live") == "polite"
-    violations = [v for v in run_axe(page) if "selfcheck" in str(v)]
+    violations = [v for v in run_axe(page)["violations"] if "selfcheck" in str(v)]
     assert not violations, violations
 
 
@@ -119,3 +134,31 @@ def test_every_selfcheck_on_the_site_accepts_its_answer(tour):
     assert len(forms) >= 14, forms
     wrong = [(path, f) for path, f in forms if f["said"] != f["expected"] or f["overflow"] > 1]
     assert not wrong, wrong
+
+
+#: Each answer box's and each figure's text box's border against what is behind it (WCAG 1.4.11: the border is
+#: all that shows the field).
+BORDERS = """() => {
+  const rgb = (c) => { const m = c.match(/rgba?\\(([\\d.]+),\\s*([\\d.]+),\\s*([\\d.]+)(?:,\\s*([\\d.]+))?/); return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null; };
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = (el) => { for (let e = el.parentElement; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c && c[3] > 0.5) return c; } return [255, 255, 255, 1]; };
+  return Array.from(document.querySelectorAll("input.selfcheck-input, .irmeans-figure .vega-bindings input[type=text]"))
+    .filter((el) => el.getBoundingClientRect().width)
+    .map((el) => ({ field: el.name || el.id, contrast: Math.round(100 * contrast(rgb(getComputedStyle(el).borderTopColor), behind(el))) / 100 }));
+}"""
+
+
+@reading("answer box borders", widths=(1366,), stage="opened", pages=sitetools.made_from_a_notebook)
+def _borders(page, where):
+    return page.evaluate(BORDERS)
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_every_answer_box_is_outlined_at_3_to_1(tour, mode):
+    """The answer box's border, all that shows the field, was 1.33:1 on a light page and 2.25:1 on a dark one."""
+    found = {key: f for key, f in tour.found("answer box borders").items() if key[2] == mode}
+    boxes = [(key[0], f) for key, fields in found.items() for f in fields]
+    assert len(boxes) >= 14, boxes
+    faint = [(path, f) for path, f in boxes if f["contrast"] < 3]
+    assert not faint, faint

@@ -21,7 +21,7 @@ from irmeans_book.chapters import ch04_averaging as averaging
 from irmeans_book.chapters import ch06_zeros_and_epsilon as epsilon
 from irmeans_book.chapters import ch07_map_gmap_mrr as verdicts
 from visit import open_page, reading
-from your_scores_cases import CASES, random_cases, scores
+from your_scores_cases import CASES, ENTRIES, random_cases, scores
 
 CHAPTERS = {
     "chapters/01-introduction.html": introduction.YOUR_SCORES,
@@ -143,3 +143,53 @@ def test_the_boxes_fit_the_page(tour):
     assert len(measured) == 4 * len(CHAPTERS), sorted(measured)
     wide = {key: m for key, m in measured.items() if max(m["widths"]) > m["column"] + 1}
     assert not wide, wide
+
+
+NOW = "(figure) => (document.getElementById(figure.id + '-now') || {}).textContent"
+
+
+def test_a_box_reads_decimal_commas_and_says_when_an_entry_is_not_a_score(browser, base_url):
+    """The boxes split "0,5 0,25 0,1" at the commas and averaged a system of zeros and ones, while the self-checks
+    took "0,275". A box that rejected "abc, 2" showed its note and "undefined" averages silently, and the box was
+    not marked invalid: now its note is said in the figure's live region, and the box is aria-invalid."""
+    page, log = open_page(browser, base_url, "chapters/01-introduction.html", viewport={"width": 390, "height": 844})
+    a_box, b_box, figure = _boxes(page)
+    for text, numbers in ENTRIES:
+        _type(page, figure, a_box, text)
+        labels = " ".join(figure.evaluate(SHOWN))
+        used = [x for x in numbers if 0 <= x <= 1]
+        assert f"arithmetic mean, System A: {sum(used) / len(used):.4f}" in labels, (text, labels)
+        invalid = "false" if len(used) == len(numbers) else "true"
+        page.wait_for_function(
+            "([box, v]) => box.getAttribute('aria-invalid') === v", arg=[a_box.element_handle(), invalid]
+        )
+    _type(page, figure, a_box, "abc, 2")
+    page.wait_for_function("(box) => box.getAttribute('aria-invalid') === 'true'", arg=a_box.element_handle())
+    assert b_box.get_attribute("aria-invalid") == "false"
+    page.wait_for_function(f"(f) => ({NOW})(f) && ({NOW})(f).includes('is not a score')", arg=figure.element_handle())
+    said = figure.evaluate(NOW)
+    assert "System A: “abc” is not a score between 0 and 1 (2 entries are not)" in said, said
+    assert "arithmetic mean, Higher: " in said, said
+    assert figure.evaluate("(f) => document.getElementById(f.id + '-now').getAttribute('aria-live')") == "polite"
+    _type(page, figure, a_box, "0,6 0,5")
+    page.wait_for_function("(box) => box.getAttribute('aria-invalid') === 'false'", arg=a_box.element_handle())
+    page.wait_for_function(f"(f) => ({NOW})(f).includes('System A: 2 scores.')", arg=figure.element_handle())
+    assert not log.errors, log.errors
+    page.context.close()
+
+
+BOX_SIZE = """(box) => { const s = getComputedStyle(box); return [parseFloat(s.fontSize), box.getBoundingClientRect().height]; }"""
+
+
+@reading("your scores input size", widths=(390,), modes=("light",), pages=lambda path: path in CHAPTERS)
+def _input_size(page, where):
+    a_box, b_box, _ = _boxes(page)
+    return [box.evaluate(BOX_SIZE) for box in (a_box, b_box)]
+
+
+def test_the_boxes_take_16_px_text_and_a_fingers_height_on_a_phone(tour):
+    """On a phone the boxes' text was 14.4 px (the phone zooms in when one takes the focus) and they were 30 px tall."""
+    found = tour.found("your scores input size")
+    assert len(found) == len(CHAPTERS)
+    small = {key[0]: sizes for key, sizes in found.items() if any(f < 16 or h < 44 for f, h in sizes)}
+    assert not small, small

@@ -16,8 +16,8 @@ from urllib.parse import urldefrag, urlsplit
 
 import sitetools
 
-# Impacts axe ranks as failing the site.
-FAILING_IMPACTS = {"serious", "critical"}
+#: The rules axe runs: WCAG 2.0 and 2.1, levels A and AA (axe's tags for them).
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 ALT_TEXT_PROBLEMS = """() => {
   const problems = [];
@@ -122,30 +122,42 @@ def settle_animations(page) -> None:
     )
 
 
-def run_axe(page, rules: list[str] | None = None) -> list[dict]:
-    """axe-core's violations on the page as it is now (axe is the tests' tool, not the site's).
+def run_axe(page, rules: list[str] | None = None) -> dict[str, list[dict]]:
+    """axe-core's findings on the page as it is now, under the rules of :data:`WCAG_TAGS` (axe is the tests'
+    tool, not the site's: it is added to the page once, from ``node_modules``, never fetched from elsewhere).
 
-    ``rules``: only these axe rules (default: all). No preload: axe would
-    re-fetch the theme's ``@import``-ed style sheet from a wrong URL.
+    Returns ``{"violations": [...], "incomplete": [...]}``: what axe found wrong, and what it could not decide
+    (a colour over an image, say), each ``{"id", "impact", "help", "nodes"}`` with the first nodes' selectors.
+    ``rules``: only these axe rules. No preload: axe would re-fetch the theme's ``@import``-ed style sheet
+    from a wrong URL.
     """
     if not page.evaluate("() => Boolean(window.axe)"):
         assert sitetools.AXE.is_file(), f"{sitetools.AXE} is missing: run `npm ci`"
         page.add_script_tag(path=str(sitetools.AXE))
-    options = {"resultTypes": ["violations"], "preload": False}
-    if rules:
-        options["runOnly"] = {"type": "rule", "values": rules}
+    options = {"resultTypes": ["violations", "incomplete"], "preload": False}
+    options["runOnly"] = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": WCAG_TAGS}
     result = page.evaluate("async (options) => await axe.run(document, options)", options)
-    return [
-        {
-            "id": v["id"],
-            "impact": v["impact"],
-            "help": v["help"],
-            "nodes": [" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"]) for n in v["nodes"]][
-                :5
-            ],
+
+    def brief(found):
+        return {
+            "id": found["id"],
+            "impact": found["impact"],
+            "help": found["help"],
+            "nodes": [
+                " ".join(map(str, n["target"])) if isinstance(n["target"], list) else str(n["target"])
+                for n in found["nodes"]
+            ][:5],
+            "count": len(found["nodes"]),
         }
-        for v in result["violations"]
-    ]
+
+    return {kind: [brief(f) for f in result[kind]] for kind in ("violations", "incomplete")}
+
+
+def axe_version() -> str:
+    """The version of axe-core the tests run (node_modules/axe-core, as package.json pins it)."""
+    import json
+
+    return json.loads(sitetools.AXE.with_name("package.json").read_text(encoding="utf-8"))["version"]
 
 
 def screenshot_name(path: str, suffix: str = "") -> str:
@@ -288,9 +300,11 @@ def _take(tour: Tour, page, where: Where, stage: str) -> None:
 
 
 def open_everything(page) -> None:
-    """Open what a reader can open: hidden code, dropdown solutions, self-check hints."""
+    """Open what a reader can open: hidden code, dropdown solutions, self-check hints; and answer every
+    self-check, right and wrong in turn, so that its feedback shows in both colours."""
     page.add_script_tag(path=str(sitetools.HELPERS.with_name("surface_checks.js")))
     page.evaluate("() => irmeansSurface.openAll()")
+    page.evaluate("() => irmeansSurface.answerAll()")
 
 
 def tour(browser, base_url: str, paths: list[str], output_dir) -> Tour:

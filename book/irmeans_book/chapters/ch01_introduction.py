@@ -39,6 +39,7 @@ __all__ = [
     "averages_figure",
     "describe_comparison",
     "averages_controls",
+    "averages_state",
 ]
 
 #: Chapter 1's example: the per-topic scores of systems A and B on five topics (the notebook's data cell shows them).
@@ -196,12 +197,33 @@ def averages_figure(scores_a=SCORES_A, scores_b=SCORES_B):
     Examples
     --------
     >>> fig = averages_figure([0.6, 0.5, 0.42], [0.3, 0.3, 0.3])
-    >>> fig.spec["params"][0]["value"], "0.42" in fig.spec["description"]
-    (0.42, False)
+    >>> fig.spec["params"][0]["value"], "A's last topic at 0.42," in fig.spec["description"]
+    (0.42, True)
     """
     a = np.asarray(scores_a, dtype=float)
     grid = np.unique(np.append(WEAKEST.values, a[-1]))
-    return show(averages_chart(a, scores_b, grid, initial_weakest=a[-1]), alt=averages_alt(a, scores_b))
+    chart = averages_chart(a, scores_b, grid, initial_weakest=a[-1])
+    return show(chart, alt=averages_alt(a, scores_b), state=averages_state(a, scores_b))
+
+
+def averages_state(scores_a, scores_b):
+    """Figure 1.1's words for a setting of its controls, ``state(weakest, average)``: the chosen average of each
+    system, as the bars are labelled, and which is higher.
+
+    Examples
+    --------
+    >>> averages_state([0.6, 0.1], [0.3, 0.3])(0.2, "geometric mean")
+    "With A's last topic at 0.2, the geometric mean is 0.346 for A and 0.300 for B: higher, system A."
+    """
+    a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
+
+    def state(weakest, average):
+        mean = AVERAGES[average]
+        va, vb = float(mean(np.append(a[:-1], weakest))), float(mean(b))
+        verdict = "higher, system A" if va > vb else "higher, system B" if vb > va else "a tie"
+        return f"With A's last topic at {weakest:g}, the {average} is {va:.3f} for A and {vb:.3f} for B: {verdict}."
+
+    return state
 
 
 def describe_comparison(scores_a, scores_b, average):

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from irmeans import measures as ranked
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, csv_data, example, show
+from irmeans_book.plots import OKABE_ITO, STATE, LiveFigure, csv_data, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -50,6 +50,8 @@ __all__ = [
     "ranking_controls",
     "EXAMPLE_FOLDER",
     "store",
+    "ranking_state",
+    "PR_CURVE_KEY",
 ]
 
 #: Chapter 2's example: the relevance (1 or 0) of the documents at ranks 1 to 10 ...
@@ -210,7 +212,7 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
     >>> from irmeans_book.plots import to_spec
     >>> c = ranking_chart(depth=3, max_r=4, initial=(1, 0, 1), initial_r=3)
     >>> sorted(p["name"] for p in to_spec(c, "A ranking and its measures.")["params"])
-    ['R', 'r_floor', 'rank1', 'rank2', 'rank3']
+    ['R', 'irmeans_state_ranks', 'r_floor', 'rank1', 'rank2', 'rank3']
     """
     if len(initial) != depth:
         raise ValueError(f"initial has {len(initial)} ranks, expected {depth}")
@@ -224,6 +226,12 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
         name="R",
         value=int(initial_r),
         bind=alt.binding_range(min=1, max=max_r, step=1, name="R, relevant documents in all "),
+    )
+    # Which ranks are ticked, in words: the start of what the figure says it shows (irmeans_book.plots.STATE).
+    ticked = " + ".join(f"(rank{k} ? '{k}, ' : '')" for k in ranks)
+    said = alt.param(
+        name=f"{STATE}_ranks",
+        expr=f"'Relevant ranks: ' + ({ticked} == '' ? 'none' : replace({ticked}, regexp(', $'), ''))",
     )
     # R can't be below the relevant documents ticked: on the site the slider is kept at least there.
     r_floor = alt.param(name="r_floor", expr="max(1, " + " + ".join(f"(rank{k} ? 1 : 0)" for k in ranks) + ")")
@@ -284,14 +292,24 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
         x=alt.X("value:Q", title="Score", scale=alt.Scale(domain=[0, 1])),
         tooltip=["measure:N", alt.Tooltip("value:Q", format=".3f")],
     )
-    values = folded.mark_text(align="left", dx=4).encode(
-        y=alt.Y("measure:N", sort=order), x="value:Q", text=alt.Text("value:Q", format=".3f")
+    # The values and the R used say, in the figure's words, what it shows at the reader's setting
+    # (irmeans_book.plots.STATE: the site reads them as drawn).
+    values = (
+        folded.transform_calculate(said="datum.measure + ' ' + format(datum.value, '.3f')")
+        .mark_text(align="left", dx=4)
+        .encode(
+            y=alt.Y("measure:N", sort=order),
+            x="value:Q",
+            text=alt.Text("value:Q", format=".3f"),
+            description="said:N",
+        )
+        .properties(name=f"{STATE}_measures")
     )
     r_used = (
         setting.transform_calculate(label="'R used: ' + datum.R")
         .mark_text(align="left", fontWeight="bold")
-        .encode(text="label:N")
-        .properties(width=180, height=16)
+        .encode(text="label:N", description="label:N")
+        .properties(width=180, height=16, name=f"{STATE}_r")
     )
     measures = alt.vconcat((bars + values).properties(width=180, height=170, title="The measures"), r_used)
 
@@ -299,7 +317,7 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
     usermeta = {"irmeans_at_least": {"R": "r_floor"}, "irmeans_click_toggles": {"field": "rank", "param": "rank"}}
     return (
         alt.vconcat(strip, alt.hconcat(curve, measures))
-        .add_params(*boxes, r_param, r_floor)
+        .add_params(said, *boxes, r_param, r_floor)
         .properties(usermeta=usermeta)
     )
 
@@ -342,6 +360,16 @@ def pr_table(rels, num_relevant=None):
     return points, interpolated
 
 
+#: The key of Figure 2.1: each layer's entry, its colour, its mark and its line's dashes.
+PR_CURVE_KEY = {
+    "relevant document": (OKABE_ITO[4], "circle", [1, 0]),
+    "non-relevant document": (OKABE_ITO[5], "cross", [1, 0]),
+    "precision, rank by rank": ("#555555", "stroke", [1, 0]),
+    "interpolated precision": ("#000000", "stroke", [5, 3]),
+    "AP: the shaded area": (OKABE_ITO[2], "square", [1, 0]),
+}
+
+
 def pr_curve_chart(rels, num_relevant=None):
     """The precision-recall curve of one ranking, its 11-point interpolation, and AP's blocks.
 
@@ -355,35 +383,60 @@ def pr_curve_chart(rels, num_relevant=None):
     points, interpolated = pr_table(rels, num_relevant)
     x = alt.X("recall:Q", title="Recall", scale=alt.Scale(domain=[0, 1]))
     y = alt.Y("precision:Q", title="Precision", scale=alt.Scale(domain=[0, 1]))
+    # One legend for every layer, each entry with its colour, its mark and its line's dashes: on a slide the
+    # figure explains itself (it had no legend but the points'), and no two entries differ by colour alone.
+    names = list(PR_CURVE_KEY)
+
+    def key(channel, item, **options):
+        scale = alt.Scale(domain=names, range=[v[item] for v in PR_CURVE_KEY.values()])
+        return channel("what:N", title=None, scale=scale, **options)
+
+    legend = alt.Legend(orient="bottom", columns=2, symbolStrokeWidth=2, labelLimit=0)
+    what = {
+        "color": key(alt.Color, 0, legend=legend),
+        "shape": key(alt.Shape, 1, legend=legend),
+        "strokeDash": key(alt.StrokeDash, 2, legend=legend),
+    }
     base = alt.Chart(points)
+    # AP's blocks: a pale fill, on which every mark drawn over it stands out (3:1), and an outline in full colour
+    # that stands out from the page.
     blocks = (
         base.transform_filter("datum.relevant")
-        .transform_calculate(floor="0")
-        .mark_rect(opacity=0.35, color=OKABE_ITO[2])
-        .encode(x=alt.X("recall_before:Q"), x2="recall:Q", y=alt.Y("floor:Q"), y2="precision:Q")
+        .transform_calculate(floor="0", what=repr(names[4]))
+        .mark_rect(fillOpacity=0.15, strokeWidth=1.5)
+        .encode(
+            x=alt.X("recall_before:Q"),
+            x2="recall:Q",
+            y=alt.Y("floor:Q"),
+            y2="precision:Q",
+            color=what["color"],  # a block has no mark's shape or line's dashes: its colour's entry, outlined
+            stroke=key(alt.Stroke, 0, legend=legend),
+        )
     )
-    line = base.mark_line(color=OKABE_ITO[0]).encode(x=x, y=y, order="rank:Q")
-    dots = base.mark_point(filled=True, size=60).encode(
-        x=x,
-        y=y,
-        color=alt.Color(
-            "relevant:N",
-            title="Document relevant",
-            scale=alt.Scale(domain=[True, False], range=[OKABE_ITO[4], OKABE_ITO[5]]),
-        ),
-        shape=alt.Shape("relevant:N", legend=None, scale=alt.Scale(domain=[True, False], range=["circle", "cross"])),
-        tooltip=["rank:O", alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
+    line = base.transform_calculate(what=repr(names[2])).mark_line().encode(x=x, y=y, order="rank:Q", **what)
+    dots = (
+        base.transform_calculate(what=f"datum.relevant ? {names[0]!r} : {names[1]!r}")
+        .mark_point(filled=True, size=60)
+        .encode(
+            x=x,
+            y=y,
+            **what,
+            tooltip=["rank:O", alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("precision:Q", format=".3f")],
+        )
     )
     interp = (
         alt.Chart(interpolated)
-        .mark_line(strokeDash=[5, 3], color="#000000", point=True)
+        .transform_calculate(what=repr(names[3]))
+        .mark_line(point=alt.OverlayMarkDef(filled=True, shape="circle", size=25))
         .encode(
             x=alt.X("recall_level:Q"),
             y="precision:Q",
+            **what,
             tooltip=[alt.Tooltip("recall_level:Q", format=".1f"), alt.Tooltip("precision:Q", format=".3f")],
         )
     )
-    return alt.layer(blocks, line, interp, dots).properties(width=360, height=260)
+    title = "Precision against recall for one ranking"
+    return alt.layer(blocks, line, interp, dots).properties(width=360, height=260, title=title)
 
 
 def ranking_measures(relevant_ranks, num_relevant, depth=10):
@@ -523,17 +576,13 @@ def first_ranks(ranking, depth=DEPTH):
 
 
 def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R):
-    """Figure 2.2's alt text, for the setting it starts at."""
+    """Figure 2.2's alt text, for any setting of its controls (:func:`ranking_state` says what it shows at one)."""
     ticked = first_ranks(ranking, depth)
     r = max(int(num_relevant), sum(ticked), 1)
-    ranks = [k for k, rel in enumerate(ticked, start=1) if rel]
-    lines = describe_ranking(ranks, r, depth).splitlines()
     return (
         f"{depth} checkboxes choose which of ranks 1 to {depth} are relevant and a slider sets R from 1 to "
         f"{max(max_r, r)}. The figure shows the ranking as {depth} squares, the precision-recall curve rank by rank, "
-        "and bars for P@5, P@10, R-precision, AP and RR with their values, plus the R used. It starts at: "
-        + "; ".join(" ".join(line.split()) for line in lines)
-        + "."
+        "and bars for P@5, P@10, R-precision, AP and RR with their values, plus the R used."
     )
 
 
@@ -549,7 +598,23 @@ def ranking_figure(ranking=RANKING, num_relevant=R):
     ticked = first_ranks(ranking)
     r = max(int(num_relevant), sum(ticked), 1)
     chart = ranking_chart(DEPTH, max(MAX_R, r), initial=ticked, initial_r=r)
-    return show(chart, alt=ranking_alt(ranking, num_relevant))
+    return show(chart, alt=ranking_alt(ranking, num_relevant), state=ranking_state)
+
+
+def ranking_state(R, **ticked):
+    """Figure 2.2's words for a setting of its controls (``rank1``... ticked or not, and ``R``), as the site makes
+    them from what the figure draws: the relevant ranks, each measure as its bar is labelled, the R used.
+
+    Examples
+    --------
+    >>> ranking_state(2, rank1=True, rank2=False, rank3=True)
+    'Relevant ranks: 1, 3; P@5 0.400; P@10 0.200; R-precision 0.500; AP 0.833; RR 1.000; R used: 2.'
+    """
+    ranks = [int(name.removeprefix("rank")) for name, on in ticked.items() if on]
+    m = ranking_measures(ranks, R, depth=DEPTH)
+    shown = [f"{label} {np.round(m[label], 3):.3f}" for label in RANKING_MEASURES.values()]
+    listed = ", ".join(map(str, ranks)) or "none"
+    return f"Relevant ranks: {listed}; " + "; ".join(shown) + f"; R used: {m['R']}."
 
 
 #: Where the paper table puts three relevant documents in the top 10: together at each depth, and spread.

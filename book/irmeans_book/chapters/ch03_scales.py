@@ -52,6 +52,7 @@ __all__ = [
     "doubling_chart",
     "describe_transform",
     "transform_controls",
+    "transform_state",
 ]
 
 #: Chapter 3's example: six topics, system A excellent on two and poor on the rest, B middling on all.
@@ -292,7 +293,10 @@ def doubling_chart(changes=CHANGES):
         )
         rule = base.mark_rule(strokeWidth=3).encode(x=alt.X("start:Q", title=title), x2="end:Q")
         ends = base.mark_point(filled=True, size=70, shape="triangle-right").encode(x="end:Q")
-        text = base.mark_text(align="left", dx=8).encode(x="end:Q", text=alt.Text("size:Q", format=".3f"))
+        # The value in the page's text colour (black here): in its arrow's colour it read at 3.5:1.
+        text = base.mark_text(align="left", dx=8, color="#000000").encode(
+            x="end:Q", text=alt.Text("size:Q", format=".3f"), color=alt.value("#000000")
+        )
         rows.append((rule + ends + text).properties(width=420, height=70, title=f"Step sizes on the {scale} scale"))
     return alt.vconcat(*rows).resolve_scale(x="independent")
 
@@ -388,7 +392,36 @@ def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
             "mean transformed score of each system, the means as numbers, which system is higher, and for identity, "
             "log and logit the means mapped back to the score scale."
         ),
+        state=transform_state(a, scores_b),
     )
+
+
+def transform_state(scores_a, scores_b):
+    """Figure 3.2's words for a setting of its controls, ``state(lowest, scale)``: the means as the figure prints
+    them, which system is higher, and the means mapped back.
+
+    Examples
+    --------
+    >>> print(transform_state([0.6, 0.1], [0.3, 0.3])(0.2, "log").replace("; ", ";\\n"))
+    With A's last topic at 0.2, on the log scale: means A -1.060, B -1.204;
+    higher on average: A;
+    mapped back (geometric mean): A 0.346, B 0.300.
+    """
+    a0, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
+
+    def state(lowest, scale):
+        a = np.append(a0[:-1], lowest)
+        ta, tb = transform(a, b, scale)
+        ma, mb = means.arithmetic_mean(ta), means.arithmetic_mean(tb)
+        winner = "A" if ma > mb else "B" if mb > ma else "a tie"
+        where = "as scored" if scale == "identity" else f"on the {scale} scale"
+        text = f"With A's last topic at {lowest:g}, {where}: means A {ma:.3f}, B {mb:.3f}; higher on average: {winner}"
+        if scale in BACK_TRANSFORMED:
+            label, back = BACK_TRANSFORMED[scale]
+            text += f"; mapped back ({label}): A {back(a):.3f}, B {back(b):.3f}"
+        return text + "."
+
+    return state
 
 
 def paper_table(scores_a, scores_b, lowest_values=None):

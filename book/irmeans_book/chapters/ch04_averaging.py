@@ -21,7 +21,7 @@ import pandas as pd
 from irmeans import means
 from irmeans.averages import AM, GM, HM, Median
 
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, show, slider_param
+from irmeans_book.plots import OKABE_ITO, STATE, Grid, LiveFigure, csv_data, power_of_ten, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "eps_chart",
     "describe_means",
     "means_controls",
+    "means_state",
 ]
 
 #: The five topic scores of the four systems of Ravana & Moffat (2009), Table 1.
@@ -71,6 +72,8 @@ _COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]
 #: The systems' colours in the first figure: no two alike on a light page (sky blue and blue, both drawn a
 #: shade darker there, were S2 and S4).
 _SYSTEM_COLOURS = [OKABE_ITO[i] for i in (0, 4, 2, 6, 5, 1, 7)]
+#: And their marks, one each (a line's colour alone told them apart).
+_SYSTEM_SHAPES = ["circle", "square", "triangle-up", "diamond", "triangle-down", "cross", "triangle-right"]
 
 #: The averages, in the order of Table 1's columns.
 AVERAGE_NAMES = ("AM", "GM", "εGM", "HM", "εHM", "MD")
@@ -169,7 +172,7 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
     >>> from irmeans_book.plots import to_spec
     >>> c = means_chart(first_values=[0.0, 0.5], eps_exponents=[-2, -1])
     >>> sorted(p["name"] for p in to_spec(c, "Six averages.")["params"])
-    ['first', 'k', 'system']
+    ['first', 'irmeans_state_setting', 'k', 'system']
     """
     # Rounded once, to the three decimals printed: a value rounded to 4 and then printed with 3 can be off by one.
     topics, values = means_table(systems, first_values, eps_exponents, decimals=3)
@@ -190,20 +193,27 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
         .transform_filter(pick)
         .transform_calculate(which="datum.topic == 1 ? 'set by the slider' : 'fixed'")
         .encode(
-            x=alt.X("topic:O", title="Topic", axis=alt.Axis(labelAngle=0)),
+            x=alt.X(
+                "topic:O",
+                title="Topic",
+                axis=alt.Axis(labelAngle=0, labelExpr="datum.value == 1 ? ['1,', 'slider'] : datum.label"),
+            ),
             y=alt.Y("score:Q", title="Score", scale=alt.Scale(domain=[0, 1])),
+            # The slider's topic is named under its bar ("1, slider"), not by its colour alone.
             color=alt.Color(
                 "which:N",
-                title=None,
-                legend=alt.Legend(orient="bottom"),
+                legend=None,
                 scale=alt.Scale(domain=["set by the slider", "fixed"], range=[OKABE_ITO[5], OKABE_ITO[4]]),
             ),
             tooltip=["topic:O", alt.Tooltip("score:Q", format=".2f")],
         )
     )
-    scores = (picked.mark_bar() + picked.mark_text(dy=-8).encode(text=alt.Text("score:Q", format=".2f"))).properties(
-        width=200, height=200, title="The five topic scores"
+    bars = picked.mark_bar()
+    # Each value in the page's text colour (black here): in its bar's colour it read at 3.5:1.
+    score_labels = picked.mark_text(dy=-8, color="#000000").encode(
+        text=alt.Text("score:Q", format=".2f"), color=alt.value("#000000")
     )
+    scores = (bars + score_labels).properties(width=200, height=200, title="The five topic scores")
     labels = pd.DataFrame({"m": range(len(AVERAGE_NAMES)), "average": AVERAGE_NAMES})
     chosen = (
         alt.Chart(csv_data(values))
@@ -218,10 +228,12 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
         color=alt.Color("average:N", legend=None, scale=alt.Scale(domain=list(AVERAGE_NAMES), range=_COLOURS)),
         tooltip=["average:N", alt.Tooltip("shown:N", title="value")],
     )
+    # Each average's value, as labelled, says what the figure shows at the reader's setting (plots.STATE).
     text = (
         chosen.mark_text(align="left", dx=4)
-        .encode(y=y, x=alt.X("v0:Q"), text="shown:N")
-        .transform_calculate(v0="isValid(datum.v) ? datum.v : 0")
+        .encode(y=y, x=alt.X("v0:Q"), text="shown:N", description="said:N")
+        .transform_calculate(v0="isValid(datum.v) ? datum.v : 0", said="datum.average + ' ' + datum.shown")
+        .properties(name=f"{STATE}_averages")
     )
     eps_line = (
         alt.Chart(pd.DataFrame({"k": ks, "eps": 10.0**ks}))
@@ -232,7 +244,12 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
         .properties(width=240, height=16)
     )
     right = alt.vconcat((bars + text).properties(width=240, height=200, title="Six averages"), eps_line, spacing=4)
-    return alt.hconcat(scores, right).add_params(system, first, k).resolve_scale(color="independent")
+    setting = alt.param(
+        name=f"{STATE}_setting",
+        expr=f"'Start from system ' + {names}[system - 1] + ', topic 1 at ' + format(first, '.2f') + ', ε = ' "
+        "+ format(pow(10, k), '.4~g')",
+    )
+    return alt.hconcat(scores, right).add_params(setting, system, first, k).resolve_scale(color="independent")
 
 
 def eps_table(systems=TABLE1_SCORES, eps_values=None):
@@ -270,18 +287,34 @@ def eps_chart(systems=TABLE1_SCORES, eps_values=None):
     ['column']
     """
     table = eps_table(systems, eps_values)
-    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=list(systems), range=_SYSTEM_COLOURS))
+    names = list(systems)
+    colour = alt.Color("system:N", title="System", scale=alt.Scale(domain=names, range=_SYSTEM_COLOURS))
+    # Each system's line has a mark of its own at every power of 10, in the legend too: the lines are told apart
+    # by more than their colour.
+    shape = alt.Shape("system:N", title="System", scale=alt.Scale(domain=names, range=_SYSTEM_SHAPES))
     base = alt.Chart().encode(color=colour)
     lo, hi = int(np.floor(np.log10(table.eps.min()))), int(np.ceil(np.log10(table.eps.max())))
-    decades = [10.0**d for d in range(lo, hi + 1)]
-    lines = base.mark_line().encode(
-        x=alt.X("eps:Q", title="ε", scale=alt.Scale(type="log"), axis=alt.Axis(format="~g", values=decades)),
-        y=alt.Y("value:Q", title="Average over the five topics"),
-        tooltip=["system:N", alt.Tooltip("eps:Q", format=".2g", title="ε"), alt.Tooltip("value:Q", format=".3f")],
+    # Every power of 10 labelled, as short as it can be (the labels 0.00001 to 100 collided, and only the ends
+    # were left).
+    powers = list(range(lo, hi + 1))
+    labels = [power_of_ten(d) for d in powers]
+    x = alt.X(
+        "eps:Q",
+        title="ε",
+        scale=alt.Scale(type="log"),
+        axis=alt.Axis(values=[10.0**d for d in powers], labelExpr=f"{labels}[round(log(datum.value) / LN10) - ({lo})]"),
+    )
+    y = alt.Y("value:Q", title="Average over the five topics")
+    tooltip = ["system:N", alt.Tooltip("eps:Q", format=".2g", title="ε"), alt.Tooltip("value:Q", format=".3f")]
+    lines = base.mark_line().encode(x=x, y=y, tooltip=tooltip)
+    marks = (
+        base.transform_filter("abs(log(datum.eps) / LN10 - round(log(datum.eps) / LN10)) < 1e-6")
+        .mark_point(filled=True, size=45)
+        .encode(x=x, y=y, shape=shape, tooltip=tooltip)
     )
     am = base.mark_rule(strokeDash=[4, 3]).encode(y="mean(am):Q")
     return (
-        alt.layer(lines, am, data=table)
+        alt.layer(lines, marks, am, data=table)
         .properties(width=260, height=220)
         .facet(column=alt.Column("average:N", title=None, sort=["εGM", "εHM"]))
     )
@@ -370,7 +403,7 @@ def means_figure(systems=TABLE1_SCORES, start=START, eps=EPS):
     Examples
     --------
     >>> fig = means_figure({"A": [0.13, 0.5, 0.2, 0.4, 0.3], "B": [0.2] * 5}, start="A", eps=0.01)
-    >>> [p["value"] for p in fig.spec["params"]]
+    >>> [p["value"] for p in fig.spec["params"] if "bind" in p]
     [1, 0.13, -2.0]
     """
     firsts = np.unique(np.append(FIRST.values, [x[0] for x in systems.values()]))
@@ -383,7 +416,37 @@ def means_figure(systems=TABLE1_SCORES, start=START, eps=EPS):
             "the chosen system. Right: horizontal bars of AM, GM, εGM, HM, εHM and the median of the scores, with "
             "their values; HM reads 'undefined' when a score is 0. Below: the value of ε."
         ),
+        state=means_state(systems),
     )
+
+
+def means_state(systems=TABLE1_SCORES):
+    """Figure 4.2's words for a setting of its controls, ``state(system, first, k)`` (the select's system by its
+    number from 1), as the site makes them from what it draws: the setting, and each average as it is labelled.
+
+    Examples
+    --------
+    >>> print(means_state({"A": [0.5, 0.5, 0.2]})(1, 0.0, -2.0).replace("; ", ";\\n"))
+    Start from system A, topic 1 at 0.00, ε = 0.01;
+    AM 0.233;
+    GM 0.000;
+    εGM 0.092;
+    HM undefined;
+    εHM 0.018;
+    MD 0.200.
+    """
+    names = list(systems)
+
+    def state(system, first, k):
+        name = names[int(system) - 1]
+        scores = np.append(first, np.asarray(systems[name], dtype=float)[1:])
+        shown = [
+            f"{label} {'undefined' if np.isnan(v) else f'{np.round(v, 3):.3f}'}"
+            for label, v in all_means(scores, 10.0**k).items()
+        ]
+        return f"Start from system {name}, topic 1 at {first:.2f}, ε = {10.0**k:.4g}; " + "; ".join(shown) + "."
+
+    return state
 
 
 def paper_tables(systems=TABLE1_SCORES, eps=EPS, start=START, pair=("S1", "S3"), firsts=6):

@@ -46,6 +46,7 @@ __all__ = [
     "boost_chart",
     "describe_boost",
     "boost_controls",
+    "boost_state",
 ]
 
 #: The boost slider's settings: 0 to 0.10 in steps of 0.005.
@@ -80,7 +81,11 @@ EXAMPLE = {"ap": robertson.load_example(), "eps": EPS}
 CHOICES = choices(EXAMPLE["ap"].size)
 
 _CHOICE_COLOURS = [OKABE_ITO[0], OKABE_ITO[4], OKABE_ITO[6]]
+#: Their lines' dashes: solid, dashed, dotted.
+_CHOICE_DASHES = [[1, 0], [6, 4], [2, 2]]
 _PART_COLOURS = {"boosted": OKABE_ITO[5], "unchanged": OKABE_ITO[1]}
+#: The legend's words for the two parts of the histogram: how each is drawn, as well as its colour.
+_PART_LABELS = {"boosted": "boosted (solid bars)", "unchanged": "unchanged (hollow bars)"}
 
 
 def figures_table(ap):
@@ -293,7 +298,7 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
     bars = (
         alt.Chart(hist)
         .transform_filter(pick)
-        .mark_bar(stroke="white")
+        .mark_bar()
         .encode(
             x=alt.X(
                 "bin_start:Q",
@@ -304,9 +309,21 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
             ),
             x2="bin_end:Q",
             y=alt.Y("count:Q", title="Topics", stack="zero", scale=alt.Scale(domain=[0, ymax])),
+            # The unchanged topics' bars are hollow, outlined in their colour, and the legend says so: boosted and
+            # unchanged are told apart by more than their colour.
             color=alt.Color(
-                "part:N", title="Topic", scale=alt.Scale(domain=list(_PART_COLOURS), range=list(_PART_COLOURS.values()))
+                "part:N",
+                title="Topic",
+                scale=alt.Scale(domain=list(_PART_COLOURS), range=list(_PART_COLOURS.values())),
+                legend=alt.Legend(labelExpr=f"{_PART_LABELS}[datum.label]"),
             ),
+            fillOpacity=alt.condition("datum.part === 'unchanged'", alt.value(0.15), alt.value(1.0)),
+            stroke=alt.Stroke(
+                "part:N",
+                legend=None,
+                scale=alt.Scale(domain=list(_PART_COLOURS), range=["#FFFFFF", _PART_COLOURS["unchanged"]]),
+            ),
+            strokeWidth=alt.condition("datum.part === 'unchanged'", alt.value(1.5), alt.value(1.0)),
             order=alt.Order("part:O"),
             tooltip=[
                 alt.Tooltip("bin_start:Q", title="from", format=".2f"),
@@ -329,6 +346,10 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
     colour = alt.Color(
         "label:N", title="Topics boosted", scale=alt.Scale(domain=labels, range=_CHOICE_COLOURS), sort=labels
     )
+    # Each choice's line has dashes of its own, in the legend too: told apart by more than their colour.
+    dash = alt.StrokeDash(
+        "label:N", title="Topics boosted", scale=alt.Scale(domain=labels, range=_CHOICE_DASHES), sort=labels
+    )
 
     # The means' axis: 0 to 0.45, or to the largest mean if that is higher.
     top = max(0.45, float(np.ceil(table[["map", "gmap"]].to_numpy().max() * 20) / 20))
@@ -340,13 +361,14 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
         )
         lines = base.mark_line(strokeWidth=2).encode(
             color=colour,
+            strokeDash=dash,
             tooltip=["label:N", alt.Tooltip("amount:Q", format=".3f"), alt.Tooltip(f"{field}:Q", format=".3f")],
         )
-        # MAP's lines for the two halves coincide: the lowest half's is drawn again, dashed, so both show.
+        # MAP's lines for the two halves coincide: the lowest half's is drawn again, on top, so both show.
         again = (
             base.transform_filter("datum.which == 'lowest'")
-            .mark_line(strokeWidth=2, strokeDash=[6, 4])
-            .encode(color=colour)
+            .mark_line(strokeWidth=2)
+            .encode(color=colour, strokeDash=dash)
         )
         now = base.transform_filter(pick).mark_point(size=140, filled=False, strokeWidth=2.5, color="#000000")
         value = (
@@ -371,7 +393,9 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
     )
     right = alt.vconcat(panel("map", "MAP"), panel("gmap", f"GMAP (ε = {_short(eps)})"))
     return (
-        alt.hconcat(alt.vconcat(histogram, readout), right).add_params(amount, which).resolve_scale(color="independent")
+        alt.hconcat(alt.vconcat(histogram, readout), right)
+        .add_params(amount, which)
+        .resolve_scale(color="independent", strokeDash="independent")
     )
 
 
@@ -460,8 +484,8 @@ def boost_alt(ap, amount=BOOST, which=WHICH, eps=EPS):
     top = float(AMOUNTS.max())
     gains = {w: describe_boost(a, top, w, eps).split(": ", 1)[1] for w in ("lowest", "highest")}
     return (
-        f"Left: histogram of the {a.size} AP values after adding the chosen boost to the chosen topics (to start, "
-        f"{amount:g} to the {labels[which]}), boosted topics in vermilion, with lines at MAP and GMAP and their "
+        f"Left: histogram of the {a.size} AP values after adding the chosen boost to the chosen topics, boosted "
+        "topics in solid vermilion and the others in hollow blue, with lines at MAP and GMAP and their "
         f"values below. Right: MAP and GMAP against the boost from 0 to {top:g}, a line each for "
         f"{', '.join(labels.values())} topics boosted, all starting from no boost at 0. The MAP lines of the two "
         f"halves coincide. At a boost of {top:g}, the {labels['lowest']}: {gains['lowest']}; the "
@@ -480,7 +504,28 @@ def boost_figure(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
     [0.02, 'all 4']
     """
     chart = boost_chart(ap, initial_amount=amount, initial_which=which, eps=eps)
-    return show(chart, alt=boost_alt(ap, amount, which, eps))
+    return show(chart, alt=boost_alt(ap, amount, which, eps), state=boost_state(ap, eps))
+
+
+def boost_state(ap, eps=EPS):
+    """Figure 5.2's words for a setting of its controls, ``state(amount, which)`` (``which`` as the select shows
+    it, "lowest 25"): MAP and GMAP after the boost and their gains, as its read-out prints them.
+
+    Examples
+    --------
+    >>> boost_state(robertson.load_example())(0.05, "highest 25")
+    'A boost of 0.05 to the highest 25 topics: MAP 0.334 (+0.025), GMAP 0.123 (+0.006).'
+    """
+    by_label = {label: key for key, label in choices(np.size(ap)).items()}
+    m0, g0 = robertson.boosted_means(ap, 0.0, "none", eps)
+
+    def state(amount, which):
+        m, g = robertson.boosted_means(ap, amount, by_label[which], eps)
+        return (
+            f"A boost of {amount:g} to the {which} topics: MAP {m:.3f} ({m - m0:+.3f}), GMAP {g:.3f} ({g - g0:+.3f})."
+        )
+
+    return state
 
 
 def paper_table(ap, amounts=AMOUNTS, eps=EPS):

@@ -46,6 +46,7 @@ __all__ = [
     "epsilon_chart",
     "describe_epsilon",
     "epsilon_controls",
+    "epsilon_state",
 ]
 
 #: System S2 of Ravana & Moffat (2009), Table 1: five topics, one of them scored 0.
@@ -68,10 +69,10 @@ EXPONENTS = EXPONENT.values
 #: Where the chapter's figure and controls start: log10 ε = −5, Robertson's ε = 10⁻⁵.
 START = -5.0
 
-#: The lines of the chart, in legend order, and their colours and dashes.
+#: The lines of the chart, in legend order, and their colours and dashes: no two told apart by colour alone.
 FORMS = {
     "additive: exp(mean log(x+ε)) − ε": (OKABE_ITO[4], [1, 0]),
-    "floor: exp(mean log max(x, ε))": (OKABE_ITO[5], [1, 0]),
+    "floor: exp(mean log max(x, ε))": (OKABE_ITO[5], [10, 3, 2, 3]),
     "arithmetic mean": ("#000000", [6, 3]),
     "ε itself": ("#999999", [2, 3]),
 }
@@ -351,7 +352,23 @@ def epsilon_figure(s2=S2, boost=None):
     True
     """
     data = data_sets(s2, boost)
-    return show(epsilon_chart(data, initial_log10=START), alt=epsilon_alt(data))
+    return show(epsilon_chart(data, initial_log10=START), alt=epsilon_alt(data), state=epsilon_state(data))
+
+
+def epsilon_state(data):
+    """Figure 6.1's words for a setting of its controls, ``state(log10_eps, data_set)``: the three values its
+    read-out prints at that ε.
+
+    Examples
+    --------
+    >>> epsilon_state({"S2": S2})(-2.0, "S2")
+    'For S2, at ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600.'
+    """
+
+    def state(log10_eps, data_set):
+        return f"For {data_set}, at {describe_epsilon(data[data_set], log10_eps)}."
+
+    return state
 
 
 def paper_table(s2=S2, step=0.5):

@@ -62,6 +62,10 @@ __all__ = [
     "rank_shares_chart",
     "ROBUST_GMAP",
     "disagreeing_pairs",
+    "verdicts_state",
+    "VERDICT_SHAPES",
+    "GLYPH_INK",
+    "LABELLED_SHARE",
 ]
 
 #: The ε of GMAP and of the log in the paired test, as in Robertson (2006).
@@ -240,6 +244,11 @@ def verdicts_table(ap, gains, losses, seed=SEED, eps=EPS, decimals=4):
 
 #: A no-break space: the read-out's padding, which no narrow screen breaks a line at.
 _PAD = "\u00a0"
+#: Each verdict's mark in the grid of Figure 7.1, in the order of :data:`VERDICTS`: up for better, down for worse,
+#: a diamond or a cross where MAP and GMAP disagree.
+VERDICT_SHAPES = ("circle", "triangle-up", "diamond", "cross", "triangle-down")
+#: The marks' ink: near-black, as it is, in both modes of the page (it sits on the cells' colours, not on the page).
+GLYPH_INK = "#1A1A1A"
 
 #: The decimals :func:`verdicts_chart` prints of each number of the grid.
 _PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
@@ -278,15 +287,17 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
         .transform_calculate(half="datum.easy == 1 ? 'easy half' : 'hard half'", change="datum.new - datum.baseline")
     )
     x = alt.X("topic:Q", title="Topic, hardest to easiest (baseline AP)", scale=alt.Scale(domain=[0.5, n + 0.5]))
-    colour = alt.Color(
-        "half:N", title="Topic", scale=alt.Scale(domain=["easy half", "hard half"], range=[OKABE_ITO[4], OKABE_ITO[5]])
-    )
+    halves = ["easy half", "hard half"]
+    colour = alt.Color("half:N", title="Topic", scale=alt.Scale(domain=halves, range=[OKABE_ITO[4], OKABE_ITO[5]]))
+    # Each half's dots have a shape of their own, in the legend too: told apart by more than their colour.
+    shape = alt.Shape("half:N", title="Topic", scale=alt.Scale(domain=halves, range=["circle", "square"]))
     rules = per_topic.mark_rule(strokeWidth=2).encode(x=x, y="baseline:Q", y2="new:Q", color=colour)
     base_pts = per_topic.mark_tick(color="#000000", thickness=1, size=8).encode(x=x, y="baseline:Q")
     new_pts = per_topic.mark_point(filled=True, size=30).encode(
         x=x,
         y=alt.Y("new:Q", title="AP (tick: baseline; dot: new system)", scale=alt.Scale(domain=[0, 1])),
         color=colour,
+        shape=shape,
         tooltip=[
             "topic:Q",
             alt.Tooltip("baseline:Q", format=".4f"),
@@ -300,16 +311,17 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
     heat_base = alt.Chart(csv_data(grid)).transform_calculate(
         label=" || ".join(f"(datum.verdict == {k} ? '{v}' : '')" for k, v in VERDICTS.items())
     )
-    heat = heat_base.mark_rect().encode(
-        x=alt.X("gain:O", title="Average gain on easy topics", axis=alt.Axis(format=".2f", labelAngle=-90)),
-        y=alt.Y("loss:O", title="Average loss on hard topics", sort="descending", axis=alt.Axis(format=".2f")),
-        color=alt.Color(
-            "label:N",
-            title="Verdict",
-            # Reddish purple, not orange, for "MAP better, GMAP worse": beside the vermilion of "worse", orange
-            # (a shade darker on a light page) was a near-identical square in the legend.
-            scale=alt.Scale(domain=labels, range=["#DDDDDD", OKABE_ITO[2], OKABE_ITO[6], OKABE_ITO[1], OKABE_ITO[5]]),
-        ),
+    # Reddish purple, not orange, for "MAP better, GMAP worse": beside the vermilion of "worse", orange
+    # (a shade darker on a light page) was a near-identical square in the legend.
+    verdict = alt.Scale(domain=labels, range=["#DDDDDD", OKABE_ITO[2], OKABE_ITO[6], OKABE_ITO[1], OKABE_ITO[5]])
+    x_heat = alt.X("gain:O", title="Average gain on easy topics", axis=alt.Axis(format=".2f", labelAngle=-90))
+    y_heat = alt.Y("loss:O", title="Average loss on hard topics", sort="descending", axis=alt.Axis(format=".2f"))
+    # Each cell outlined in its own colour: side by side, the cells leave no hairline seams on paper.
+    heat = heat_base.mark_rect(strokeWidth=0.75).encode(
+        x=x_heat,
+        y=y_heat,
+        color=alt.Color("label:N", title="Verdict", scale=verdict),
+        stroke=alt.Stroke("label:N", scale=verdict, legend=None),
         tooltip=[
             alt.Tooltip("gain:Q", format=".2f"),
             alt.Tooltip("loss:Q", format=".2f"),
@@ -318,12 +330,18 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
             alt.Tooltip("gmap:Q", format=".4f"),
         ],
     )
-    here = (
-        heat_base.transform_filter(pick)
-        .mark_point(shape="square", size=120, color="#000000", strokeWidth=2, filled=False)
-        .encode(x="gain:O", y=alt.Y("loss:O", sort="descending"))
+    # And a mark of its own in every cell, in the legend too: the verdicts are told apart by more than colour.
+    glyphs = heat_base.mark_point(filled=True, size=22, color=GLYPH_INK, opacity=1).encode(
+        x=x_heat,
+        y=y_heat,
+        shape=alt.Shape("label:N", title="Verdict", scale=alt.Scale(domain=labels, range=list(VERDICT_SHAPES))),
     )
-    heat_panel = (heat + here).properties(width=260, height=230, title="MAP and GMAP: which way?")
+    # The setting shown: a square in the page's text colour, and inside it one in the glyphs' ink, so that on a
+    # dark page, where the first is light, one of the two stands out from any cell's colour.
+    at = heat_base.transform_filter(pick).encode(x="gain:O", y=alt.Y("loss:O", sort="descending"))
+    here = at.mark_point(shape="square", size=120, color="#000000", strokeWidth=2, filled=False)
+    inside = at.mark_point(shape="square", size=50, color=GLYPH_INK, strokeWidth=1.5, filled=False)
+    heat_panel = (heat + glyphs + here + inside).properties(width=260, height=230, title="MAP and GMAP: which way?")
 
     base_map, base_gmap = means.arithmetic_mean(ap), means.geometric_mean(ap, eps=eps)
     # Each line's name and its values are one line on a phone too: the site breaks a read-out's text where
@@ -344,7 +362,7 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
         for expr in lines
     ]
     numbers = alt.vconcat(*rows, spacing=2, title="At this setting (baseline → new)")
-    top = alt.hconcat(scores_panel, heat_panel).resolve_scale(color="independent")
+    top = alt.hconcat(scores_panel, heat_panel).resolve_scale(color="independent", shape="independent")
     return alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
 
 
@@ -523,42 +541,56 @@ def rank_shares_chart(ranks):
     --------
     >>> from irmeans_book.plots import to_spec
     >>> spec = to_spec(rank_shares_chart({"X": [1, 9]}), "Shares.")
-    >>> spec["mark"]["type"], spec["encoding"]["color"]["scale"]["domain"]
+    >>> spec["spec"]["layer"][0]["mark"]["type"], spec["spec"]["layer"][0]["encoding"]["color"]["scale"]["domain"]
     ('bar', ['rank 1', 'rank 9'])
     """
     table = rank_shares(ranks)
     table["found at"] = "rank " + table["rank"].astype(str)
     domain = [f"rank {r}" for r in sorted(table["rank"].unique())]
     palette = [OKABE_ITO[i] for i in (1, 2, 0, 5, 4, 6, 3, 7)]
-    return (
-        alt.Chart(table)
-        .mark_bar(stroke="#FFFFFF", strokeWidth=0.5)
-        .encode(
-            y=alt.Y("system:N", title="System"),
-            x=alt.X(
-                "share:Q",
-                title="Share of the sum being averaged",
-                axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1]),
-                scale=alt.Scale(domain=[0, 1]),
-            ),
-            row=alt.Row("average:N", title=None, sort=["Mean rank", "MRR"]),
-            color=alt.Color(
-                "found at:N",
-                title="Topic's item found at",
-                scale=alt.Scale(domain=domain, range=palette[: len(domain)]),
-            ),
-            order=alt.Order("topic:Q"),
-            tooltip=[
-                "system:N",
-                "average:N",
-                "topic:Q",
-                "rank:Q",
-                alt.Tooltip("value:Q", format=".4g"),
-                alt.Tooltip("share:Q", format=".1%"),
-            ],
-        )
-        .properties(width=360, height=70)
+    base = alt.Chart().encode(y=alt.Y("system:N", title="System"))
+    bars = base.mark_bar(stroke="#FFFFFF", strokeWidth=0.5).encode(
+        x=alt.X(
+            "share:Q",
+            title="Share of the sum being averaged",
+            axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1]),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+        color=alt.Color(
+            "found at:N",
+            title="Topic's item found at",
+            scale=alt.Scale(domain=domain, range=palette[: len(domain)]),
+        ),
+        order=alt.Order("topic:Q"),
+        tooltip=[
+            "system:N",
+            "average:N",
+            "topic:Q",
+            "rank:Q",
+            alt.Tooltip("value:Q", format=".4g"),
+            alt.Tooltip("share:Q", format=".1%"),
+        ],
     )
+    # Each part wide enough for it says its rank: the parts are told apart by more than their colour.
+    labels = (
+        base.transform_stack(
+            stack="share", as_=["start", "end"], groupby=["system", "average"], sort=[{"field": "topic"}]
+        )
+        .transform_filter(f"datum.share >= {LABELLED_SHARE}")
+        # The rank as text: the site breaks a long text into lines, which a number is not.
+        .transform_calculate(middle="(datum.start + datum.end) / 2", label="'' + datum.rank")
+        .mark_text(color=GLYPH_INK, fontSize=13)
+        .encode(x="middle:Q", text="label:N")
+    )
+    return (
+        alt.layer(bars, labels, data=table)
+        .properties(width=360, height=70)
+        .facet(row=alt.Row("average:N", title=None, sort=["Mean rank", "MRR"]))
+    )
+
+
+#: A part of a bar of Figure 7.2 this wide (a share of its sum) or wider is labelled with its rank.
+LABELLED_SHARE = 0.08
 
 
 #: Chapter 7's two systems' ranks of the known item: X at rank 1 on nine topics and 500 on the tenth, Y at 2 on all.
@@ -588,10 +620,9 @@ def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS):
     parts = ", ".join(f"{VERDICTS[k]} at {counts[k]}" for k in sorted(counts.index))
     return (
         f"Left: the {np.size(ap)} topics from hardest to easiest, each with its baseline AP and its AP after the "
-        "change "
-        f"(an average gain of {gain:g} on the easy half, a loss of {loss:g} on the hard half): easy topics move up, "
-        f"hard topics move down. Right: a grid of gain by loss coloured by what MAP and GMAP say; of its {len(grid)} "
-        f"settings: {parts}. Below: MAP, GMAP and the two t-tests at the chosen setting."
+        "change (the sliders' average gain on the easy half and loss on the hard half): easy topics move up, hard "
+        f"topics move down. Right: a grid of gain by loss coloured, and marked, by what MAP and GMAP say; of its "
+        f"{len(grid)} settings: {parts}. Below: MAP, GMAP and the two t-tests at the chosen setting."
     )
 
 
@@ -606,8 +637,39 @@ def verdicts_figure(baseline=None, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
     [0.33, 0.3]
     """
     ap = EXAMPLE["baseline"] if baseline is None else np.asarray(baseline, dtype=float)
-    chart = verdicts_chart(ap, _with(GAINS, gain), _with(LOSSES, loss), initial=(gain, loss), seed=seed, eps=eps)
-    return show(chart, alt=verdicts_alt(ap, gain, loss, seed, eps))
+    gains, losses = _with(GAINS, gain), _with(LOSSES, loss)
+    chart = verdicts_chart(ap, gains, losses, initial=(gain, loss), seed=seed, eps=eps)
+    return show(chart, alt=verdicts_alt(ap, gain, loss, seed, eps), state=verdicts_state(ap, gains, losses, seed, eps))
+
+
+def verdicts_state(ap, gains, losses, seed=SEED, eps=EPS):
+    """Figure 7.1's words for each setting of its sliders, ``state(gain, loss)``: its read-out's numbers, as
+    printed, and the verdict.
+
+    Examples
+    --------
+    >>> print(verdicts_state(EXAMPLE["baseline"], [0.2], [0.3])(0.2, 0.3).replace("; ", ";\\n"))
+    At an average gain of 0.2 on the easy topics and a loss of 0.3 on the hard ones: MAP 0.3090 → 0.3516;
+    GMAP 0.1168 → 0.1093;
+    t on AP +3.31, p = 0.0017;
+    t on log −1.45, p = 0.1542;
+    MAP better, GMAP worse.
+    """
+    grid = verdicts_table(ap, gains, losses, seed, eps, decimals=12)[0].round(_PRINTED)
+    base_map, base_gmap = means.arithmetic_mean(ap), means.geometric_mean(ap, eps=eps)
+    said = {}
+    for row in grid.itertuples():
+        said[round(row.gain, 9), round(row.loss, 9)] = (
+            f"At an average gain of {row.gain:g} on the easy topics and a loss of {row.loss:g} on the hard ones: "
+            f"MAP {base_map:.4f} → {row.map:.4f}; GMAP {base_gmap:.4f} → {row.gmap:.4f}; "
+            f"t on AP {row.t_ap:+.2f}, p = {row.p_ap:.4f}; t on log {row.t_log:+.2f}, p = {row.p_log:.4f}; "
+            f"{VERDICTS[int(row.verdict)]}."
+        ).replace("-", "−")
+
+    def state(gain, loss):
+        return said[round(gain, 9), round(loss, 9)]
+
+    return state
 
 
 def rank_shares_alt(ranks):

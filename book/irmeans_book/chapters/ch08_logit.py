@@ -50,6 +50,8 @@ __all__ = [
     "logit_chart",
     "describe_logit",
     "logit_controls",
+    "curves_state",
+    "logit_state",
 ]
 
 #: The figure's data sets: two systems' per-topic scores in [0, 1], both with the same number of topics.
@@ -446,27 +448,35 @@ def curves_figure(marks=MARKS, eps=CURVES_EPS):
     Examples
     --------
     >>> fig = curves_figure([0.2, 0.7], eps=0.05)
-    >>> fig.spec["params"][0]["value"], fig.spec["description"].endswith("Points mark the scores 0.2, 0.7.")
+    >>> fig.spec["params"][0]["value"], "Points mark the scores 0.2, 0.7. At ε = 0.05," in fig.spec["description"]
     (0.05, True)
     """
-    return show(curves_chart(_with(EPS_OPTIONS, eps), eps, marks), alt=curves_alt(marks))
+    return show(curves_chart(_with(EPS_OPTIONS, eps), eps, marks), alt=curves_alt(marks), state=curves_state)
+
+
+def curves_state(eps):
+    """Figure 8.1's words at the ε chosen: where its read-out says the curves start and end.
+
+    Examples
+    --------
+    >>> print(curves_state(0.01).replace("; ", ";\\n"))
+    At ε = 0.01, the score 0 maps to −4.605 on the log scale and to −4.615 on the logit scale;
+    the score 1 to 0.010 and to 4.615.
+    """
+    ends = {x: (np.log(x + eps), float(log_odds(np.array([x]), eps)[0])) for x in (0.0, 1.0)}
+    (log0, logit0), (log1, logit1) = ends[0.0], ends[1.0]
+    return (
+        f"At ε = {eps:g}, the score 0 maps to {log0:.3f} on the log scale and to {logit0:.3f} on the logit scale; "
+        f"the score 1 to {log1:.3f} and to {logit1:.3f}."
+    ).replace("-", "−")
 
 
 def logit_alt(datasets=DATASETS, eps=EPS):
     """Figure 8.2's alt text: what it shows, and for the first data set which system each average puts higher."""
-    name = next(iter(datasets))
-    verdicts = []
-    for line in describe_logit(name, eps, datasets).splitlines():
-        average, verdict = line.split("  ")[0].strip(), line.rsplit("-> ", 1)[1]
-        verdicts.append(f"the {average} {'ties' if verdict == 'tie' else 'prefers ' + verdict}")
     return (
         "Left: per-topic scores of systems X and Y on the chosen scale (score, log, or logit), with each "
         "system's mean on that scale as a dashed line. Right: the arithmetic, geometric and logit means "
-        f"of each system as scores, and which system each puts higher. For the data set {name}, at ε = {eps:g}, "
-        + ", ".join(verdicts[:-1])
-        + " and "
-        + verdicts[-1]
-        + "."
+        "of each system as scores, and which system each puts higher."
     )
 
 
@@ -476,12 +486,39 @@ def logit_figure(datasets=DATASETS, eps=EPS):
     Examples
     --------
     >>> fig = logit_figure({"mine": {"X": [0.5, 0.9], "Y": [0.6, 0.8]}}, eps=0.02)
-    >>> {p["name"]: p["value"] for p in fig.spec["params"]}["eps"], fig.spec["description"][-84:]
-    (0.02, 'the arithmetic mean ties, the geometric mean prefers Y and the logit mean prefers X.')
+    >>> {p["name"]: p["value"] for p in fig.spec["params"]}["eps"], fig.spec["description"].split(": ")[-1][:28]
+    (0.02, 'the arithmetic mean ties (X ')
     """
     first = next(iter(datasets))
     chart = logit_chart(datasets, _with(EPS_OPTIONS, eps), initial={"dataset": first, "eps": eps})
-    return show(chart, alt=logit_alt(datasets, eps))
+    return show(chart, alt=logit_alt(datasets, eps), state=logit_state(datasets))
+
+
+def logit_state(datasets=DATASETS):
+    """Figure 8.2's words for a setting of its controls, ``state(dataset, scale, eps)``: which system each average
+    puts higher, and its values, as the right panel prints them.
+
+    Examples
+    --------
+    >>> said = logit_state()("AP: hard and middling topics", "score", 0.01)
+    >>> print(said.replace("; ", ";\\n").replace(": the", ":\\nthe"))
+    For AP: hard and middling topics, its scores as scored, at ε = 0.01:
+    the arithmetic mean prefers Y (X 0.2533, Y 0.2908);
+    the geometric mean prefers X (X 0.1507, Y 0.1180);
+    the logit mean prefers X (X 0.1758, Y 0.1561).
+    """
+
+    def state(dataset, scale, eps):
+        verdicts = []
+        for average, mean in averages(eps).items():
+            x, y = (float(mean(np.asarray(datasets[dataset][s], dtype=float))) for s in ("X", "Y"))
+            tie = np.isclose(x, y, rtol=0, atol=1e-12)
+            verdict = "ties" if tie else f"prefers {'X' if x > y else 'Y'}"
+            verdicts.append(f"the {average} {verdict} (X {x:.4f}, Y {y:.4f})")
+        shown = "as scored" if scale == "score" else f"on {scale}"
+        return f"For {dataset}, its scores {shown}, at ε = {eps:g}: " + "; ".join(verdicts) + "."
+
+    return state
 
 
 def paper_table(datasets=DATASETS, name="Spam filters: daily accuracy", eps_values=EPS_OPTIONS):

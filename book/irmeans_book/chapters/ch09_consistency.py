@@ -52,6 +52,8 @@ __all__ = [
     "difficulty_alt",
     "sweep_alt",
     "replication_alt",
+    "replication_points",
+    "replication_state",
     "replication_figure",
     "REPLICATION_SPLITS",
     "replication_intervals",
@@ -92,6 +94,9 @@ __all__ = [
     "sp_split_variants",
     "tau_sweep",
     "sweep_chart",
+    "score_density_state",
+    "difficulty_state",
+    "sweep_state",
 ]
 
 #: Seed of the random splits throughout the chapter.
@@ -383,7 +388,7 @@ def difficulty_chart(table, initial=TREC8_LABEL):
     return (
         alt.Chart(table)
         .transform_filter("datum.collection == collection")
-        .mark_point(filled=True, size=60, opacity=0.85)
+        .mark_point(filled=True, size=60)
         .encode(
             x=alt.X("eq1:Q", title="Equation 1: 1 − mean AP over systems", scale=alt.Scale(zero=False)),
             y=alt.Y("eq2:Q", title="Equation 2: (max − mean) / sd", scale=alt.Scale(zero=False)),
@@ -663,12 +668,28 @@ def _shipped_scores(measures=None):
 
 def score_density_alt(scores, label=TREC8_LABEL):
     """Figure 9.1's alt text, for the chapter's matrix."""
-    zeros, low = low_shares(scores)
     return (
         "Bars of the share of scores in each bin of width 0.05 from 0 to 1, with a separate bar for scores of "
-        f"exactly 0, for the chosen collection and measure. For {label}: {zeros:.1%} of the scores are 0 and "
-        f"{low:.1%} are at most 0.1."
+        "exactly 0, for the chosen collection and measure."
     )
+
+
+def score_density_state(summary):
+    """Figure 9.1's words for each matrix the select offers, ``state(matrix)``: its shares of zeros and of scores
+    at most 0.1 (:func:`score_density_table`'s ``summary``), as its read-out prints them.
+
+    Examples
+    --------
+    >>> score_density_state(score_density_table(extra={"mine": [[0.0, 0.05], [0.5, 0.9]]})[1])("mine")
+    'For mine: 25.0% of the scores are 0 and 50.0% are at most 0.1.'
+    """
+    rows = summary.set_index("matrix")
+
+    def state(matrix):
+        row = rows.loc[matrix]
+        return f"For {matrix}: {row.zeros:.1%} of the scores are 0 and {row.low:.1%} are at most 0.1."
+
+    return state
 
 
 def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
@@ -683,28 +704,39 @@ def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     """
     name, shipped = chapter_matrix(scores, label, _shipped_scores())
     bars, summary = score_density_table(extra=None if shipped else {name: scores})
-    return show(score_density_chart(bars, summary, initial=name), alt=score_density_alt(scores, name), source=TREC_DATA)
-
-
-def _hard_halves(scores):
-    """The hard half of the topics by Equations 1 and 2 (topic indices), as the figure colours them."""
-    return [
-        consistency.difficulty_halves(consistency.topic_difficulty(np.asarray(scores, dtype=float), d), "hard-easy")[0][
-            0
-        ]
-        for d in ("eq1", "eq2")
-    ]
+    return show(
+        score_density_chart(bars, summary, initial=name),
+        alt=score_density_alt(scores, name),
+        source=TREC_DATA,
+        state=score_density_state(summary),
+    )
 
 
 def difficulty_alt(scores, label=TREC8_LABEL):
     """Figure 9.2's alt text, for the chapter's matrix."""
-    hard1, hard2 = _hard_halves(scores)
     return (
         "Scatter plot of the topics of the chosen collection: Equation 1 difficulty (1 minus mean AP) across, "
-        "Equation 2 difficulty up, coloured by which equation puts the topic in the hard half. For "
-        f"{label}, {np.intersect1d(hard1, hard2).size} of the {hard2.size} hard topics by Equation 2 are also hard "
-        "by Equation 1."
+        "Equation 2 difficulty up, coloured, and marked, by which equation puts the topic in the hard half."
     )
+
+
+def difficulty_state(table):
+    """Figure 9.2's words for each collection the select offers, ``state(collection)``: how many of the hard topics
+    by Equation 2 are hard by Equation 1 too (:func:`difficulty_table`'s rows).
+
+    Examples
+    --------
+    >>> t = difficulty_table(extra={"mine": [[0.1, 0.5, 0.2, 0.9], [0.0, 0.4, 0.3, 0.8], [0.2, 0.6, 0.1, 0.7]]})
+    >>> difficulty_state(t)("mine")
+    'For mine, 1 of the 2 hard topics by Equation 2 are also hard by Equation 1.'
+    """
+    counts = table.assign(both=table.hard_eq1 & table.hard_eq2).groupby("collection")[["both", "hard_eq2"]].sum()
+
+    def state(collection):
+        both, hard = (int(v) for v in counts.loc[collection])
+        return f"For {collection}, {both} of the {hard} hard topics by Equation 2 are also hard by Equation 1."
+
+    return state
 
 
 def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
@@ -719,7 +751,12 @@ def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     """
     name, shipped = chapter_matrix(scores, label, _shipped_scores(["ap"]))
     table = difficulty_table(extra=None if shipped else {name: scores})
-    return show(difficulty_chart(table, initial=name), alt=difficulty_alt(scores, name), source=TREC_DATA)
+    return show(
+        difficulty_chart(table, initial=name),
+        alt=difficulty_alt(scores, name),
+        source=TREC_DATA,
+        state=difficulty_state(table),
+    )
 
 
 def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL):
@@ -755,7 +792,36 @@ def sweep_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL, n_splits=N_SPLITS, see
     curve, density, _ = tau_sweep(scores, n_splits=n_splits, seed=seed)
     shipped = chapter_matrix(scores, label, _shipped_scores())[1]
     chart = sweep_chart(curve, density, initial_log_eps=SWEEP_START)
-    return show(chart, alt=sweep_alt(curve, n_splits, label), source=TREC_DATA if shipped else None)
+    return show(
+        chart,
+        alt=sweep_alt(curve, n_splits, label),
+        source=TREC_DATA if shipped else None,
+        state=sweep_state(curve),
+    )
+
+
+def sweep_state(curve):
+    """Figure 9.3's words for each setting of its slider, ``state(logeps)``: the four mean τ its read-out prints
+    (:func:`tau_sweep`'s ``curve``).
+
+    Examples
+    --------
+    >>> curve = tau_sweep(trec8()[:20], n_splits=20, eps_grid=[0.01])[0]
+    >>> sweep_state(curve)(-2.0)[:37]
+    'At log10 ε = −2.0, the mean τ of εGM '
+    """
+    flat = curve[curve.log_eps.isna()].set_index("average").mean_tau
+
+    def state(logeps):
+        at = curve[np.isclose(curve.log_eps, logeps, atol=1e-6)].set_index("average").mean_tau
+        if at.empty:
+            raise LookupError(logeps)
+        return (
+            f"At log10 ε = {logeps:.1f}, the mean τ of εGM is {at['εGM']:.3f} and of εHM {at['εHM']:.3f}; "
+            f"of the AM {flat['AM']:.3f} and of the median {flat['median']:.3f}."
+        ).replace("-", "−")
+
+    return state
 
 
 # ---------------------------------------------------------------------------
@@ -1121,21 +1187,15 @@ def win_counts(intervals):
     return counts.rename_axis(index=None, columns=None)
 
 
-def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0, initial_measure="all"):
-    """Figures 9 and 10 from the real data, one point per matrix, stacked.
-
-    Top: share of scores at most 0.1 against τ(εGM) − τ(AM). Bottom: mean τ
-    of trec_eval's GM against that of the εGM, with the diagonal. A slider
-    sets the ε of the εGM; a select picks a measure to highlight. A line of
-    text counts the matrices on which the εGM beats the AM at that ε.
+def replication_points(wide, eps_grid=REPLICATION_EPS_GRID):
+    """Figure 9.4's points: one row per matrix and ε of the εGM (``log_eps``), with ``low`` (the share of scores at
+    most 0.1), the mean τ of the AM, trec_eval's GM and the εGM, and the εGM's ``gain`` over the AM.
 
     Examples
     --------
-    >>> from irmeans_book.plots import to_spec
-    >>> _, wide = replication_tables(n_splits=10, matrices=["adhoc8_ap", "adhoc8_p10"], eps_grid=[0.01, 0.1])
-    >>> spec = to_spec(replication_chart(wide, [0.01, 0.1]), "Replication.")
-    >>> sorted(p["name"] for p in spec["params"])
-    ['logeps', 'measure']
+    >>> _, wide = replication_tables(n_splits=10, matrices=["adhoc8_ap"], eps_grid=[0.01, 0.1])
+    >>> replication_points(wide, [0.01, 0.1]).log_eps.tolist()
+    [-2.0, -1.0]
     """
     steps = np.round(np.log10(np.asarray(eps_grid, dtype=float)), 6)
     points = []
@@ -1155,7 +1215,35 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
                 }
             )
         )
-    points = pd.concat(points, ignore_index=True)
+    return pd.concat(points, ignore_index=True)
+
+
+def _around(values, pad=0.04, lo=None, hi=None):
+    """A scale's domain that holds ``values`` with ``pad`` of their range to spare on each side, within [lo, hi]:
+    no point over the plot's edge, and no empty half (a share axis from −10 %, a τ axis to 1.1)."""
+    v = np.asarray(values, dtype=float)
+    a, b = float(np.nanmin(v)), float(np.nanmax(v))
+    room = pad * max(b - a, 1e-6)
+    a, b = a - room, b + room
+    return [a if lo is None else max(lo, a), b if hi is None else min(hi, b)]
+
+
+def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0, initial_measure="all"):
+    """Figures 9 and 10 of Ravana & Moffat from the real data, one point per matrix, side by side (stacked on a
+    narrow screen): (a) the share of scores at most 0.1 against τ(εGM) − τ(AM); (b) mean τ of trec_eval's GM
+    against that of the εGM, with the diagonal. A slider sets the ε of the εGM; a select picks a measure to
+    highlight (the others drawn hollow). A line of text counts the matrices on which the εGM beats the AM.
+
+    Examples
+    --------
+    >>> from irmeans_book.plots import to_spec
+    >>> _, wide = replication_tables(n_splits=10, matrices=["adhoc8_ap", "adhoc8_p10"], eps_grid=[0.01, 0.1])
+    >>> spec = to_spec(replication_chart(wide, [0.01, 0.1]), "Replication.")
+    >>> sorted(p["name"] for p in spec["params"])
+    ['logeps', 'measure']
+    """
+    points = replication_points(wide, eps_grid)
+    steps = np.sort(points.log_eps.unique())
     measures = [m for m in [*MEASURE_ORDER, CHAPTER_MEASURE] if m in set(wide.measure)]
     logeps = slider_param("logeps", steps, initial_log_eps, "log10 ε ")
     measure = alt.param(
@@ -1175,7 +1263,9 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
         legend=alt.Legend(orient="bottom", columns=4),
     )
     shape = alt.Shape("measure:N", sort=measures, scale=alt.Scale(domain=measures), legend=None)
-    lit = alt.condition("measure == 'all' || datum.measure == measure", alt.value(0.9), alt.value(0.12))
+    # A measure highlighted: the others are drawn hollow, their outline still in full colour (3:1 against the page).
+    lit = alt.condition("measure == 'all' || datum.measure == measure", alt.value(1.0), alt.value(0.0))
+    marks = {"filled": True, "size": 70, "strokeWidth": 1.2}
     tooltip = [
         "matrix:N",
         alt.Tooltip("low:Q", format=".1%", title="scores ≤ 0.1"),
@@ -1183,39 +1273,55 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
         alt.Tooltip("gm:Q", format=".3f", title="τ εGM"),
         alt.Tooltip("trec_gm:Q", format=".3f", title="τ trec_eval GM"),
     ]
-    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#666666").encode(y="y:Q")
+    # Each axis holds the points of every ε with a little room, and no more (the share axis started at −10 %,
+    # the τ axis ran to 1.1, and half of the canvas was empty).
+    share_domain = _around(points.low, lo=0.0, hi=1.0)
+    gain_domain = _around(points.gain)
+    tau_domain = _around(np.r_[points.trec_gm, points.gm], hi=1.0)
+    zero = (
+        alt.Chart(pd.DataFrame({"y": [0.0]}))
+        .mark_rule(color="#666666")
+        .encode(y=alt.Y("y:Q", scale=alt.Scale(domain=gain_domain, nice=False)))
+    )
     fig9 = alt.layer(
         zero,
-        base.mark_point(filled=True, size=70).encode(
+        base.mark_point(**marks).encode(
             x=alt.X(
-                "low:Q", title="Share of scores at most 0.1", axis=alt.Axis(format="%"), scale=alt.Scale(padding=10)
+                "low:Q",
+                title="Share of scores at most 0.1",
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=share_domain, nice=False),
             ),
-            # Room below the lowest point and above the highest: a P@20 triangle at −0.20 sat on the axis,
-            # its lower half cut off.
-            y=alt.Y("gain:Q", title="τ(εGM) − τ(AM)", scale=alt.Scale(padding=10)),
+            y=alt.Y("gain:Q", title="τ(εGM) − τ(AM)", scale=alt.Scale(domain=gain_domain, nice=False)),
             color=colour,
+            stroke=colour.to_dict() | {"legend": None},
             shape=shape,
-            opacity=lit,
+            fillOpacity=lit,
             tooltip=tooltip,
         ),
-    ).properties(width=330, height=230, title="Figure 9: does εGM help when many scores are low?")
-    lo = float(min(points.trec_gm.min(), points.gm.min()))
+    ).properties(width=300, height=230, title="(a) Does εGM help when many scores are low?")
+    on_tau = alt.Scale(domain=tau_domain, nice=False)
     diagonal = (
-        alt.Chart(pd.DataFrame({"x": [lo, 1.0], "y": [lo, 1.0]})).mark_line(color="#666666").encode(x="x:Q", y="y:Q")
+        alt.Chart(pd.DataFrame({"x": tau_domain, "y": tau_domain}))
+        .mark_line(color="#666666")
+        .encode(x=alt.X("x:Q", scale=on_tau), y=alt.Y("y:Q", scale=on_tau))
     )
     fig10 = alt.layer(
         diagonal,
-        base.mark_point(filled=True, size=70).encode(
+        base.mark_point(**marks).encode(
             x=alt.X(
-                "trec_gm:Q", title="Mean τ, trec_eval GM (floor, ε = 1e-5)", scale=alt.Scale(zero=False, padding=10)
+                "trec_gm:Q",
+                title="Mean τ, trec_eval GM (floor, ε = 1e-5)",
+                scale=alt.Scale(domain=tau_domain, nice=False),
             ),
-            y=alt.Y("gm:Q", title="Mean τ, εGM at the chosen ε", scale=alt.Scale(zero=False, padding=10)),
+            y=alt.Y("gm:Q", title="Mean τ, εGM at the chosen ε", scale=alt.Scale(domain=tau_domain, nice=False)),
             color=colour,
+            stroke=colour.to_dict() | {"legend": None},
             shape=shape,
-            opacity=lit,
+            fillOpacity=lit,
             tooltip=tooltip,
         ),
-    ).properties(width=330, height=230, title="Figure 10: εGM against trec_eval's GM")
+    ).properties(width=300, height=230, title="(b) εGM against trec_eval's GM")
     readout = (
         base.transform_calculate(win="datum.gain > 0 ? 1 : 0", beats="datum.gm > datum.trec_gm ? 1 : 0", n="1")
         .transform_aggregate(win="sum(win)", beats="sum(beats)", n="sum(n)")
@@ -1229,29 +1335,55 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
         .encode(text="text:N", x=alt.value(0))
         .properties(width=330, height=18)
     )
-    chart = alt.vconcat(readout, fig9, fig10).add_params(logeps, measure).resolve_scale(color="shared")
+    panels = alt.hconcat(fig9, fig10).resolve_scale(color="shared", shape="shared")
+    chart = alt.vconcat(readout, panels).add_params(logeps, measure).resolve_scale(color="shared")
     return chart.properties(usermeta={"irmeans_check": "replication"})
 
 
 def replication_alt(wide, chapter=None):
-    """Figure 9.4's alt text, for its table (:func:`replication_tables`'s ``wide``), at ε = 0.01; ``chapter`` names
-    the chapter's matrix if the figure adds it."""
-    gain = wide["gm_-2"] - wide["am"]
-    rr_up = int(((wide.measure == "RR") & (gain > 0)).sum())
-    precision = wide.measure.isin(["P@10", "P@20"])
+    """Figure 9.4's alt text, for its table (:func:`replication_tables`'s ``wide``): what it shows at any setting;
+    ``chapter`` names the chapter's matrix if the figure adds it (:func:`replication_state` says what it shows at
+    one)."""
     shipped = wide.measure != CHAPTER_MEASURE
-    rho = float(pd.Series(wide.low[shipped]).corr(pd.Series(gain[shipped]), method="spearman"))
-    above = int((wide["gm_-2"] > wide["trec_gm"]).sum())
+    rho = float(pd.Series(wide.low[shipped]).corr(pd.Series(wide["gm_-2"][shipped] - wide.am[shipped]), "spearman"))
     added = f" The chapter's matrix, {chapter}, is the point of its own colour." if chapter else ""
     return (
-        f"Two scatter plots, one point per collection and measure ({len(wide)} in all), coloured by measure. "
-        "Top, the paper's Figure 9: share of scores at most 0.1 across, mean tau of the epsilon-geometric mean "
-        f"minus that of the arithmetic mean up; at epsilon 0.01 the points scatter on both sides of zero "
-        f"(Spearman correlation {rho:.2f} over the shipped ones); {rr_up} of the reciprocal rank points are above "
-        f"zero, {int((precision & (gain < 0)).sum())} of the {int(precision.sum())} precision points below. "
-        "Bottom, Figure 10: mean tau of trec_eval's geometric mean across, of the epsilon-geometric mean up, "
-        f"with the diagonal; {above} of the {len(wide)} points lie above it.{added}"
+        f"Two scatter plots, one point per collection and measure ({len(wide)} in all), coloured and marked by "
+        "measure. (a), as the paper's Figure 9: share of scores at most 0.1 across, mean tau of the "
+        "epsilon-geometric mean minus that of the arithmetic mean up (at epsilon 0.01 their Spearman correlation "
+        f"over the shipped matrices is {rho:.2f}). (b), as its Figure 10: mean tau of trec_eval's geometric mean "
+        f"across, of the epsilon-geometric mean up, with the diagonal.{added}"
     )
+
+
+def replication_state(points):
+    """Figure 9.4's words for a setting of its controls, ``state(logeps, measure)``, from its points
+    (:func:`replication_points`): what its read-out counts at that ε, and where the highlighted measure's points are.
+
+    Examples
+    --------
+    >>> _, wide = replication_tables(n_splits=10, matrices=["adhoc8_ap", "adhoc8_p10"], eps_grid=[0.01])
+    >>> replication_state(replication_points(wide, [0.01]))(-2.0, "all")[:44]
+    'At log10 ε = −2, εGM is above the AM on 0 of'
+    """
+
+    def state(logeps, measure):
+        at = points[np.isclose(points.log_eps, logeps, atol=1e-6)]
+        if at.empty:
+            raise LookupError(logeps)
+        text = (
+            f"At log10 ε = {logeps:.0f}, εGM is above the AM on {int((at.gain > 0).sum())} of {len(at)} matrices "
+            f"and above trec_eval's GM on {int((at.gm > at.trec_gm).sum())}"
+        )
+        if measure != "all":
+            some = at[at.measure == measure]
+            text += (
+                f"; of the {len(some)} {measure} points, {int((some.gain > 0).sum())} are above zero in (a) and "
+                f"{int((some.gm > some.trec_gm).sum())} above the diagonal in (b)"
+            )
+        return (text + ".").replace("-", "−")
+
+    return state
 
 
 def replication_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
@@ -1265,7 +1397,12 @@ def replication_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     """
     name, shipped = chapter_matrix(scores, label, _shipped_scores())
     _, wide = replication_tables(extra=None if shipped else {name: scores})
-    return show(replication_chart(wide), alt=replication_alt(wide, None if shipped else name), source=TREC_DATA)
+    return show(
+        replication_chart(wide),
+        alt=replication_alt(wide, None if shipped else name),
+        source=TREC_DATA,
+        state=replication_state(replication_points(wide)),
+    )
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them. All are made from
