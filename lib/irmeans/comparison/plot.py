@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .._display import shown
 from ..errors import IrmeansError
 
 __all__ = [
@@ -75,20 +76,12 @@ def sorted_panels(differences: np.ndarray) -> np.ndarray:
 def shown_name(name: object) -> str:
     """A name as a figure shows it: control and other non-printing characters as escapes (``\\x01``, ``\\n``),
     bytes that were not UTF-8 (read as lone surrogates) as ``\\xff``, so that two names never look the same
-    and nothing in a name acts on what shows it.
+    and nothing in a name acts on what shows it: as a terminal shows it (:func:`irmeans._display.shown`).
 
     >>> shown_name("run\\x1b[2J"), shown_name("b\\udcffd"), shown_name("εGM 検索")
     ('run\\\\x1b[2J', 'b\\\\xffd', 'εGM 検索')
     """
-    out = []
-    for c in str(name):
-        if "\udc80" <= c <= "\udcff":
-            out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif c.isprintable() or c == " ":
-            out.append(c)
-        else:
-            out.append(c.encode("unicode_escape", "backslashreplace").decode("ascii"))
-    return "".join(out)
+    return shown(str(name))
 
 
 def check_differences(
