@@ -414,7 +414,7 @@ def print_pdfs(
                     {"/Title": edition_title(key), "/Subject": edition(key, course)["description"]},
                 )
                 finished = make_pdf_access.finish(
-                    pdf, edition_title(key), EDITION_DESCRIPTIONS[key], LANGUAGE, book_authors(), LICENCE_LINE
+                    pdf, edition_title(key), edition(key, course)["description"], LANGUAGE, book_authors(), LICENCE_LINE
                 )
                 drawings = finished["paths"] + finished["images"] + finished["icons"]
                 print(
