@@ -82,12 +82,12 @@ def describe() -> str:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+    def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
         pass
 
 
 class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
+    def handle_error(self, request, client_address) -> None:
         pass  # a browser leaving a page mid-download is not the site's problem
 
 

@@ -60,7 +60,7 @@ class Claims:
         Whether the data are the book's own: a failed claim then raises.
     """
 
-    def __init__(self, own_data: bool):
+    def __init__(self, own_data: bool) -> None:
         self.own_data = bool(own_data)
         self.failed: list[str] = []
 

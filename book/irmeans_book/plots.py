@@ -175,7 +175,7 @@ class VegaLiteFigure:
         the figure's data, if it needs one, is its ``usermeta["irmeans_source"]``.
     """
 
-    def __init__(self, spec):
+    def __init__(self, spec) -> None:
         if not spec.get("description"):
             raise ValueError("a figure needs alt text: the spec has no description")
         self.spec = spec
@@ -374,7 +374,7 @@ def states(spec, overview, state, limit=MAX_STATES):
     return out
 
 
-def figure_id(spec):
+def figure_id(spec) -> str:
     """A deterministic HTML id for ``spec``: a hash of its canonical JSON.
 
     Examples
@@ -390,7 +390,7 @@ def figure_id(spec):
 SITE_DRAW = "irmeansDraw"
 
 
-def embed_html(spec):
+def embed_html(spec) -> str:
     """HTML for the site: a labelled div and the script that draws the figure in it.
 
     The figure is drawn by the site's ``irmeans-figures.js`` (with the site's
@@ -785,7 +785,7 @@ class LiveFigure:
         The figure as last drawn.
     """
 
-    def __init__(self, widgets, draw):
+    def __init__(self, widgets, draw) -> None:
         self.widgets = dict(widgets)
         self._draw = draw
         self._handle = None
@@ -805,7 +805,7 @@ class LiveFigure:
             self._handle.update(self.figure)
         return self.figure
 
-    def _changed(self, change):
+    def _changed(self, change) -> None:
         self.redraw()
 
     def box(self):
@@ -814,7 +814,7 @@ class LiveFigure:
 
         return w.Box(list(self.widgets.values()), layout=w.Layout(flex_flow="row wrap"))
 
-    def _ipython_display_(self):
+    def _ipython_display_(self) -> None:
         from IPython.display import display
 
         display(self.box())

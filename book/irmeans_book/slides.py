@@ -219,7 +219,7 @@ def setting_lines(spec: dict) -> list[str]:
     parts: list[str] = []
     boxes: list = []  # a run of checkboxes: three or more are named by those ticked
 
-    def flush():
+    def flush() -> None:
         if len(boxes) >= CHECKBOX_RUN:
             ticked = [c.label for c in boxes if c.value]
             parts.append("Ticked: " + (", ".join(ticked) if ticked else "none"))

@@ -304,7 +304,7 @@ def retitle_outline(pdf: Path, titles: list[str], metadata: dict[str, str] | Non
     writer = PdfWriter(clone_from=pdf)
     items = []
 
-    def walk(item):
+    def walk(item) -> None:
         while item is not None:
             item = item.get_object()
             items.append(item)
@@ -467,7 +467,7 @@ def _text_heights(page, above: float) -> list[float]:
     footer is printed in the bottom margin)."""
     heights = []
 
-    def at(text, cm, tm, font, size):
+    def at(text, cm, tm, font, size) -> None:
         y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         if text.strip() and y > above:
             heights.append(y)
@@ -497,7 +497,7 @@ def _print(tab, pdf: Path) -> None:
     )
 
 
-def _html_visitors_for_singlehtml(app):
+def _html_visitors_for_singlehtml(app) -> None:
     registry = app.registry.translation_handlers
     single = registry.setdefault("singlehtml", {})
     for node, visitors in registry.get("html", {}).items():

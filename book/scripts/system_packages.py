@@ -83,7 +83,7 @@ def missing(purpose):
     ]
 
 
-def install(packages):
+def install(packages) -> None:
     """apt-get install ``packages`` (as root)."""
     print(f"installing {' '.join(packages)} with apt-get", flush=True)
     subprocess.run(["apt-get", "update", "-qq"], check=True)

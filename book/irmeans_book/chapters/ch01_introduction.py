@@ -180,7 +180,7 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
     )
 
 
-def averages_alt(scores_a, scores_b):
+def averages_alt(scores_a, scores_b) -> str:
     """Figure 1.1's alt text, for these scores."""
     a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
     return (
@@ -217,7 +217,7 @@ def averages_state(scores_a, scores_b):
     """
     a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
 
-    def state(weakest, average):
+    def state(weakest, average) -> str:
         mean = AVERAGES[average]
         va, vb = float(mean(np.append(a[:-1], weakest))), float(mean(b))
         verdict = "higher, system A" if va > vb else "higher, system B" if vb > va else "a tie"
@@ -226,7 +226,7 @@ def averages_state(scores_a, scores_b):
     return state
 
 
-def describe_comparison(scores_a, scores_b, average):
+def describe_comparison(scores_a, scores_b, average) -> str:
     """One line: the chosen average of two systems' per-topic scores, and which is higher.
 
     Parameters

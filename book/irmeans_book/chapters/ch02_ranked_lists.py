@@ -518,7 +518,7 @@ def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
         alt_text = "A ranking and its measures: " + "; ".join(" ".join(line.split()) for line in lines) + "."
         return show(ranking_chart(depth, max_r, initial=rels, initial_r=R), alt=alt_text, controls=False)
 
-    def at_least_ticked(change):
+    def at_least_ticked(change) -> None:
         ticked = sum(box.value for box in boxes.values())
         if slider.value < ticked:
             slider.value = ticked
@@ -534,7 +534,7 @@ def _listed(numbers):
     return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words) or "none"
 
 
-def pr_curve_alt(ranking, num_relevant):
+def pr_curve_alt(ranking, num_relevant) -> str:
     """Figure 2.1's alt text, for this ranking and R."""
     rels = np.asarray(ranking)
     recall, _ = ranked.precision_recall_points(rels, num_relevant)
@@ -575,7 +575,7 @@ def first_ranks(ranking, depth=DEPTH):
     return tuple(rels + [0] * (depth - len(rels)))
 
 
-def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R):
+def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R) -> str:
     """Figure 2.2's alt text, for any setting of its controls (:func:`ranking_state` says what it shows at one)."""
     ticked = first_ranks(ranking, depth)
     r = max(int(num_relevant), sum(ticked), 1)

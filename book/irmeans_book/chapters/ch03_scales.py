@@ -348,7 +348,7 @@ def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
     )
 
 
-def doubling_alt(changes):
+def doubling_alt(changes) -> str:
     """Figure 3.1's alt text, for these changes (start, end) of a score."""
     table = doubling_table(changes)
     arrows = "; ".join(

@@ -371,7 +371,7 @@ def means_controls(scores=TABLE1_SCORES[START], eps=EPS):
 EXAMPLE = {"systems": TABLE1_SCORES, "EPS": EPS}
 
 
-def eps_alt(systems=TABLE1_SCORES):
+def eps_alt(systems=TABLE1_SCORES) -> str:
     """Figure 4.1's alt text, for these systems."""
     zeros = [name for name, x in systems.items() if np.min(x) == 0]
     start = (

@@ -410,7 +410,7 @@ def _short(x):
     return f"{x:g}".replace("e-0", "e-")
 
 
-def describe_boost(ap, amount, which, eps=EPS):
+def describe_boost(ap, amount, which, eps=EPS) -> str:
     """One line: MAP and GMAP after a boost, and their gains.
 
     Examples
@@ -454,7 +454,7 @@ def boost_controls(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
     )
 
 
-def histogram_alt(ap, eps=EPS):
+def histogram_alt(ap, eps=EPS) -> str:
     """Figure 5.1's alt text, for these AP values."""
     a = np.asarray(ap, dtype=float)
     m, g = robertson.boosted_means(a, 0.0, "none", eps)
@@ -477,7 +477,7 @@ def histogram_figure(ap=EXAMPLE["ap"], eps=EPS):
     return show(histogram_chart(ap, eps=eps), alt=histogram_alt(ap, eps))
 
 
-def boost_alt(ap, amount=BOOST, which=WHICH, eps=EPS):
+def boost_alt(ap, amount=BOOST, which=WHICH, eps=EPS) -> str:
     """Figure 5.2's alt text, for these AP values and the setting it starts at."""
     a = np.asarray(ap, dtype=float)
     labels = choices(a.size)
@@ -519,7 +519,7 @@ def boost_state(ap, eps=EPS):
     by_label = {label: key for key, label in choices(np.size(ap)).items()}
     m0, g0 = robertson.boosted_means(ap, 0.0, "none", eps)
 
-    def state(amount, which):
+    def state(amount, which) -> str:
         m, g = robertson.boosted_means(ap, amount, by_label[which], eps)
         return (
             f"A boost of {amount:g} to the {which} topics: MAP {m:.3f} ({m - m0:+.3f}), GMAP {g:.3f} ({g - g0:+.3f})."

@@ -274,7 +274,7 @@ def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_d
     return alt.vconcat(readout, chart).add_params(log10_eps, data_set)
 
 
-def describe_epsilon(x, log10_eps):
+def describe_epsilon(x, log10_eps) -> str:
     """One line: both forms of the ε-geometric mean and the arithmetic mean of ``x``.
 
     Examples
@@ -331,7 +331,7 @@ EXAMPLE = {
 }
 
 
-def epsilon_alt(data):
+def epsilon_alt(data) -> str:
     """Figure 6.1's alt text, for these data sets."""
     starts = ", ".join(f"{means.geometric_mean(x, eps=10.0 ** EXPONENTS[0]):.2f} ({name})" for name, x in data.items())
     return (
@@ -365,7 +365,7 @@ def epsilon_state(data):
     'For S2, at ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600.'
     """
 
-    def state(log10_eps, data_set):
+    def state(log10_eps, data_set) -> str:
         return f"For {data_set}, at {describe_epsilon(data[data_set], log10_eps)}."
 
     return state

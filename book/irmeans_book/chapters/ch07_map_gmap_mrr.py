@@ -254,7 +254,7 @@ GLYPH_INK = "#1A1A1A"
 _PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
 
 
-def _fmt(field, spec):
+def _fmt(field, spec) -> str:
     return f"format(datum.{field}, '{spec}')"
 
 
@@ -613,7 +613,7 @@ def _with(grid, value):
     return np.unique(np.round(np.append(grid, value), 10))
 
 
-def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS):
+def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS) -> str:
     """Figure 7.1's alt text, for this baseline and setting."""
     grid, _, _ = verdicts_table(ap, _with(GAINS, gain), _with(LOSSES, loss), seed, eps)
     counts = grid.verdict.value_counts()

@@ -432,7 +432,7 @@ def logit_controls(datasets=DATASETS, eps=EPS):
     )
 
 
-def curves_alt(marks=MARKS):
+def curves_alt(marks=MARKS) -> str:
     """Figure 8.1's alt text, with points at these scores."""
     shown = ", ".join(f"{m:g}" for m in np.asarray(marks, dtype=float))
     return (
@@ -471,7 +471,7 @@ def curves_state(eps):
     ).replace("-", "−")
 
 
-def logit_alt(datasets=DATASETS, eps=EPS):
+def logit_alt(datasets=DATASETS, eps=EPS) -> str:
     """Figure 8.2's alt text: what it shows, and for the first data set which system each average puts higher."""
     return (
         "Left: per-topic scores of systems X and Y on the chosen scale (score, log, or logit), with each "

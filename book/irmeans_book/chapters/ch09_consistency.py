@@ -666,7 +666,7 @@ def _shipped_scores(measures=None):
     return {m.label: m.scores for m in datasets.load_all(measures)}
 
 
-def score_density_alt(scores, label=TREC8_LABEL):
+def score_density_alt(scores, label=TREC8_LABEL) -> str:
     """Figure 9.1's alt text, for the chapter's matrix."""
     return (
         "Bars of the share of scores in each bin of width 0.05 from 0 to 1, with a separate bar for scores of "
@@ -685,7 +685,7 @@ def score_density_state(summary):
     """
     rows = summary.set_index("matrix")
 
-    def state(matrix):
+    def state(matrix) -> str:
         row = rows.loc[matrix]
         return f"For {matrix}: {row.zeros:.1%} of the scores are 0 and {row.low:.1%} are at most 0.1."
 
@@ -712,7 +712,7 @@ def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     )
 
 
-def difficulty_alt(scores, label=TREC8_LABEL):
+def difficulty_alt(scores, label=TREC8_LABEL) -> str:
     """Figure 9.2's alt text, for the chapter's matrix."""
     return (
         "Scatter plot of the topics of the chosen collection: Equation 1 difficulty (1 minus mean AP) across, "
@@ -732,7 +732,7 @@ def difficulty_state(table):
     """
     counts = table.assign(both=table.hard_eq1 & table.hard_eq2).groupby("collection")[["both", "hard_eq2"]].sum()
 
-    def state(collection):
+    def state(collection) -> str:
         both, hard = (int(v) for v in counts.loc[collection])
         return f"For {collection}, {both} of the {hard} hard topics by Equation 2 are also hard by Equation 1."
 
@@ -759,7 +759,7 @@ def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     )
 
 
-def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL):
+def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL) -> str:
     """Figure 9.3's alt text, for the sweep (:func:`tau_sweep`'s ``curve``) of the chapter's matrix."""
     flat = curve[curve.log_eps.isna()].set_index("average").mean_tau
     gm = curve[curve.average == "εGM"].set_index("log_eps").mean_tau
@@ -1340,7 +1340,7 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
     return chart.properties(usermeta={"irmeans_check": "replication"})
 
 
-def replication_alt(wide, chapter=None):
+def replication_alt(wide, chapter=None) -> str:
     """Figure 9.4's alt text, for its table (:func:`replication_tables`'s ``wide``): what it shows at any setting;
     ``chapter`` names the chapter's matrix if the figure adds it (:func:`replication_state` says what it shows at
     one)."""
