@@ -40,7 +40,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -157,7 +157,7 @@ def answer(label: str) -> Answer:
     return result
 
 
-def winner(scores: dict[str, float]) -> str:
+def winner(scores: Mapping[str, float | np.ndarray]) -> str:
     """The one name with the highest score; a tie is a mistake in the question."""
     best = max(scores.values())
     names = [name for name, value in scores.items() if np.isclose(value, best, rtol=0, atol=1e-12)]

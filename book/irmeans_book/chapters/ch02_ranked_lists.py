@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import altair as alt
@@ -22,8 +23,9 @@ import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import measures as ranked
+from numpy.typing import ArrayLike
 
-from irmeans_book.plots import OKABE_ITO, STATE, LiveFigure, csv_data, example, show
+from irmeans_book.plots import OKABE_ITO, STATE, LiveFigure, VegaLiteFigure, csv_data, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -124,13 +126,13 @@ DEPTH = 10
 MAX_R = 15
 
 
-def _all_rankings(depth):
+def _all_rankings(depth: int):
     """Every 0/1 ranking of ``depth`` ranks; row m has rank k relevant iff bit k-1 of m is set."""
     masks = np.arange(2**depth)
     return masks, (masks[:, None] >> np.arange(depth)) & 1
 
 
-def rankings_table(depth=10, max_r=15, decimals=3):
+def rankings_table(depth: int = 10, max_r: int = 15, decimals: int = 3) -> pd.DataFrame:
     """Every value of chapter 2's figure, over all 2**depth rankings and each R.
 
     Lists by rank are spread over numbered columns (``precision1`` ...), so the
@@ -204,7 +206,9 @@ def rankings_table(depth=10, max_r=15, decimals=3):
 RANKING_MEASURES = {"p5": "P@5", "p10": "P@10", "rprec": "R-precision", "ap": "AP", "rr": "RR"}
 
 
-def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), initial_r=R):
+def ranking_chart(
+    depth: int = 10, max_r: int = 15, initial=tuple(int(x) for x in RANKING), initial_r=R
+) -> alt.TopLevelMixin:
     """Chapter 2's figure: tick relevant ranks, pick R, read the measures and the P-R curve.
 
     Examples
@@ -322,7 +326,7 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
     )
 
 
-def pr_table(rels, num_relevant=None):
+def pr_table(rels, num_relevant: int = None) -> pd.DataFrame:
     """Chapter 2's static curve: precision and recall at each rank, and the area AP adds.
 
     Returns
@@ -370,7 +374,7 @@ PR_CURVE_KEY = {
 }
 
 
-def pr_curve_chart(rels, num_relevant=None):
+def pr_curve_chart(rels, num_relevant: int = None) -> alt.TopLevelMixin:
     """The precision-recall curve of one ranking, its 11-point interpolation, and AP's blocks.
 
     Examples
@@ -387,7 +391,7 @@ def pr_curve_chart(rels, num_relevant=None):
     # figure explains itself (it had no legend but the points'), and no two entries differ by colour alone.
     names = list(PR_CURVE_KEY)
 
-    def key(channel, item, **options):
+    def key(channel: str, item, **options):
         scale = alt.Scale(domain=names, range=[v[item] for v in PR_CURVE_KEY.values()])
         return channel("what:N", title=None, scale=scale, **options)
 
@@ -439,7 +443,7 @@ def pr_curve_chart(rels, num_relevant=None):
     return alt.layer(blocks, line, interp, dots).properties(width=360, height=260, title=title)
 
 
-def ranking_measures(relevant_ranks, num_relevant, depth=10):
+def ranking_measures(relevant_ranks: ArrayLike, num_relevant: int, depth: int = 10):
     """The measures of chapter 2 for a ranking given by its relevant ranks.
 
     Parameters
@@ -475,7 +479,7 @@ def ranking_measures(relevant_ranks, num_relevant, depth=10):
     }
 
 
-def describe_ranking(relevant_ranks, num_relevant, depth=10):
+def describe_ranking(relevant_ranks: ArrayLike, num_relevant: int, depth: int = 10) -> str:
     """:func:`ranking_measures` as lines of text.
 
     Examples
@@ -489,7 +493,7 @@ def describe_ranking(relevant_ranks, num_relevant, depth=10):
     return "\n".join(lines)
 
 
-def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
+def ranking_controls(ranking=RANKING, num_relevant: int = R, depth: int = DEPTH, max_r: int = MAX_R) -> LiveFigure:
     """Ten checkboxes (relevant ranks) and an R slider that redraw chapter 2's figure, starting at this ranking.
 
     They start where Figure 2.2 does: the ranking's first ``depth`` ranks ticked, the slider at R. The slider
@@ -511,7 +515,7 @@ def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
     }
     slider = w.IntSlider(value=initial_r, min=1, max=max_r, description="R", continuous_update=False)
 
-    def draw(R, **ticked):
+    def draw(R, **ticked) -> VegaLiteFigure:
         rels = tuple(int(ticked[f"rank{k}"]) for k in range(1, depth + 1))
         ranks = [k for k, rel in enumerate(rels, start=1) if rel]
         lines = describe_ranking(ranks, R, depth).splitlines()
@@ -534,7 +538,7 @@ def _listed(numbers):
     return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words) or "none"
 
 
-def pr_curve_alt(ranking, num_relevant) -> str:
+def pr_curve_alt(ranking, num_relevant: int) -> str:
     """Figure 2.1's alt text, for this ranking and R."""
     rels = np.asarray(ranking)
     recall, _ = ranked.precision_recall_points(rels, num_relevant)
@@ -549,7 +553,7 @@ def pr_curve_alt(ranking, num_relevant) -> str:
     )
 
 
-def pr_curve_figure(ranking=RANKING, num_relevant=R):
+def pr_curve_figure(ranking=RANKING, num_relevant: int = R) -> VegaLiteFigure:
     """Figure 2.1 for this ranking (1 or 0 by rank) and R: its precision-recall curve, interpolation and AP's blocks.
 
     Examples
@@ -560,7 +564,7 @@ def pr_curve_figure(ranking=RANKING, num_relevant=R):
     return show(pr_curve_chart(ranking, num_relevant), alt=pr_curve_alt(ranking, num_relevant))
 
 
-def first_ranks(ranking, depth=DEPTH):
+def first_ranks(ranking, depth: int = DEPTH):
     """The first ``depth`` ranks of ``ranking`` (1 or 0 by rank), a shorter one padded with non-relevant documents.
 
     A ranking shorter than ``depth`` has the same measures padded: a document never retrieved and one retrieved
@@ -575,7 +579,7 @@ def first_ranks(ranking, depth=DEPTH):
     return tuple(rels + [0] * (depth - len(rels)))
 
 
-def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R) -> str:
+def ranking_alt(ranking, num_relevant: int, depth: int = DEPTH, max_r: int = MAX_R) -> str:
     """Figure 2.2's alt text, for any setting of its controls (:func:`ranking_state` says what it shows at one)."""
     ticked = first_ranks(ranking, depth)
     r = max(int(num_relevant), sum(ticked), 1)
@@ -586,7 +590,7 @@ def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R) -> str:
     )
 
 
-def ranking_figure(ranking=RANKING, num_relevant=R):
+def ranking_figure(ranking=RANKING, num_relevant: int = R) -> VegaLiteFigure:
     """Figure 2.2, ticked at this ranking's first ten ranks, the slider at R (the slider reaches at least 15).
 
     Examples
@@ -601,7 +605,7 @@ def ranking_figure(ranking=RANKING, num_relevant=R):
     return show(chart, alt=ranking_alt(ranking, num_relevant), state=ranking_state)
 
 
-def ranking_state(R, **ticked):
+def ranking_state(R: int, **ticked: bool) -> str:
     """Figure 2.2's words for a setting of its controls (``rank1``... ticked or not, and ``R``), as the site makes
     them from what the figure draws: the relevant ranks, each measure as its bar is labelled, the R used.
 
@@ -621,7 +625,7 @@ def ranking_state(R, **ticked):
 PAPER_PLACEMENTS = tuple((k, k + 1, k + 2) for k in range(1, 9)) + ((1, 2, 10), (1, 5, 10), (1, 9, 10))
 
 
-def paper_table(placements=PAPER_PLACEMENTS, num_relevant=3, depth=DEPTH):
+def paper_table(placements=PAPER_PLACEMENTS, num_relevant: int = 3, depth: int = DEPTH) -> pd.DataFrame:
     """What the figure shows for some placements of the relevant documents, with R = ``num_relevant``, for
     paper (:mod:`irmeans_book.paper`): each placement's measures.
 
@@ -637,7 +641,10 @@ def paper_table(placements=PAPER_PLACEMENTS, num_relevant=3, depth=DEPTH):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch2-pr-curve": pr_curve_figure, "fig-ch2-ranking": ranking_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch2-pr-curve": pr_curve_figure,
+    "fig-ch2-ranking": ranking_figure,
+}
 
 
 # ---------------------------------------------------------------------------

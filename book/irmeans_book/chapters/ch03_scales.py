@@ -22,14 +22,17 @@ log: mean A -2.3553, B -1.2040 -> B is higher; mapped back (geometric mean): A 0
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
+from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, example, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, example, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -76,7 +79,7 @@ BACK_TRANSFORMED = {
 }
 
 
-def transform(scores_a, scores_b, name):
+def transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str):
     """Both systems' per-topic scores on the transformed scale ``name``.
 
     The rank transformation ranks all scores of both systems together, so it
@@ -105,7 +108,7 @@ def transform(scores_a, scores_b, name):
     raise ValueError(f"unknown transformation {name!r}; choose one of {TRANSFORMS}")
 
 
-def transform_table(scores_a, scores_b, lowest_values):
+def transform_table(scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike) -> pd.DataFrame:
     """Every value of the chapter's figure, for each setting of its slider.
 
     The slider replaces system A's last score by each of ``lowest_values``.
@@ -170,7 +173,13 @@ def transform_table(scores_a, scores_b, lowest_values):
     return pd.concat(topics, ignore_index=True), summary
 
 
-def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, initial_transform="identity"):
+def transform_chart(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    lowest_values: ArrayLike,
+    initial_lowest=None,
+    initial_transform="identity",
+) -> alt.TopLevelMixin:
     """The chapter's interactive figure: transformed scores per topic, their means, the winner.
 
     A select picks the transformation, a slider system A's last topic score.
@@ -247,10 +256,11 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         spacing=4,
     )
     both = alt.hconcat(points, right).resolve_scale(xOffset="independent", color="independent", shape="independent")
-    return both.add_params(lowest, scale)
+    chart: alt.TopLevelMixin = both.add_params(lowest, scale)
+    return chart
 
 
-def doubling_table(changes=CHANGES):
+def doubling_table(changes=CHANGES) -> pd.DataFrame:
     """Two changes of a score, each as a step on the raw scale and on the log scale.
 
     Returns
@@ -273,7 +283,7 @@ def doubling_table(changes=CHANGES):
     return pd.DataFrame(rows)
 
 
-def doubling_chart(changes=CHANGES):
+def doubling_chart(changes=CHANGES) -> alt.TopLevelMixin:
     """Two arrows per scale: the same two changes measured raw and after the log.
 
     Examples
@@ -298,10 +308,11 @@ def doubling_chart(changes=CHANGES):
             x="end:Q", text=alt.Text("size:Q", format=".3f"), color=alt.value("#000000")
         )
         rows.append((rule + ends + text).properties(width=420, height=70, title=f"Step sizes on the {scale} scale"))
-    return alt.vconcat(*rows).resolve_scale(x="independent")
+    chart: alt.TopLevelMixin = alt.vconcat(*rows).resolve_scale(x="independent")
+    return chart
 
 
-def describe_transform(scores_a, scores_b, name):
+def describe_transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str) -> str:
     """One line: the mean of each system's transformed scores, the winner, and the mean mapped back.
 
     Examples
@@ -319,7 +330,9 @@ def describe_transform(scores_a, scores_b, name):
     return line
 
 
-def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
+def transform_controls(
+    scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B, lowest: float = LOWEST
+) -> LiveFigure:
     """A dropdown of transformations and a slider for A's last score that redraw the chapter's figure.
 
     Examples
@@ -335,7 +348,7 @@ def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
     # The slider's settings, as the site's figure has them: the scale's floor is the same in both.
     grid = lowest.values
 
-    def draw(name, last):
+    def draw(name: str, last) -> VegaLiteFigure:
         chart = transform_chart(a, scores_b, grid, initial_lowest=last, initial_transform=name)
         return show(chart, alt=describe_transform(np.append(a[:-1], last), scores_b, name), controls=False)
 
@@ -360,7 +373,7 @@ def doubling_alt(changes) -> str:
     return f"Two arrows on each of two axes, one per change: {arrows}. On the log axis the steps are {same}."
 
 
-def doubling_figure(changes=CHANGES):
+def doubling_figure(changes=CHANGES) -> VegaLiteFigure:
     """Figure 3.1 for these two changes (start, end) of a score: each as a step on the raw and on the log scale.
 
     Examples
@@ -375,7 +388,7 @@ def doubling_figure(changes=CHANGES):
 EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B, "changes": CHANGES}
 
 
-def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
+def transform_figure(scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B) -> VegaLiteFigure:
     """Figure 3.2 for these scores: the slider at A's own last score, among :data:`LOWEST`'s settings.
 
     Examples
@@ -396,7 +409,7 @@ def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
     )
 
 
-def transform_state(scores_a, scores_b):
+def transform_state(scores_a: ArrayLike, scores_b: ArrayLike) -> Callable[..., str]:
     """Figure 3.2's words for a setting of its controls, ``state(lowest, scale)``: the means as the figure prints
     them, which system is higher, and the means mapped back.
 
@@ -409,7 +422,7 @@ def transform_state(scores_a, scores_b):
     """
     a0, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
 
-    def state(lowest, scale):
+    def state(lowest: float, scale) -> str:
         a = np.append(a0[:-1], lowest)
         ta, tb = transform(a, b, scale)
         ma, mb = means.arithmetic_mean(ta), means.arithmetic_mean(tb)
@@ -424,7 +437,7 @@ def transform_state(scores_a, scores_b):
     return state
 
 
-def paper_table(scores_a, scores_b, lowest_values=None):
+def paper_table(scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike = None) -> pd.DataFrame:
     """What the figure shows at each setting of its slider with **log** and **rank** chosen, for paper
     (:mod:`irmeans_book.paper`): the geometric means of A and B and which is higher, and their mean ranks.
 
@@ -444,7 +457,10 @@ def paper_table(scores_a, scores_b, lowest_values=None):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch3-doubling": doubling_figure, "fig-ch3-transform": transform_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch3-doubling": doubling_figure,
+    "fig-ch3-transform": transform_figure,
+}
 
 
 # ---------------------------------------------------------------------------

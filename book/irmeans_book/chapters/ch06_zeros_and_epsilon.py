@@ -14,6 +14,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import irmeans
 import numpy as np
@@ -21,10 +23,11 @@ import pandas as pd
 from irmeans import means
 from irmeans import measures as ranked
 from irmeans.averages import AM, GM
+from numpy.typing import ArrayLike
 
 from irmeans_book import robertson
 from irmeans_book.chapters.ch04_averaging import TABLE1_SCORES
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = [
@@ -78,7 +81,7 @@ FORMS = {
 }
 
 
-def data_sets(s2=S2, boost=None):
+def data_sets(s2=S2, boost: float = None):
     """The chart's data sets by the name in its select: S2, and chapter 5's example (by default the book's).
 
     Examples
@@ -92,7 +95,7 @@ def data_sets(s2=S2, boost=None):
     }
 
 
-def epsilon_table(data, exponents=EXPONENTS):
+def epsilon_table(data, exponents: ArrayLike = EXPONENTS) -> pd.DataFrame:
     """Both forms of the ε-geometric mean, the arithmetic mean and ε, for each ε.
 
     Parameters
@@ -125,7 +128,7 @@ def epsilon_table(data, exponents=EXPONENTS):
     return pd.concat(frames, ignore_index=True)
 
 
-def zero_rules(x, eps=1e-5):
+def zero_rules(x: ArrayLike, eps: float = 1e-5):
     """The geometric mean of ``x`` under each way of handling low scores.
 
     Returns
@@ -147,7 +150,7 @@ def zero_rules(x, eps=1e-5):
     }
 
 
-def unretrieved_ap(relevant_ranks, num_relevant, collection_size, depth=1000):
+def unretrieved_ap(relevant_ranks: ArrayLike, num_relevant: int, collection_size: int, depth: int = 1000):
     """AP of a truncated ranking, and Robertson's two values for the relevant documents it missed.
 
     Parameters
@@ -183,7 +186,9 @@ def unretrieved_ap(relevant_ranks, num_relevant, collection_size, depth=1000):
     }
 
 
-def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_data=None):
+def epsilon_chart(
+    data=None, exponents: ArrayLike = EXPONENTS, initial_log10=START, initial_data=None
+) -> alt.TopLevelMixin:
     """Chapter 6's interactive figure: both ε-forms and the arithmetic mean against log10 ε.
 
     A slider sets log10 ε, a select the data set; a rule marks the current ε
@@ -274,7 +279,7 @@ def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_d
     return alt.vconcat(readout, chart).add_params(log10_eps, data_set)
 
 
-def describe_epsilon(x, log10_eps) -> str:
+def describe_epsilon(x: ArrayLike, log10_eps: float) -> str:
     """One line: both forms of the ε-geometric mean and the arithmetic mean of ``x``.
 
     Examples
@@ -290,7 +295,7 @@ def describe_epsilon(x, log10_eps) -> str:
     )
 
 
-def epsilon_controls(s2=S2, boost=None):
+def epsilon_controls(s2=S2, boost: float = None) -> LiveFigure:
     """A log10 ε slider and a data-set dropdown that redraw chapter 6's figure, for these data sets (those of
     :func:`data_sets`: S2 and chapter 5's example, by default the book's).
 
@@ -307,7 +312,7 @@ def epsilon_controls(s2=S2, boost=None):
 
     sets = data_sets(s2, boost)
 
-    def draw(log10_eps, data_set):
+    def draw(log10_eps: float, data_set) -> VegaLiteFigure:
         log10_eps = float(np.round(log10_eps, 1))
         chart = epsilon_chart(sets, initial_log10=log10_eps, initial_data=data_set)
         return show(chart, alt=describe_epsilon(sets[data_set], log10_eps), controls=False)
@@ -343,7 +348,7 @@ def epsilon_alt(data) -> str:
     )
 
 
-def epsilon_figure(s2=S2, boost=None):
+def epsilon_figure(s2=S2, boost: float = None) -> VegaLiteFigure:
     """Figure 6.1 for these data sets (S2 and chapter 5's example; by default the book's), ε = 10 ** :data:`START`.
 
     Examples
@@ -355,7 +360,7 @@ def epsilon_figure(s2=S2, boost=None):
     return show(epsilon_chart(data, initial_log10=START), alt=epsilon_alt(data), state=epsilon_state(data))
 
 
-def epsilon_state(data):
+def epsilon_state(data) -> Callable[..., str]:
     """Figure 6.1's words for a setting of its controls, ``state(log10_eps, data_set)``: the three values its
     read-out prints at that ε.
 
@@ -365,13 +370,13 @@ def epsilon_state(data):
     'For S2, at ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600.'
     """
 
-    def state(log10_eps, data_set) -> str:
+    def state(log10_eps: float, data_set) -> str:
         return f"For {data_set}, at {describe_epsilon(data[data_set], log10_eps)}."
 
     return state
 
 
-def paper_table(s2=S2, step=0.5):
+def paper_table(s2=S2, step=0.5) -> pd.DataFrame:
     """What the figure shows for S2 at every ``step`` of its slider, for paper (:mod:`irmeans_book.paper`):
     the additive and the floor geometric means and the arithmetic mean, by log10 ε.
 
@@ -392,7 +397,7 @@ def paper_table(s2=S2, step=0.5):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch6-epsilon": epsilon_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {"fig-ch6-epsilon": epsilon_figure}
 
 
 # ---------------------------------------------------------------------------

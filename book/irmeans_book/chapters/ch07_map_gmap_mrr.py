@@ -19,6 +19,8 @@ MAP   0.2675 -> 0.4216  (+0.1541)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import irmeans
 import numpy as np
@@ -26,9 +28,10 @@ import pandas as pd
 from irmeans import means
 from irmeans.averages import AM, GM
 from irmeans.comparison import significance
+from numpy.typing import ArrayLike
 
 from irmeans_book import robertson
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, csv_data, example, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -102,7 +105,7 @@ VERDICTS = {
 }
 
 
-def easy_topics(ap):
+def easy_topics(ap: ArrayLike):
     """Boolean mask of the easier half: the ``len(ap) // 2`` highest baseline scores.
 
     Ties are broken by position, as in :func:`irmeans_book.robertson.boost`.
@@ -119,7 +122,7 @@ def easy_topics(ap):
     return mask
 
 
-def change_factors(n, seed=SEED):
+def change_factors(n: int, seed: int = SEED):
     """Each topic's share of the change: ``n`` seeded draws, uniform on [0, 2] (mean 1).
 
     Examples
@@ -131,7 +134,7 @@ def change_factors(n, seed=SEED):
     return np.random.default_rng(seed).uniform(0.0, 2.0, n)
 
 
-def feedback_scores(ap, gain, loss, seed=SEED):
+def feedback_scores(ap: ArrayLike, gain: float, loss: float, seed: int = SEED):
     """The new system's per-topic AP: easy topics gain, hard topics lose, each by its own factor.
 
     An easy topic becomes ``min(1, ap · (1 + gain · f))``, a hard one
@@ -165,7 +168,7 @@ def feedback_scores(ap, gain, loss, seed=SEED):
     return np.where(easy_topics(a), up, down)
 
 
-def verdicts(ap, new, eps=EPS):
+def verdicts(ap: ArrayLike, new, eps: float = EPS):
     """MAP, GMAP and two paired t-tests of ``new`` (one row per setting) against ``ap``.
 
     The t-test on AP asks whether the mean difference of AP is 0 (MAP's
@@ -203,7 +206,9 @@ def verdicts(ap, new, eps=EPS):
     return out
 
 
-def verdicts_table(ap, gains, losses, seed=SEED, eps=EPS, decimals=4):
+def verdicts_table(
+    ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, seed: int = SEED, eps: float = EPS, decimals: int = 4
+) -> pd.DataFrame:
     """Every value of chapter 7's figure, for each (gain, loss) of the grid.
 
     Returns
@@ -254,11 +259,13 @@ GLYPH_INK = "#1A1A1A"
 _PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
 
 
-def _fmt(field, spec) -> str:
+def _fmt(field: str, spec) -> str:
     return f"format(datum.{field}, '{spec}')"
 
 
-def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
+def verdicts_chart(
+    ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, initial=(GAIN, LOSS), seed: int = SEED, eps: float = EPS
+) -> alt.TopLevelMixin:
     """Chapter 7's figure: two sliders shape the change; per-topic scores, the verdict map and the numbers.
 
     Examples
@@ -363,10 +370,11 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
     ]
     numbers = alt.vconcat(*rows, spacing=2, title="At this setting (baseline → new)")
     top = alt.hconcat(scores_panel, heat_panel).resolve_scale(color="independent", shape="independent")
-    return alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
+    chart: alt.TopLevelMixin = alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
+    return chart
 
 
-def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
+def describe_verdicts(ap: ArrayLike, gain: float, loss: float, seed: int = SEED, eps: float = EPS) -> str:
     """The figure's numbers at one setting, as lines of text (the live controls print this).
 
     Examples
@@ -388,7 +396,9 @@ def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
     )
 
 
-def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
+def feedback_controls(
+    ap: ArrayLike, gain: float = GAIN, loss: float = LOSS, seed: int = SEED, eps: float = EPS
+) -> LiveFigure:
     """Two sliders (gain on easy topics, loss on hard ones) that redraw chapter 7's figure.
 
     They start where Figure 7.1 does: at ``gain`` and ``loss`` (by default :data:`GAIN` and :data:`LOSS`).
@@ -403,7 +413,7 @@ def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
     'verdict: MAP and GMAP: better'
     """
 
-    def draw(gain, loss):
+    def draw(gain: float, loss: float) -> VegaLiteFigure:
         # The slider's own steps are 0.05; the reader's setting, where it starts, may be off them.
         gain, loss = float(np.round(gain, 10)), float(np.round(loss, 10))
         chart = verdicts_chart(ap, _with(GAINS, gain), _with(LOSSES, loss), initial=(gain, loss), seed=seed, eps=eps)
@@ -423,7 +433,7 @@ def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
 ROBUST_GMAP = GM(eps=1e-5, form="floor")
 
 
-def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing=3):
+def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing: int = 3):
     """The pairs of systems that MAP and GMAP order in opposite ways, and the topics that swing them.
 
     For a pair whose MAP says A > B but whose GMAP says B > A, GMAP's verdict
@@ -494,7 +504,7 @@ def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing=3):
 # ---------------------------------------------------------------------------
 
 
-def rank_shares(ranks):
+def rank_shares(ranks: ArrayLike):
     """Each topic's share of the mean rank and of the MRR, per system.
 
     Parameters
@@ -534,7 +544,7 @@ def rank_shares(ranks):
     return pd.concat(frames, ignore_index=True)
 
 
-def rank_shares_chart(ranks):
+def rank_shares_chart(ranks: ArrayLike) -> alt.TopLevelMixin:
     """Bars split by topic, coloured by the rank of its first relevant document: who makes each average.
 
     Examples
@@ -613,7 +623,7 @@ def _with(grid, value):
     return np.unique(np.round(np.append(grid, value), 10))
 
 
-def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS) -> str:
+def verdicts_alt(ap: ArrayLike, gain: float, loss: float, seed: int = SEED, eps: float = EPS) -> str:
     """Figure 7.1's alt text, for this baseline and setting."""
     grid, _, _ = verdicts_table(ap, _with(GAINS, gain), _with(LOSSES, loss), seed, eps)
     counts = grid.verdict.value_counts()
@@ -626,7 +636,9 @@ def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS) -> str:
     )
 
 
-def verdicts_figure(baseline=None, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
+def verdicts_figure(
+    baseline=None, gain: float = GAIN, loss: float = LOSS, seed: int = SEED, eps: float = EPS
+) -> VegaLiteFigure:
     """Figure 7.1 for this baseline and change: the sliders start at ``gain`` and ``loss`` (by default
     :data:`GAIN` and :data:`LOSS` on the book's baseline, the reconstruction of Robertson's example).
 
@@ -642,7 +654,9 @@ def verdicts_figure(baseline=None, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
     return show(chart, alt=verdicts_alt(ap, gain, loss, seed, eps), state=verdicts_state(ap, gains, losses, seed, eps))
 
 
-def verdicts_state(ap, gains, losses, seed=SEED, eps=EPS):
+def verdicts_state(
+    ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, seed: int = SEED, eps: float = EPS
+) -> Callable[..., str]:
     """Figure 7.1's words for each setting of its sliders, ``state(gain, loss)``: its read-out's numbers, as
     printed, and the verdict.
 
@@ -666,13 +680,13 @@ def verdicts_state(ap, gains, losses, seed=SEED, eps=EPS):
             f"{VERDICTS[int(row.verdict)]}."
         ).replace("-", "−")
 
-    def state(gain, loss):
+    def state(gain: float, loss: float) -> str:
         return said[round(gain, 9), round(loss, 9)]
 
     return state
 
 
-def rank_shares_alt(ranks):
+def rank_shares_alt(ranks: ArrayLike):
     """Figure 7.2's alt text, for these ranks."""
     parts = []
     for system, r in ranks.items():
@@ -689,7 +703,7 @@ def rank_shares_alt(ranks):
     )
 
 
-def rank_shares_figure(ranks=RANKS):
+def rank_shares_figure(ranks: ArrayLike = RANKS) -> VegaLiteFigure:
     """Figure 7.2 for these ranks of the known item (by system).
 
     Examples
@@ -704,7 +718,9 @@ def rank_shares_figure(ranks=RANKS):
 PAPER_GAINS, PAPER_LOSSES = GAINS[4::4], LOSSES[2::4]
 
 
-def paper_table(ap, gains=PAPER_GAINS, losses=PAPER_LOSSES, seed=SEED, eps=EPS):
+def paper_table(
+    ap: ArrayLike, gains: ArrayLike = PAPER_GAINS, losses: ArrayLike = PAPER_LOSSES, seed: int = SEED, eps: float = EPS
+) -> pd.DataFrame:
     """What the figure's read-out shows at some settings of its two sliders, for paper
     (:mod:`irmeans_book.paper`): MAP, GMAP and the two t-tests.
 
@@ -721,7 +737,10 @@ def paper_table(ap, gains=PAPER_GAINS, losses=PAPER_LOSSES, seed=SEED, eps=EPS):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch7-verdicts": verdicts_figure, "fig-ch7-rank-shares": rank_shares_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch7-verdicts": verdicts_figure,
+    "fig-ch7-rank-shares": rank_shares_figure,
+}
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import altair as alt
@@ -39,9 +40,10 @@ import pandas as pd
 from irmeans import consistency, datasets
 from irmeans.averages import AM, GM, HM, Median
 from irmeans.consistency.intervals import spec_label
+from numpy.typing import ArrayLike
 from scipy import stats
 
-from irmeans_book.plots import OKABE_ITO, TREC_DATA, show, slider_param
+from irmeans_book.plots import OKABE_ITO, TREC_DATA, VegaLiteFigure, show, slider_param
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -183,7 +185,7 @@ TREC8_LABEL = datasets.load("adhoc8", "ap").label
 EXAMPLE = {"ap": datasets.load("adhoc8", "ap").scores}
 
 
-def chapter_matrix(scores, label, shipped):
+def chapter_matrix(scores: ArrayLike, label: str, shipped):
     """How the figures name the chapter's matrix among ``shipped`` ({label: scores}), and whether it is one of them.
 
     A matrix with a shipped label and that matrix's scores is that one; any other is added to the figures under its
@@ -205,7 +207,7 @@ def chapter_matrix(scores, label, shipped):
     return label or "the chapter's scores", False
 
 
-def low_shares(scores):
+def low_shares(scores: ArrayLike):
     """Shares of scores equal to 0 and of scores at most 0.1 (Ravana & Moffat's §5.2).
 
     Examples
@@ -217,7 +219,7 @@ def low_shares(scores):
     return float((s == 0).mean()), float((s <= 0.1).mean())
 
 
-def score_density_table(bins=20, extra=None):
+def score_density_table(bins=20, extra=None) -> pd.DataFrame:
     """The distribution of the scores of every shipped matrix: share of scores per bin of [0, 1].
 
     The first bin holds the zeros alone (``lo = hi = 0``); the others are
@@ -264,7 +266,7 @@ def score_density_table(bins=20, extra=None):
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rows, columns=["matrix", "zeros", "low"])
 
 
-def score_density_chart(bars, summary, initial=TREC8_LABEL):
+def score_density_chart(bars, summary, initial=TREC8_LABEL) -> alt.TopLevelMixin:
     """Ravana & Moffat's Figure 4 for any shipped matrix: bars of the share of scores per bin.
 
     A select picks the matrix; a line of text gives its shares of zeros and
@@ -312,7 +314,7 @@ def score_density_chart(bars, summary, initial=TREC8_LABEL):
     return chart.properties(usermeta={"irmeans_check": "score density"})
 
 
-def difficulty_table(extra=None):
+def difficulty_table(extra=None) -> pd.DataFrame:
     """Each topic of each shipped AP collection with its difficulty by Equations 1 and 2.
 
     Returns
@@ -366,7 +368,7 @@ def difficulty_table(extra=None):
 _GROUPS = ["hard by both", "hard by Eq. 2 only", "hard by Eq. 1 only", "easy by both"]
 
 
-def difficulty_chart(table, initial=TREC8_LABEL):
+def difficulty_chart(table, initial=TREC8_LABEL) -> alt.TopLevelMixin:
     """Topics placed by Equation 1 (x) and Equation 2 (y), coloured by the hard half each puts them in.
 
     Examples
@@ -385,7 +387,7 @@ def difficulty_chart(table, initial=TREC8_LABEL):
         scale=alt.Scale(domain=_GROUPS, range=[OKABE_ITO[5], OKABE_ITO[0], OKABE_ITO[4], "#999999"]),
         legend=alt.Legend(orient="bottom", columns=2),
     )
-    return (
+    chart: alt.TopLevelMixin = (
         alt.Chart(table)
         .transform_filter("datum.collection == collection")
         .mark_point(filled=True, size=60)
@@ -399,9 +401,10 @@ def difficulty_chart(table, initial=TREC8_LABEL):
         .add_params(pick)
         .properties(width=330, height=260, usermeta={"irmeans_check": "topic difficulty"})
     )
+    return chart
 
 
-def table_3c(scores, n_splits=N_SPLITS, seed=SEED, ddof=1):
+def table_3c(scores: ArrayLike, n_splits: int = N_SPLITS, seed: int = SEED, ddof: int = 1):
     """Table 3(c) of Ravana & Moffat (2009) recomputed, beside the paper's values.
 
     Rows are (scores, split): AP or SP (the standardized scores, with sample
@@ -430,7 +433,7 @@ def table_3c(scores, n_splits=N_SPLITS, seed=SEED, ddof=1):
     return out
 
 
-def sp_split_variants(scores, ddof_values=(1, 0)):
+def sp_split_variants(scores: ArrayLike, ddof_values: ArrayLike = (1, 0)):
     """The SP Hard/Easy and Middle/Rest cells under each reading of the paper we tried.
 
     The SP scores are standardized with each ``ddof``; the halves come from
@@ -453,7 +456,7 @@ def sp_split_variants(scores, ddof_values=(1, 0)):
     return pd.DataFrame(rows, columns=["ddof", "difficulty from", "split", *TABLE_AVERAGES])
 
 
-def resampled_taus(scores, averages, n_bootstrap, bootstrap_splits, seed=SEED):
+def resampled_taus(scores: ArrayLike, averages, n_bootstrap: int, bootstrap_splits: int, seed: int = SEED):
     """What the bootstrap of :func:`irmeans.tau_intervals` does to τ: the mean τ of each average on resamples.
 
     Each resample draws the topics with replacement, as the bootstrap does, and splits it at random
@@ -525,7 +528,13 @@ def _remembered(compute):
 
 
 @_remembered
-def tau_sweep(scores, n_splits=N_SPLITS, seed=SEED, eps_grid=EPS_GRID, bin_width=0.01):
+def tau_sweep(
+    scores: ArrayLike,
+    n_splits: int = N_SPLITS,
+    seed: int = SEED,
+    eps_grid: ArrayLike = EPS_GRID,
+    bin_width: float = 0.01,
+):
     """Mean τ against ε for εGM and εHM, and the τ of each split: Ravana & Moffat's Figures 1-3 on any matrix.
 
     Their Figure 1 plots εGM and εHM on TREC9, Figure 3 εGM alone (with AM as ε → ∞) on TREC8
@@ -578,7 +587,7 @@ _SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[6], OKABE_ITO[4], OKABE_ITO[2]]
 _SWEEP_SHAPES = ["circle", "square", "triangle-up", "diamond"]
 
 
-def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
+def sweep_chart(curve, density, initial_log_eps=SWEEP_START) -> alt.TopLevelMixin:
     """Mean τ against ε (as in Ravana & Moffat's Figure 1; their Figure 3 has the εGM curve alone) above
     the distribution of τ at the chosen ε (as in their Figure 2).
 
@@ -666,7 +675,7 @@ def _shipped_scores(measures=None):
     return {m.label: m.scores for m in datasets.load_all(measures)}
 
 
-def score_density_alt(scores, label=TREC8_LABEL) -> str:
+def score_density_alt(scores: ArrayLike, label: str = TREC8_LABEL) -> str:
     """Figure 9.1's alt text, for the chapter's matrix."""
     return (
         "Bars of the share of scores in each bin of width 0.05 from 0 to 1, with a separate bar for scores of "
@@ -674,7 +683,7 @@ def score_density_alt(scores, label=TREC8_LABEL) -> str:
     )
 
 
-def score_density_state(summary):
+def score_density_state(summary) -> Callable[..., str]:
     """Figure 9.1's words for each matrix the select offers, ``state(matrix)``: its shares of zeros and of scores
     at most 0.1 (:func:`score_density_table`'s ``summary``), as its read-out prints them.
 
@@ -692,7 +701,7 @@ def score_density_state(summary):
     return state
 
 
-def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
+def score_density_figure(scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL) -> VegaLiteFigure:
     """Figure 9.1: the distribution of the scores of every shipped matrix, the select at the chapter's matrix
     (``scores``, systems × topics, named ``label``; added to the select if it is not a shipped one).
 
@@ -712,7 +721,7 @@ def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     )
 
 
-def difficulty_alt(scores, label=TREC8_LABEL) -> str:
+def difficulty_alt(scores: ArrayLike, label: str = TREC8_LABEL) -> str:
     """Figure 9.2's alt text, for the chapter's matrix."""
     return (
         "Scatter plot of the topics of the chosen collection: Equation 1 difficulty (1 minus mean AP) across, "
@@ -720,7 +729,7 @@ def difficulty_alt(scores, label=TREC8_LABEL) -> str:
     )
 
 
-def difficulty_state(table):
+def difficulty_state(table) -> Callable[..., str]:
     """Figure 9.2's words for each collection the select offers, ``state(collection)``: how many of the hard topics
     by Equation 2 are hard by Equation 1 too (:func:`difficulty_table`'s rows).
 
@@ -739,7 +748,7 @@ def difficulty_state(table):
     return state
 
 
-def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
+def difficulty_figure(scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL) -> VegaLiteFigure:
     """Figure 9.2: each topic's difficulty by Equations 1 and 2, for every shipped AP collection, the select at the
     chapter's matrix (added to the select if it is not a shipped AP matrix).
 
@@ -759,7 +768,7 @@ def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     )
 
 
-def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL) -> str:
+def sweep_alt(curve, n_splits: int = N_SPLITS, label: str = TREC8_LABEL) -> str:
     """Figure 9.3's alt text, for the sweep (:func:`tau_sweep`'s ``curve``) of the chapter's matrix."""
     flat = curve[curve.log_eps.isna()].set_index("average").mean_tau
     gm = curve[curve.average == "εGM"].set_index("log_eps").mean_tau
@@ -778,7 +787,9 @@ def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL) -> str:
     )
 
 
-def sweep_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL, n_splits=N_SPLITS, seed=SEED):
+def sweep_figure(
+    scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL, n_splits: int = N_SPLITS, seed: int = SEED
+) -> VegaLiteFigure:
     """Figure 9.3 for the chapter's matrix (systems × topics): mean τ against ε over ``n_splits`` random splits,
     the slider at log10 ε = :data:`SWEEP_START`. The sweep is :func:`tau_sweep`'s, computed once for the chapter's
     text and its figure.
@@ -800,7 +811,7 @@ def sweep_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL, n_splits=N_SPLITS, see
     )
 
 
-def sweep_state(curve):
+def sweep_state(curve) -> Callable[..., str]:
     """Figure 9.3's words for each setting of its slider, ``state(logeps)``: the four mean τ its read-out prints
     (:func:`tau_sweep`'s ``curve``).
 
@@ -812,7 +823,7 @@ def sweep_state(curve):
     """
     flat = curve[curve.log_eps.isna()].set_index("average").mean_tau
 
-    def state(logeps):
+    def state(logeps: float) -> str:
         at = curve[np.isclose(curve.log_eps, logeps, atol=1e-6)].set_index("average").mean_tau
         if at.empty:
             raise LookupError(logeps)
@@ -849,7 +860,11 @@ _MEASURE_COLOURS = {
 
 @_remembered
 def replication_tables(
-    n_splits=REPLICATION_SPLITS, seed=SEED, eps_grid=REPLICATION_EPS_GRID, matrices=None, extra=None
+    n_splits: int = REPLICATION_SPLITS,
+    seed: int = SEED,
+    eps_grid: ArrayLike = REPLICATION_EPS_GRID,
+    matrices=None,
+    extra=None,
 ):
     """Mean τ of each average on each shipped matrix, over the same random splits.
 
@@ -931,10 +946,10 @@ INTERVAL_BOOTSTRAP, INTERVAL_BOOTSTRAP_SPLITS = 200, 20
 
 @_remembered
 def replication_intervals(
-    n_splits=REPLICATION_SPLITS,
-    seed=SEED,
-    n_bootstrap=INTERVAL_BOOTSTRAP,
-    bootstrap_splits=INTERVAL_BOOTSTRAP_SPLITS,
+    n_splits: int = REPLICATION_SPLITS,
+    seed: int = SEED,
+    n_bootstrap: int = INTERVAL_BOOTSTRAP,
+    bootstrap_splits: int = INTERVAL_BOOTSTRAP_SPLITS,
     matrices=None,
 ):
     """Each average's difference in mean τ from the AM's on each shipped matrix, with its two 95 % intervals.
@@ -1012,10 +1027,10 @@ FORM_AND_EPS_COMPARISONS = (
 
 @_remembered
 def form_and_eps_intervals(
-    n_splits=REPLICATION_SPLITS,
-    seed=SEED,
-    n_bootstrap=INTERVAL_BOOTSTRAP,
-    bootstrap_splits=INTERVAL_BOOTSTRAP_SPLITS,
+    n_splits: int = REPLICATION_SPLITS,
+    seed: int = SEED,
+    n_bootstrap: int = INTERVAL_BOOTSTRAP,
+    bootstrap_splits: int = INTERVAL_BOOTSTRAP_SPLITS,
     matrices=None,
 ):
     """The form or the ε: each comparison of :data:`FORM_AND_EPS_COMPARISONS` on each shipped matrix, with its
@@ -1088,7 +1103,7 @@ def form_and_eps_intervals(
     return pd.DataFrame(rows)
 
 
-def spearman_interval(rho, n, level=0.95):
+def spearman_interval(rho: float, n: int, level: float = 0.95):
     """A confidence interval of Spearman's correlation ``rho`` over ``n`` independent pairs, by Fisher's z.
 
     ``arctanh(rho)`` is taken as normal with variance ``1.06 / (n - 3)``, the approximation of Fieller, Hartley and
@@ -1187,7 +1202,7 @@ def win_counts(intervals):
     return counts.rename_axis(index=None, columns=None)
 
 
-def replication_points(wide, eps_grid=REPLICATION_EPS_GRID):
+def replication_points(wide, eps_grid: ArrayLike = REPLICATION_EPS_GRID):
     """Figure 9.4's points: one row per matrix and ε of the εGM (``log_eps``), with ``low`` (the share of scores at
     most 0.1), the mean τ of the AM, trec_eval's GM and the εGM, and the εGM's ``gain`` over the AM.
 
@@ -1218,7 +1233,7 @@ def replication_points(wide, eps_grid=REPLICATION_EPS_GRID):
     return pd.concat(points, ignore_index=True)
 
 
-def _around(values, pad=0.04, lo=None, hi=None):
+def _around(values: ArrayLike, pad=0.04, lo=None, hi=None):
     """A scale's domain that holds ``values`` with ``pad`` of their range to spare on each side, within [lo, hi]:
     no point over the plot's edge, and no empty half (a share axis from −10 %, a τ axis to 1.1)."""
     v = np.asarray(values, dtype=float)
@@ -1228,7 +1243,9 @@ def _around(values, pad=0.04, lo=None, hi=None):
     return [a if lo is None else max(lo, a), b if hi is None else min(hi, b)]
 
 
-def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0, initial_measure="all"):
+def replication_chart(
+    wide, eps_grid: ArrayLike = REPLICATION_EPS_GRID, initial_log_eps=-2.0, initial_measure="all"
+) -> alt.TopLevelMixin:
     """Figures 9 and 10 of Ravana & Moffat from the real data, one point per matrix, side by side (stacked on a
     narrow screen): (a) the share of scores at most 0.1 against τ(εGM) − τ(AM); (b) mean τ of trec_eval's GM
     against that of the εGM, with the diagonal. A slider sets the ε of the εGM; a select picks a measure to
@@ -1336,8 +1353,9 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
         .properties(width=330, height=18)
     )
     panels = alt.hconcat(fig9, fig10).resolve_scale(color="shared", shape="shared")
-    chart = alt.vconcat(readout, panels).add_params(logeps, measure).resolve_scale(color="shared")
-    return chart.properties(usermeta={"irmeans_check": "replication"})
+    chart: alt.TopLevelMixin = alt.vconcat(readout, panels).add_params(logeps, measure).resolve_scale(color="shared")
+    chart = chart.properties(usermeta={"irmeans_check": "replication"})
+    return chart
 
 
 def replication_alt(wide, chapter=None) -> str:
@@ -1356,7 +1374,7 @@ def replication_alt(wide, chapter=None) -> str:
     )
 
 
-def replication_state(points):
+def replication_state(points) -> Callable[..., str]:
     """Figure 9.4's words for a setting of its controls, ``state(logeps, measure)``, from its points
     (:func:`replication_points`): what its read-out counts at that ε, and where the highlighted measure's points are.
 
@@ -1367,7 +1385,7 @@ def replication_state(points):
     'At log10 ε = −2, εGM is above the AM on 0 of'
     """
 
-    def state(logeps, measure):
+    def state(logeps: float, measure: str) -> str:
         at = points[np.isclose(points.log_eps, logeps, atol=1e-6)]
         if at.empty:
             raise LookupError(logeps)
@@ -1386,7 +1404,7 @@ def replication_state(points):
     return state
 
 
-def replication_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
+def replication_figure(scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL) -> VegaLiteFigure:
     """Figure 9.4: the split-half test on every shipped matrix, and on the chapter's (``scores``, systems × topics,
     named ``label``) if it is not one of them.
 
@@ -1407,7 +1425,7 @@ def replication_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them. All are made from
 #: the TREC runs' scores, and carry their attribution.
-FIGURES = {
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
     "fig-ch9-scores": score_density_figure,
     "fig-ch9-difficulty": difficulty_figure,
     "fig-ch9-sweep": sweep_figure,

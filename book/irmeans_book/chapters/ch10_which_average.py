@@ -12,9 +12,14 @@ Examples
 
 from __future__ import annotations
 
-import irmeans
+from collections.abc import Callable
 
-from irmeans_book.plots import example
+import irmeans
+import numpy as np
+from irmeans import ScoreMatrix
+from numpy.typing import ArrayLike
+
+from irmeans_book.plots import VegaLiteFigure, example
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES", "ROBUST_PAIR", "robust_disagreeing_pair"]
@@ -31,7 +36,7 @@ EXAMPLE = {"a": SCORES_A, "b": SCORES_B}
 ROBUST_PAIR = ("sys90", "sys27")
 
 
-def robust_disagreeing_pair(matrix):
+def robust_disagreeing_pair(matrix: ScoreMatrix) -> tuple[str, str]:
     """The pair of runs with the largest MAP difference among those MAP and trec_eval's GMAP order oppositely.
 
     Chapter 7's table (:func:`irmeans_book.chapters.ch07_map_gmap_mrr.disagreeing_pairs`), first row:
@@ -50,7 +55,7 @@ def robust_disagreeing_pair(matrix):
 
 
 #: The chapter's numbered figures: it has none.
-FIGURES: dict = {}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {}
 
 
 # ---------------------------------------------------------------------------
@@ -59,7 +64,7 @@ FIGURES: dict = {}
 
 CH10_A = (0.0, 0.8, 0.8, 0.8)
 CH10_B = (0.4, 0.4, 0.4, 0.4)
-CH10_AVERAGES = {
+CH10_AVERAGES: dict[str, Callable[[ArrayLike], float | np.ndarray]] = {
     "the arithmetic mean": irmeans.arithmetic_mean,
     "the median": irmeans.median,
     "the geometric mean with ε = 0.01 added": lambda x: irmeans.geometric_mean(x, eps=0.01),
@@ -77,4 +82,4 @@ def ch10_prefers_b() -> Choice:
 @selfcheck("sc-ch10-floor")
 def ch10_floor() -> Number:
     """trec_eval's gm_map of system C: the floor form with ε = 10⁻⁵."""
-    return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor"), decimals=3)
+    return Number(float(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor")), decimals=3)
