@@ -59,7 +59,9 @@ AVERAGES = {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM
 YOUR_SCORES = AVERAGES
 
 
-def averages_table(scores_a: ArrayLike, scores_b: ArrayLike, weakest_values: ArrayLike) -> pd.DataFrame:
+def averages_table(
+    scores_a: ArrayLike, scores_b: ArrayLike, weakest_values: ArrayLike
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 1's figure: each average of two systems' scores.
 
     System A's last topic score is replaced by each of ``weakest_values`` in turn.

@@ -22,7 +22,8 @@ log: mean A -2.3553, B -1.2040 -> B is higher; mapped back (geometric mean): A 0
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -72,14 +73,14 @@ TRANSFORMS = ("identity", "log", "logit", "rank")
 _ON_SCALE = "scale == 'identity' ? 'Each topic, as scored' : 'Each topic, on the ' + scale + ' scale'"
 
 #: The mean of transformed scores mapped back to the score scale: its name and the library's function.
-BACK_TRANSFORMED = {
+BACK_TRANSFORMED: dict[str, tuple[str, Callable[[ArrayLike], float | np.ndarray]]] = {
     "identity": ("arithmetic mean", means.arithmetic_mean),
     "log": ("geometric mean", means.geometric_mean),
     "logit": ("logit mean", means.logit_mean),
 }
 
 
-def transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str):
+def transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Both systems' per-topic scores on the transformed scale ``name``.
 
     The rank transformation ranks all scores of both systems together, so it
@@ -108,7 +109,9 @@ def transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str):
     raise ValueError(f"unknown transformation {name!r}; choose one of {TRANSFORMS}")
 
 
-def transform_table(scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike) -> pd.DataFrame:
+def transform_table(
+    scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of the chapter's figure, for each setting of its slider.
 
     The slider replaces system A's last score by each of ``lowest_values``.
@@ -177,8 +180,8 @@ def transform_chart(
     scores_a: ArrayLike,
     scores_b: ArrayLike,
     lowest_values: ArrayLike,
-    initial_lowest=None,
-    initial_transform="identity",
+    initial_lowest: float | None = None,
+    initial_transform: str = "identity",
 ) -> alt.TopLevelMixin:
     """The chapter's interactive figure: transformed scores per topic, their means, the winner.
 
@@ -237,14 +240,17 @@ def transform_chart(
         tooltip=["system:N", alt.Tooltip("mean:Q", format=".4f")],
     )
 
-    def line(value, expr, **style):  # a line of text from the two systems' rows side by side
-        return (
+    def line(
+        value: str, expr: str, **style: Any
+    ) -> alt.Chart:  # a line of text from the two systems' rows side by side
+        chart: alt.Chart = (
             chosen.transform_pivot("system", value=value, groupby=["winner", "back_name"])
             .transform_calculate(label=expr)
             .mark_text(**{"fontSize": 13, **style})
             .encode(text="label:N")
             .properties(width=170, height=16)
         )
+        return chart
 
     pair = "'A ' + format(datum.A, '.3f') + ', B ' + format(datum.B, '.3f')"
     right = alt.vconcat(
@@ -260,7 +266,7 @@ def transform_chart(
     return chart
 
 
-def doubling_table(changes=CHANGES) -> pd.DataFrame:
+def doubling_table(changes: Iterable[tuple[float, float]] = CHANGES) -> pd.DataFrame:
     """Two changes of a score, each as a step on the raw scale and on the log scale.
 
     Returns
@@ -283,7 +289,7 @@ def doubling_table(changes=CHANGES) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def doubling_chart(changes=CHANGES) -> alt.TopLevelMixin:
+def doubling_chart(changes: Iterable[tuple[float, float]] = CHANGES) -> alt.TopLevelMixin:
     """Two arrows per scale: the same two changes measured raw and after the log.
 
     Examples
@@ -331,7 +337,7 @@ def describe_transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str) -> s
 
 
 def transform_controls(
-    scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B, lowest: float = LOWEST
+    scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B, lowest: Grid = LOWEST
 ) -> LiveFigure:
     """A dropdown of transformations and a slider for A's last score that redraw the chapter's figure.
 
@@ -348,7 +354,7 @@ def transform_controls(
     # The slider's settings, as the site's figure has them: the scale's floor is the same in both.
     grid = lowest.values
 
-    def draw(name: str, last) -> VegaLiteFigure:
+    def draw(name: str, last: float) -> VegaLiteFigure:
         chart = transform_chart(a, scores_b, grid, initial_lowest=last, initial_transform=name)
         return show(chart, alt=describe_transform(np.append(a[:-1], last), scores_b, name), controls=False)
 
@@ -361,7 +367,7 @@ def transform_controls(
     )
 
 
-def doubling_alt(changes) -> str:
+def doubling_alt(changes: Iterable[tuple[float, float]]) -> str:
     """Figure 3.1's alt text, for these changes (start, end) of a score."""
     table = doubling_table(changes)
     arrows = "; ".join(
@@ -373,7 +379,7 @@ def doubling_alt(changes) -> str:
     return f"Two arrows on each of two axes, one per change: {arrows}. On the log axis the steps are {same}."
 
 
-def doubling_figure(changes=CHANGES) -> VegaLiteFigure:
+def doubling_figure(changes: Iterable[tuple[float, float]] = CHANGES) -> VegaLiteFigure:
     """Figure 3.1 for these two changes (start, end) of a score: each as a step on the raw and on the log scale.
 
     Examples
@@ -422,7 +428,7 @@ def transform_state(scores_a: ArrayLike, scores_b: ArrayLike) -> Callable[..., s
     """
     a0, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
 
-    def state(lowest: float, scale) -> str:
+    def state(lowest: float, scale: str) -> str:
         a = np.append(a0[:-1], lowest)
         ta, tb = transform(a, b, scale)
         ma, mb = means.arithmetic_mean(ta), means.arithmetic_mean(tb)
@@ -437,7 +443,7 @@ def transform_state(scores_a: ArrayLike, scores_b: ArrayLike) -> Callable[..., s
     return state
 
 
-def paper_table(scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike = None) -> pd.DataFrame:
+def paper_table(scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike | None = None) -> pd.DataFrame:
     """What the figure shows at each setting of its slider with **log** and **rank** chosen, for paper
     (:mod:`irmeans_book.paper`): the geometric means of A and B and which is higher, and their mean ranks.
 
@@ -478,7 +484,7 @@ def ch3_gm_doubled() -> Number:
     gm = irmeans.geometric_mean(doubled)
     # Doubling one score of six multiplies the geometric mean by 2 ** (1/6).
     assert np.isclose(gm, irmeans.geometric_mean(CH3_A) * 2 ** (1 / 6))
-    return Number(gm, decimals=3)
+    return Number(float(gm), decimals=3)
 
 
 @selfcheck("sc-ch3-logit-winner")

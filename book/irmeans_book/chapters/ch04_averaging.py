@@ -137,7 +137,7 @@ def _stack_means(stack, eps: float):
 
 def means_table(
     systems=TABLE1_SCORES, first_values: ArrayLike = None, eps_exponents: ArrayLike = None, decimals: int = 4
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of the chapter's interactive figure.
 
     The figure starts from one of ``systems``, sets its first topic's score to

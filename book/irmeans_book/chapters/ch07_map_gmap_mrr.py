@@ -208,7 +208,7 @@ def verdicts(ap: ArrayLike, new, eps: float = EPS):
 
 def verdicts_table(
     ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, seed: int = SEED, eps: float = EPS, decimals: int = 4
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 7's figure, for each (gain, loss) of the grid.
 
     Returns

@@ -227,7 +227,9 @@ def curves_chart(eps_values: ArrayLike = EPS_OPTIONS, initial=CURVES_EPS, marks=
     return alt.vconcat((lines + points).properties(width=420, height=280), ends).add_params(eps)
 
 
-def averages_table(datasets=DATASETS, eps_values: ArrayLike = EPS_OPTIONS, decimals: int = 6) -> pd.DataFrame:
+def averages_table(
+    datasets=DATASETS, eps_values: ArrayLike = EPS_OPTIONS, decimals: int = 6
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 8's second figure.
 
     Returns

@@ -219,7 +219,7 @@ def low_shares(scores: ArrayLike):
     return float((s == 0).mean()), float((s <= 0.1).mean())
 
 
-def score_density_table(bins=20, extra=None) -> pd.DataFrame:
+def score_density_table(bins=20, extra=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The distribution of the scores of every shipped matrix: share of scores per bin of [0, 1].
 
     The first bin holds the zeros alone (``lo = hi = 0``); the others are
