@@ -81,7 +81,7 @@ FORMS = {
 }
 
 
-def data_sets(s2=S2, boost: float = None):
+def data_sets(s2=S2, boost: float | None = None):
     """The chart's data sets by the name in its select: S2, and chapter 5's example (by default the book's).
 
     Examples
@@ -295,7 +295,7 @@ def describe_epsilon(x: ArrayLike, log10_eps: float) -> str:
     )
 
 
-def epsilon_controls(s2=S2, boost: float = None) -> LiveFigure:
+def epsilon_controls(s2=S2, boost: float | None = None) -> LiveFigure:
     """A log10 ε slider and a data-set dropdown that redraw chapter 6's figure, for these data sets (those of
     :func:`data_sets`: S2 and chapter 5's example, by default the book's).
 
@@ -348,7 +348,7 @@ def epsilon_alt(data) -> str:
     )
 
 
-def epsilon_figure(s2=S2, boost: float = None) -> VegaLiteFigure:
+def epsilon_figure(s2=S2, boost: float | None = None) -> VegaLiteFigure:
     """Figure 6.1 for these data sets (S2 and chapter 5's example; by default the book's), ε = 10 ** :data:`START`.
 
     Examples
