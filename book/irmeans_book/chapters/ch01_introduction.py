@@ -16,6 +16,7 @@ median: A 0.3500, B 0.3000 -> A is higher
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -49,7 +50,7 @@ __all__ = [
 SCORES_A = example([0.60, 0.55, 0.50, 0.45, 0.01])
 SCORES_B = example([0.35, 0.30, 0.30, 0.25, 0.20])
 #: The example by the names the chapter gives it: a check of the text is strict on these data (irmeans_book.claims).
-EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B}
+EXAMPLE: dict[str, Any] = {"scores_a": SCORES_A, "scores_b": SCORES_B}
 #: The slider for A's weakest (last) topic: 0.01, 0.02, ..., 0.30.
 WEAKEST = Grid(0.01, 0.30, 0.01, decimals=2)
 

@@ -68,7 +68,7 @@ RELEVANT_RANKS = tuple(int(k) for k in np.flatnonzero(RANKING) + 1)
 #: The chapter's examples by the names its notebook gives them (its cells show them, for a reader to change): a check
 #: of the text is strict on these (irmeans_book.claims). Each of trec_eval's conventions is shown on a qrels and a run
 #: (or two) of its own.
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "ranking": RANKING,
     "R": R,
     "known_item": example([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], dtype=int),

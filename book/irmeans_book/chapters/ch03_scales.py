@@ -391,7 +391,7 @@ def doubling_figure(changes: Iterable[tuple[float, float]] = CHANGES) -> VegaLit
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B, "changes": CHANGES}
+EXAMPLE: dict[str, Any] = {"scores_a": SCORES_A, "scores_b": SCORES_B, "changes": CHANGES}
 
 
 def transform_figure(scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B) -> VegaLiteFigure:

@@ -399,7 +399,7 @@ def means_controls(scores: Sequence[float] = TABLE1_SCORES[START], eps: float = 
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"systems": TABLE1_SCORES, "EPS": EPS}
+EXAMPLE: dict[str, Any] = {"systems": TABLE1_SCORES, "EPS": EPS}
 
 
 def eps_alt(systems: Mapping[str, Sequence[float]] = TABLE1_SCORES) -> str:

@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -63,7 +64,7 @@ WHICH = "lowest"
 EPS = 1e-5
 
 
-def choices(n_topics: int):
+def choices(n_topics: int) -> dict[str, str]:
     """What the select offers for ``n_topics`` topics, in order: the key of :func:`irmeans_book.robertson.boost` ->
     its label. No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
 
@@ -78,7 +79,7 @@ def choices(n_topics: int):
 
 #: The chapter's example by the names its notebook gives it (its cells show them): a check of the text is strict on
 #: these (irmeans_book.claims). The AP values are the reconstruction of Robertson's example (irmeans_book.robertson).
-EXAMPLE = {"ap": robertson.load_example(), "eps": EPS}
+EXAMPLE: dict[str, Any] = {"ap": robertson.load_example(), "eps": EPS}
 
 #: What the select offers for the chapter's 50 topics (:func:`choices`).
 CHOICES = choices(EXAMPLE["ap"].size)
@@ -152,12 +153,12 @@ def boost_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, eps: float = EPS) -
     return pd.DataFrame(rows, columns=["amount", "which", "label", "map", "gmap", "map_gain", "gmap_gain"])
 
 
-def _bin_index(values: ArrayLike, width):
+def _bin_index(values: ArrayLike, width: float) -> np.ndarray:
     # Scores carry 4 decimals and boosts 3: rounding first keeps 0.10 + 0.05 in the bin of 0.15.
     return np.floor(np.round(np.asarray(values, dtype=float), 6) / width + 1e-9).astype(int)
 
 
-def histogram_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, width=0.05) -> pd.DataFrame:
+def histogram_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, width: float = 0.05) -> pd.DataFrame:
     """Histogram counts of the boosted scores, split into boosted and unchanged topics.
 
     Returns
@@ -190,7 +191,7 @@ def histogram_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, width=0.05) -> 
     return out
 
 
-def histogram_chart(ap: ArrayLike, width=0.05, eps: float = EPS) -> alt.TopLevelMixin:
+def histogram_chart(ap: ArrayLike, width: float = 0.05, eps: float = EPS) -> alt.TopLevelMixin:
     """The scores' histogram, with MAP and GMAP marked: Robertson's Figure 1 for ``ap``.
 
     Examples
@@ -231,7 +232,7 @@ def histogram_chart(ap: ArrayLike, width=0.05, eps: float = EPS) -> alt.TopLevel
 _YMAX = 14
 
 
-def _ymax(counts):
+def _ymax(counts: pd.DataFrame) -> int:
     """The count axis's height for these histograms (:func:`histogram_table`'s rows): room above the tallest bar."""
     tallest = counts.groupby(["amount", "which", "bin_start"])["count"].sum().max()
     return max(_YMAX, int(tallest) + 2)
@@ -241,7 +242,7 @@ def _ymax(counts):
 _GMAP_LEFT = "datum.mean == 'GMAP' && datum.value > 0.2"
 
 
-def _mean_rules(means, ymax=_YMAX):
+def _mean_rules(means: alt.Chart, ymax: float = _YMAX) -> tuple[alt.Chart, alt.Chart]:
     """Vertical rules at MAP (solid) and GMAP (dashed), labelled with their values near the top, ``ymax``.
 
     ``means`` is a chart whose rows have ``mean`` ("MAP" or "GMAP") and ``value``.
@@ -268,7 +269,12 @@ def _mean_rules(means, ymax=_YMAX):
 
 
 def boost_chart(
-    ap: ArrayLike, amounts: ArrayLike = AMOUNTS, initial_amount=BOOST, initial_which=WHICH, width=0.05, eps: float = EPS
+    ap: ArrayLike,
+    amounts: ArrayLike = AMOUNTS,
+    initial_amount: float = BOOST,
+    initial_which: str = WHICH,
+    width: float = 0.05,
+    eps: float = EPS,
 ) -> alt.TopLevelMixin:
     """Chapter 5's interactive figure: boost size and which topics, the histogram, MAP and GMAP.
 
@@ -359,7 +365,7 @@ def boost_chart(
     # The means' axis: 0 to 0.45, or to the largest mean if that is higher.
     top = max(0.45, float(np.ceil(table[["map", "gmap"]].to_numpy().max() * 20) / 20))
 
-    def panel(field: str, title: str):
+    def panel(field: str, title: str) -> alt.LayerChart:
         base = alt.Chart(table).encode(
             x=alt.X("amount:Q", title="Boost added to each chosen score"),
             y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(domain=[0, top])),
@@ -405,7 +411,7 @@ def boost_chart(
     return chart
 
 
-def _short(x: ArrayLike):
+def _short(x: float) -> str:
     """A number as the figures print it: 1e-5, 0.01.
 
     Examples
@@ -582,7 +588,7 @@ def ch5_map_ten() -> Number:
     boosted[np.argsort(ap, kind="stable")[:10]] += CH5_BOOST
     gain = irmeans.arithmetic_mean(boosted) - irmeans.arithmetic_mean(ap)
     assert np.isclose(gain, 10 * CH5_BOOST / ap.size)
-    return Number(gain, decimals=4)
+    return Number(float(gain), decimals=4)
 
 
 CH5_ZEROS = f"the three zeros raised to {CH5_BOOST:g}"

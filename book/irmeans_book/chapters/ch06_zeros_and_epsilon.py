@@ -15,6 +15,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -327,7 +328,7 @@ def epsilon_controls(s2=S2, boost: float | None = None) -> LiveFigure:
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "R": 10,
     "N": 500_000,
     "topics": {"A (ranks 5 and 200)": [5, 200], "B (none retrieved)": []},

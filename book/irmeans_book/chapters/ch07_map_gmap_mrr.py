@@ -20,6 +20,7 @@ MAP   0.2675 -> 0.4216  (+0.1541)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -609,7 +610,7 @@ RANKS = {"X": example([1] * 9 + [500], dtype=int), "Y": example([2] * 10, dtype=
 
 #: The chapter's example by the names its notebook gives it (the data cell shows them): a check of the text is strict on
 #: these (irmeans_book.claims). The baseline is the reconstruction of Robertson's example (irmeans_book.robertson).
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "baseline": robertson.load_example(),
     "gain": GAIN,
     "loss": LOSS,

@@ -17,6 +17,7 @@ logit mean       X 0.999007  Y 0.999878  -> Y
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -87,7 +88,7 @@ MARKS = example([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])
 
 #: The chapter's examples by the names its notebook gives them (its cells show them, for a reader to change): a check
 #: of the text is strict on these (irmeans_book.claims).
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "x": MARKS,
     "acc": example([0.999, 0.9999]),
     "messages": 10_000,

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 import irmeans
@@ -182,7 +183,7 @@ TREC8_LABEL = datasets.load("adhoc8", "ap").label
 
 #: The chapter's data by the name its notebook gives them (its cell loads them, for a reader to change): a check of
 #: the text is strict on these (irmeans_book.claims).
-EXAMPLE = {"ap": datasets.load("adhoc8", "ap").scores}
+EXAMPLE: dict[str, Any] = {"ap": datasets.load("adhoc8", "ap").scores}
 
 
 def chapter_matrix(scores: ArrayLike, label: str, shipped):

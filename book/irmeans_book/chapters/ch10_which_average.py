@@ -13,6 +13,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import irmeans
 import numpy as np
@@ -29,7 +30,7 @@ SCORES_A = example([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])
 SCORES_B = example([0.36, 0.34, 0.31, 0.29, 0.27, 0.25, 0.22, 0.20, 0.12, 0.09])
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"a": SCORES_A, "b": SCORES_B}
+EXAMPLE: dict[str, Any] = {"a": SCORES_A, "b": SCORES_B}
 
 #: The pair of 2004 Robust track runs the chapter compares in full (MAP's preferred run first), which its
 #: command line names: :func:`robust_disagreeing_pair` finds it, and the chapter checks that it still does.
