@@ -19,14 +19,14 @@ MAP   0.2675 -> 0.4216  (+0.1541)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
-from irmeans import means
+from irmeans import ScoreMatrix, means
 from irmeans.averages import AM, GM
 from irmeans.comparison import significance
 from numpy.typing import ArrayLike
@@ -106,7 +106,7 @@ VERDICTS = {
 }
 
 
-def easy_topics(ap: ArrayLike):
+def easy_topics(ap: ArrayLike) -> np.ndarray:
     """Boolean mask of the easier half: the ``len(ap) // 2`` highest baseline scores.
 
     Ties are broken by position, as in :func:`irmeans_book.robertson.boost`.
@@ -123,7 +123,7 @@ def easy_topics(ap: ArrayLike):
     return mask
 
 
-def change_factors(n: int, seed: int = SEED):
+def change_factors(n: int, seed: int = SEED) -> np.ndarray:
     """Each topic's share of the change: ``n`` seeded draws, uniform on [0, 2] (mean 1).
 
     Examples
@@ -135,7 +135,7 @@ def change_factors(n: int, seed: int = SEED):
     return np.random.default_rng(seed).uniform(0.0, 2.0, n)
 
 
-def feedback_scores(ap: ArrayLike, gain: float, loss: float, seed: int = SEED):
+def feedback_scores(ap: ArrayLike, gain: ArrayLike, loss: ArrayLike, seed: int = SEED) -> np.ndarray:
     """The new system's per-topic AP: easy topics gain, hard topics lose, each by its own factor.
 
     An easy topic becomes ``min(1, ap · (1 + gain · f))``, a hard one
@@ -166,10 +166,11 @@ def feedback_scores(ap: ArrayLike, gain: float, loss: float, seed: int = SEED):
     lo = np.asarray(loss, dtype=float)[..., None]
     up = np.minimum(1.0, a * (1.0 + g * f))
     down = a * (1.0 - np.minimum(1.0, lo * f))
-    return np.where(easy_topics(a), up, down)
+    value: np.ndarray = np.where(easy_topics(a), up, down)
+    return value
 
 
-def verdicts(ap: ArrayLike, new, eps: float = EPS):
+def verdicts(ap: ArrayLike, new: ArrayLike, eps: float = EPS) -> dict[str, Any]:
     """MAP, GMAP and two paired t-tests of ``new`` (one row per setting) against ``ap``.
 
     The t-test on AP asks whether the mean difference of AP is 0 (MAP's
@@ -260,12 +261,17 @@ GLYPH_INK = "#1A1A1A"
 _PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
 
 
-def _fmt(field: str, spec) -> str:
+def _fmt(field: str, spec: str) -> str:
     return f"format(datum.{field}, '{spec}')"
 
 
 def verdicts_chart(
-    ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, initial=(GAIN, LOSS), seed: int = SEED, eps: float = EPS
+    ap: ArrayLike,
+    gains: ArrayLike,
+    losses: ArrayLike,
+    initial: tuple[float, float] = (GAIN, LOSS),
+    seed: int = SEED,
+    eps: float = EPS,
 ) -> alt.TopLevelMixin:
     """Chapter 7's figure: two sliders shape the change; per-topic scores, the verdict map and the numbers.
 
@@ -434,7 +440,7 @@ def feedback_controls(
 ROBUST_GMAP = GM(eps=1e-5, form="floor")
 
 
-def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing: int = 3):
+def disagreeing_pairs(matrix: ScoreMatrix, gmap: GM = ROBUST_GMAP, n_swing: int = 3) -> pd.DataFrame:
     """The pairs of systems that MAP and GMAP order in opposite ways, and the topics that swing them.
 
     For a pair whose MAP says A > B but whose GMAP says B > A, GMAP's verdict
@@ -467,8 +473,8 @@ def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing: int = 3):
     (True, True)
     """
     s = np.asarray(matrix.scores, dtype=float)
-    am = AM()(s, axis=1)
-    gm = gmap(s, axis=1)
+    am: np.ndarray = AM()(s, axis=1)  # type: ignore[assignment]  # along an axis: an array
+    gm: np.ndarray = gmap(s, axis=1)  # type: ignore[assignment]  # along an axis: an array
     i, j = np.triu_indices(s.shape[0], 1)
     flip = np.sign(am[i] - am[j]) * np.sign(gm[i] - gm[j]) < 0
     i, j = i[flip], j[flip]
@@ -505,7 +511,7 @@ def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing: int = 3):
 # ---------------------------------------------------------------------------
 
 
-def rank_shares(ranks: ArrayLike):
+def rank_shares(ranks: Mapping[str, ArrayLike]) -> pd.DataFrame:
     """Each topic's share of the mean rank and of the MRR, per system.
 
     Parameters
@@ -545,7 +551,7 @@ def rank_shares(ranks: ArrayLike):
     return pd.concat(frames, ignore_index=True)
 
 
-def rank_shares_chart(ranks: ArrayLike) -> alt.TopLevelMixin:
+def rank_shares_chart(ranks: Mapping[str, ArrayLike]) -> alt.TopLevelMixin:
     """Bars split by topic, coloured by the rank of its first relevant document: who makes each average.
 
     Examples
@@ -585,7 +591,10 @@ def rank_shares_chart(ranks: ArrayLike) -> alt.TopLevelMixin:
     # Each part wide enough for it says its rank: the parts are told apart by more than their colour.
     labels = (
         base.transform_stack(
-            stack="share", as_=["start", "end"], groupby=["system", "average"], sort=[{"field": "topic"}]
+            stack="share",
+            as_=["start", "end"],
+            groupby=["system", "average"],
+            sort=[{"field": "topic"}],  # type: ignore[list-item]  # altair takes the field as a dict
         )
         .transform_filter(f"datum.share >= {LABELLED_SHARE}")
         # The rank as text: the site breaks a long text into lines, which a number is not.
@@ -619,7 +628,7 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-def _with(grid, value):
+def _with(grid: ArrayLike, value: float) -> np.ndarray:
     """The slider's settings, with ``value`` among them (a reader's own setting may be off the grid)."""
     return np.unique(np.round(np.append(grid, value), 10))
 
@@ -638,7 +647,7 @@ def verdicts_alt(ap: ArrayLike, gain: float, loss: float, seed: int = SEED, eps:
 
 
 def verdicts_figure(
-    baseline=None, gain: float = GAIN, loss: float = LOSS, seed: int = SEED, eps: float = EPS
+    baseline: ArrayLike | None = None, gain: float = GAIN, loss: float = LOSS, seed: int = SEED, eps: float = EPS
 ) -> VegaLiteFigure:
     """Figure 7.1 for this baseline and change: the sliders start at ``gain`` and ``loss`` (by default
     :data:`GAIN` and :data:`LOSS` on the book's baseline, the reconstruction of Robertson's example).
@@ -687,7 +696,7 @@ def verdicts_state(
     return state
 
 
-def rank_shares_alt(ranks: ArrayLike):
+def rank_shares_alt(ranks: Mapping[str, ArrayLike]) -> str:
     """Figure 7.2's alt text, for these ranks."""
     parts = []
     for system, r in ranks.items():
@@ -704,7 +713,7 @@ def rank_shares_alt(ranks: ArrayLike):
     )
 
 
-def rank_shares_figure(ranks: ArrayLike = RANKS) -> VegaLiteFigure:
+def rank_shares_figure(ranks: Mapping[str, ArrayLike] = RANKS) -> VegaLiteFigure:
     """Figure 7.2 for these ranks of the known item (by system).
 
     Examples
@@ -758,7 +767,7 @@ def ch7_mrr() -> Number:
     """MRR of a system finding the known item at ranks 1, 2 and 4, and not at all on a fourth topic."""
     depth = 10
     rankings = np.array([[int(rank == r) for r in range(1, depth + 1)] for rank in CH7_RANKS])
-    return Number(irmeans.arithmetic_mean(irmeans.reciprocal_rank(rankings)), decimals=4)
+    return Number(float(irmeans.arithmetic_mean(irmeans.reciprocal_rank(rankings))), decimals=4)
 
 
 @selfcheck("sc-ch7-gmap-step")
