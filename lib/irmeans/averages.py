@@ -206,19 +206,12 @@ class AM(Average):
 
     @property
     def scale(self) -> str:
-        """The scale of :meth:`transform`: the scores themselves, ``"x"``."""
         return "x"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
-        """g(x) = x: the arithmetic mean orders systems as the sums of their scores do.
-
-        >>> AM().transform([0.5, 0.25]).tolist()
-        [0.5, 0.25]
-        """
         return np.asarray(x, dtype=np.float64)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
-        """The arithmetic mean of scores whose transform has mean ``m``: ``m`` itself, as floats."""
         return np.asarray(m, dtype=np.float64)
 
 
@@ -263,11 +256,6 @@ class GM(Average):
             raise IrmeansError(f"form={self.form!r} needs eps > 0 (trec_eval uses 1e-5)")
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
-        """A mask of the scores the geometric mean cannot take: those below 0.
-
-        >>> GM(eps=0.01).refuses([0.0, -0.1, 0.5]).tolist()
-        [False, True, False]
-        """
         return np.asarray(x) < 0
 
     def _averaged(self, a: np.ndarray) -> np.ndarray:
@@ -276,17 +264,10 @@ class GM(Average):
 
     @property
     def zero_gives_zero(self) -> bool:
-        """Whether one score of 0 makes the average 0: the additive form without ε."""
         return self.form == "add" and self.eps == 0
 
     @property
     def scale(self) -> str:
-        """The scale of :meth:`transform`, in words: ``log(x + ε)`` (``log(1 + x/ε)`` for ε > 1), the floor's
-        ``log(max(x, ε))``, or ``log(x, 0 as ε)`` for the zeros form.
-
-        >>> GM(eps=0.01).scale, GM(eps=1e-5, form="floor").scale
-        ('log(x + 0.01)', 'log(max(x, 1e-05))')
-        """
         eps = _eps_text(self.eps)
         if self.form == "floor":
             return f"log(max(x, {eps}))"
@@ -295,12 +276,7 @@ class GM(Average):
         return f"log(1 + x/{eps})" if self.eps > 1 else f"log(x + {eps})"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
-        """g(x), elementwise: log(x + ε) for the additive form (log1p(x/ε) for ε > 1: the same up to a
-        constant), log(max(x, ε)) for the floor, the log with zeros as ε for the zeros form; -inf for a zero without ε.
-
-        >>> GM(eps=0.01).transform([0.0, 0.99]).round(3).tolist()
-        [-4.605, 0.0]
-        """
+        """log(x + ε) (log1p(x/ε) for ε > 1); the floor form log(max(x, ε)); the zeros form log(x), zeros as ε."""
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):  # log(0) = -inf: a zero without ε
             if self.form == "floor":
@@ -311,12 +287,7 @@ class GM(Average):
             return np.log1p(x / self.eps) if self.eps > 1 else np.log(x + self.eps)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
-        """The geometric mean of scores whose logs (:meth:`transform`) have mean ``m``: exp(m) − ε for the
-        additive form (ε·expm1(m) for ε > 1), exp(m) for the floor and zeros forms; never below 0.
-
-        >>> GM(eps=0.01).from_mean(np.log([0.26])).round(6).tolist()
-        [0.25]
-        """
+        """exp(m) − ε for the additive form (ε·expm1(m) for ε > 1), exp(m) for the others; never below 0."""
         m = np.asarray(m, dtype=np.float64)
         with np.errstate(over="ignore"):
             if self.form != "add":
@@ -350,9 +321,6 @@ class GM(Average):
 
     @property
     def label(self) -> str:
-        """A readable name: ``GM``, ``εGM (ε = 0.01)``, ``GM, trec_eval floor (ε = 1e-05)`` or
-        ``GM, zeros set to ε = 1e-05``.
-        """
         if self.form == "floor":
             return f"GM, trec_eval floor (ε = {_eps_text(self.eps)})"
         if self.form == "zeros":
@@ -384,11 +352,6 @@ class HM(Average):
         return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
-        """A mask of the scores the harmonic mean cannot take: those below 0, and zeros too without ε.
-
-        >>> HM().refuses([0.0, 0.5]).tolist(), HM(eps=0.01).refuses([0.0, 0.5]).tolist()
-        ([True, False], [False, False])
-        """
         x = np.asarray(x)
         return x < 0 if self.eps else x <= 0
 
@@ -405,17 +368,11 @@ class HM(Average):
 
     @property
     def scale(self) -> str:
-        """The scale of :meth:`transform`, in words: ``-1/(x + ε)``, or ``x/(x + ε)`` for ε > 1."""
         eps = _eps_text(self.eps)
         return f"x/(x + {eps})" if self.eps > 1 else f"-1/(x + {eps})"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
-        """g(x) = −1/(x + ε), elementwise (x/(x + ε) for ε > 1: an increasing map of it that a large ε does
-        not swamp); -inf for a zero without ε.
-
-        >>> HM(eps=1.0).transform([0.0, 1.0]).tolist()
-        [-1.0, -0.5]
-        """
+        """−1/(x + ε), or x/(x + ε) for ε > 1 (an increasing map of it that a large ε does not swamp)."""
         x = np.asarray(x, dtype=np.float64)
         if self.eps > 1:
             # x / (x + ε) = 1 − ε/(x + ε), an increasing map of −1/(x + ε) that a large ε does not swamp
@@ -424,13 +381,7 @@ class HM(Average):
             return -1.0 / (x + self.eps)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
-        """The harmonic mean of scores whose transform has mean ``m``: −1/m − ε (ε·m/(1 − m) for ε > 1),
-        never below 0.
-
-        >>> hm = HM(eps=0.01)
-        >>> bool(np.isclose(hm.from_mean(hm.transform([0.2, 0.8]).mean()), hm([0.2, 0.8])))
-        True
-        """
+        """−1/m − ε, or ε·m/(1 − m) for ε > 1; never below 0."""
         m = np.asarray(m, dtype=np.float64)
         with np.errstate(divide="ignore", over="ignore"):
             back = self.eps * (m / (1.0 - m)) if self.eps > 1 else -1.0 / m - self.eps
@@ -472,7 +423,6 @@ class HM(Average):
 
     @property
     def label(self) -> str:
-        """A readable name: ``HM``, or ``εHM (ε = 0.01)`` with ε."""
         return f"εHM (ε = {_eps_text(self.eps)})" if self.eps else "HM"
 
 
@@ -502,7 +452,6 @@ class Median(Average):
 
     @property
     def label(self) -> str:
-        """A readable name: ``median``."""
         return "median"
 
 
@@ -532,11 +481,6 @@ class Logit(Average):
         return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
-        """A mask of the scores the logit mean cannot take: those outside [0, 1], and 0 and 1 too without ε.
-
-        >>> Logit().refuses([0.0, 0.5, 1.0]).tolist(), Logit(eps=0.01).refuses([0.0, 0.5, 1.0]).tolist()
-        ([True, False, True], [False, False, False])
-        """
         x = np.asarray(x)
         return ((x < 0) | (x > 1)) if self.eps else ((x <= 0) | (x >= 1))
 
@@ -550,35 +494,20 @@ class Logit(Average):
 
     @property
     def scale(self) -> str:
-        """The scale of :meth:`transform`, in words: ``log-odds with ε = 0.01``."""
         return f"log-odds with ε = {_eps_text(self.eps)}"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
-        """g(x) = log((x + ε) / (1 − x + ε)), elementwise: the log-odds with ε.
-
-        >>> Logit(eps=0.01).transform([0.5, 0.99]).round(3).tolist()
-        [0.0, 3.912]
-        """
+        """The log-odds with ε: log((x + ε) / (1 − x + ε))."""
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):
             return log_odds_of(x, self.eps)
 
     def maps_back(self, g: np.ndarray) -> bool:
-        """Whether means of ``g`` map back to scores with their digits: not once a log-odds passes ±30,
-        where the map back saturates at 0 or 1.
-
-        >>> Logit().maps_back(np.array([-3.0, 3.0])), Logit().maps_back(np.array([40.0]))
-        (True, False)
-        """
         # far out in the log-odds the map back to a score saturates at 0 or 1
         return bool(np.abs(g).max(initial=0.0) <= 30)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
-        """The score whose log-odds with ε is ``m``: ((1 + ε)·e^m − ε) / (1 + e^m), clipped to [0, 1].
-
-        >>> Logit(eps=0.01).from_mean([0.0]).tolist()
-        [0.5]
-        """
+        """The score whose log-odds with ε is ``m``: ((1 + ε)·e^m − ε) / (1 + e^m), clipped to [0, 1]."""
         y = np.asarray(m, dtype=np.float64)
         eps = self.eps
         with np.errstate(invalid="ignore"):  # y = ±inf (0 or 1 without ε): e = 0, and the clip decides
@@ -597,7 +526,6 @@ class Logit(Average):
 
     @property
     def label(self) -> str:
-        """A readable name: ``logit``, or ``logit (ε = 0.01)`` with ε."""
         return f"logit (ε = {_eps_text(self.eps)})" if self.eps else "logit"
 
 

@@ -18,14 +18,20 @@ def test_docstring_examples(name):
     assert failed == 0, f"{failed} docstring example(s) failed in {name}"
 
 
+def _doc(member):
+    """The docstring of a class's member (a function, a property, a static or class method), or ""."""
+    function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+    return (function.__doc__ or "").strip() if inspect.isfunction(function) else ""
+
+
 def _undocumented(module):
     """The public functions of ``module``, and the public methods and properties of its public classes, that it
-    defines without a docstring of their own (an override says what it does for its class)."""
-    public = [(n, obj) for n, obj in vars(module).items() if not n.startswith("_")]
+    defines without a docstring: of their own, or of the method they override (which ``help`` and the API
+    reference show)."""
     missing = []
-    for name, obj in public:
-        if getattr(obj, "__module__", None) != module.__name__:
-            continue  # imported from elsewhere: checked in its own module
+    for name, obj in vars(module).items():
+        if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+            continue  # private, or imported from elsewhere: checked in its own module
         if inspect.isfunction(obj) and not (obj.__doc__ or "").strip():
             missing.append(name)
         if inspect.isclass(obj):
@@ -33,7 +39,9 @@ def _undocumented(module):
                 missing.append(name)
             for attr, member in vars(obj).items():
                 function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
-                if not attr.startswith("_") and inspect.isfunction(function) and not (function.__doc__ or "").strip():
+                if attr.startswith("_") or not inspect.isfunction(function) or _doc(member):
+                    continue
+                if not any(_doc(vars(base).get(attr)) for base in obj.__mro__[1:]):
                     missing.append(f"{name}.{attr}")
     return missing
 
@@ -44,11 +52,17 @@ def test_public_names_have_docstrings(name):
 
 
 def test_an_undocumented_method_is_found():
-    class Shown:
+    class Base:
         """A class."""
 
         def documented(self):
             """Says what it does."""
+
+    class Shown(Base):
+        """A subclass."""
+
+        def documented(self):  # the overridden method's docstring stands
+            pass
 
         def bare(self):
             pass

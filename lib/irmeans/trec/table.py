@@ -86,7 +86,6 @@ class Sum(Average):
 
     @property
     def spec(self) -> str:
-        """``sum``: a name for messages; it is not one :func:`~irmeans.parse_average` reads."""
         return "sum"
 
 
