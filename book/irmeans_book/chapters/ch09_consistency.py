@@ -501,11 +501,11 @@ def _histogram(taus: np.ndarray, edges: ArrayLike) -> np.ndarray:
     return np.round(counts / taus.size, 6)
 
 
-P = ParamSpec("P")
-T = TypeVar("T")
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
-def _remembered(compute: Callable[P, T]) -> Callable[P, T]:
+def _remembered(compute: Callable[_P, _T]) -> Callable[_P, _T]:
     """``compute`` with its last results kept, by the bytes of its array arguments: a chapter's figure and its text
     use the same splits, computed once. Each call gets copies of what it returns."""
     kept: dict[Any, Any] = {}
@@ -526,13 +526,13 @@ def _remembered(compute: Callable[P, T]) -> Callable[P, T]:
             return dict(result)
         return result.copy() if hasattr(result, "copy") else result
 
-    def remembered(*args: P.args, **kwargs: P.kwargs) -> T:
+    def remembered(*args: _P.args, **kwargs: _P.kwargs) -> _T:
         k = (tuple(key(a) for a in args), tuple(sorted((n, key(v)) for n, v in kwargs.items())))
         if k not in kept:
             if len(kept) >= 4:
                 kept.pop(next(iter(kept)))
             kept[k] = compute(*args, **kwargs)
-        value: T = copied(kept[k])
+        value: _T = copied(kept[k])
         return value
 
     remembered.__doc__, remembered.__name__ = compute.__doc__, compute.__name__
