@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import os
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jupyter_client.localinterfaces import localhost
 from jupyter_client.manager import KernelManager
 from jupyter_core.paths import jupyter_runtime_dir
-from sphinx.application import Sphinx
-from sphinx.util.typing import ExtensionMetadata
 from traitlets import default
+
+if TYPE_CHECKING:  # the notebooks' executor imports this module without Sphinx (the reader's set has none)
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
 #: ZeroMQ's IPC transport needs Unix domain sockets.
 TRANSPORT = "ipc" if os.name == "posix" else "tcp"
