@@ -411,7 +411,7 @@ def _write_downloads(app: Sphinx) -> None:
     if app.builder.name == "html" and (root / "pyproject.toml").is_file() and (root / "lib" / "irmeans").is_dir():
         # A course's site (irmeans_course) serves its chapters without their solutions.
         rewrite = course.course_copy if getattr(app.config, "irmeans_course", False) else None
-        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir), rewrite)  # type: ignore[attr-defined]
+        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir), rewrite)  # type: ignore[attr-defined]  # as above
 
 
 def where_the_files_are(address: str | None) -> list[nodes.Node]:

@@ -380,7 +380,7 @@ def print_pdfs(
                 tab.on(  # type: ignore[call-overload]  # the handler's value is not used
                     "request",
                     lambda r: (
-                        r.url.startswith(("http:", "https:")) and not r.url.startswith(base) and outside.append(r.url)  # type: ignore[func-returns-value]
+                        r.url.startswith(("http:", "https:")) and not r.url.startswith(base) and outside.append(r.url)  # type: ignore[func-returns-value]  # as above
                     ),
                 )
                 tab.goto(base + page, wait_until="load", timeout=timeout_ms)
