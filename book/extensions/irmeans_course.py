@@ -24,6 +24,9 @@ from pathlib import Path
 
 from docutils import nodes
 from irmeans_book import course
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.util.typing import ExtensionMetadata
 
 #: The configuration value: true for a course's site.
 CONFIG = "irmeans_course"
@@ -31,17 +34,17 @@ CONFIG = "irmeans_course"
 SELFCHECK = "selfcheck"
 
 
-def is_course(app) -> bool:
+def is_course(app: Sphinx) -> bool:
     """Whether this build is a course's site."""
     return bool(getattr(app.config, CONFIG, False))
 
 
-def _hide_solutions(app, config):
+def _hide_solutions(app: Sphinx, config: Config) -> None:
     if getattr(config, CONFIG, False):
         config.hide_solutions = True
 
 
-def _edition_text(app, doctree, docname):
+def _edition_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Take out the other edition's text; in a course's site, make the self-checks plain exercises."""
     left_out = course.WITH_SOLUTIONS if is_course(app) else course.COURSE_ONLY
     for node in list(doctree.findall(lambda n: isinstance(n, nodes.Element) and left_out in n.get("classes", []))):
@@ -51,7 +54,7 @@ def _edition_text(app, doctree, docname):
             node["classes"] = [c for c in node["classes"] if c != SELFCHECK]
 
 
-def _sources_without_solutions(app, exception):
+def _sources_without_solutions(app: Sphinx, exception: Exception | None) -> None:
     """The chapters the pages' download button gives, without their solutions (a course's site only)."""
     if exception is not None or not is_course(app) or app.builder.format != "html":
         return
@@ -62,7 +65,7 @@ def _sources_without_solutions(app, exception):
             path.write_bytes(course.course_copy(relative, path.read_bytes()))
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value(CONFIG, False, "env", [bool])
     app.setup_extension("sphinx_exercise")
     # After sphinx-exercise's own config-inited handlers, before any directive runs.

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from irmeans_book.prose import EVAL_PATTERN, MYST_MIMETYPE, without_front_matter
 from myst_nb.core import render
 from myst_nb.core.execute.base import EvalNameError, NotebookClientBase
 from myst_nb.core.render import MditRenderMixin
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.util.typing import ExtensionMetadata
 
 #: Where the markdown cell being rendered is recorded on the notebook's client.
 CURRENT_CELL = "_irmeans_markdown_cell"
@@ -45,7 +49,7 @@ class MystRenderer:
     mime_priority_overrides = [("*", MYST_MIMETYPE, 3)]
 
     @staticmethod
-    def handle_mime(renderer, data, inline):
+    def handle_mime(renderer: Any, data: Any, inline: bool) -> Any:
         if data.mime_type != MYST_MIMETYPE:
             return None
         return renderer._render_markdown_base(data, fmt="myst", inline=inline)
@@ -54,13 +58,13 @@ class MystRenderer:
 _render_markdown = MditRenderMixin.render_nb_cell_markdown
 
 
-def render_nb_cell_markdown(self, token) -> None:
+def render_nb_cell_markdown(self: Any, token: Any) -> None:
     """Record which markdown cell is rendered (its ``{eval}`` results are stored there), then render it."""
     setattr(self.nb_client, CURRENT_CELL, token.meta["index"])
     _render_markdown(self, token)
 
 
-def _stored(client, name: str) -> tuple[int | None, dict | None]:
+def _stored(client: Any, name: str) -> tuple[int | None, dict[str, Any] | None]:
     """The current markdown cell's index, and the result stored there for expression ``name`` (or None)."""
     index = getattr(client, CURRENT_CELL, None)
     cell = client.notebook.cells[index] if index is not None else {"metadata": {}}
@@ -70,7 +74,7 @@ def _stored(client, name: str) -> tuple[int | None, dict | None]:
     return index, None
 
 
-def stored_eval(self, name: str) -> list[dict]:
+def stored_eval(self: Any, name: str) -> list[dict[str, Any]]:
     """``{eval}`` as the site reads it: the result stored in the current markdown cell's ``user_expressions``."""
     if not re.match(self.nb_config.eval_name_regex, name):
         raise EvalNameError(name)
@@ -82,7 +86,7 @@ def stored_eval(self, name: str) -> list[dict]:
     return [{"output_type": "execute_result", "data": result["data"], "metadata": result.get("metadata", {})}]
 
 
-def _eval_pattern(app, config):
+def _eval_pattern(app: Sphinx, config: Config) -> None:
     config.nb_eval_name_regex = EVAL_PATTERN
 
 
@@ -105,12 +109,12 @@ def without_lab_front_matter(text: str) -> str:
     return text
 
 
-def _source_read(app, docname, source):
+def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if str(app.env.doc2path(docname)).endswith(".ipynb"):
         source[0] = without_lab_front_matter(source[0])
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
     # myst-nb finds mime renderers through entry points and caches the list;
     # the book registers its own without packaging a plugin.
     plugins = render.load_mime_renders()

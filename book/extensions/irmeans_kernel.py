@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import os
 import uuid
+from typing import TYPE_CHECKING, Any
 
 from jupyter_client.localinterfaces import localhost
 from jupyter_client.manager import KernelManager
 from jupyter_core.paths import jupyter_runtime_dir
 from traitlets import default
+
+if TYPE_CHECKING:  # the notebooks' executor imports this module without Sphinx (the reader's set has none)
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
 #: ZeroMQ's IPC transport needs Unix domain sockets.
 TRANSPORT = "ipc" if os.name == "posix" else "tcp"
@@ -39,19 +44,20 @@ class LocalKernelManager(KernelManager):
     """
 
     @default("transport")
-    def _default_transport(self):
+    def _default_transport(self) -> str:
         return TRANSPORT
 
     @default("ip")
-    def _default_ip(self):
+    def _default_ip(self) -> str:
         if self.transport != "ipc":
-            return localhost()
+            host: str = localhost()  # jupyter_client's functions are untyped
+            return host
         runtime = jupyter_runtime_dir()
         os.makedirs(runtime, mode=0o700, exist_ok=True)
         return os.path.join(runtime, f"kernel-{uuid.uuid4().hex[:12]}-ipc")
 
 
-def execute(nb, cwd=None, km=None, **kwargs):
+def execute(nb: Any, cwd: str | None = None, km: Any = None, **kwargs: Any) -> Any:
     """:func:`nbclient.execute`, with :class:`LocalKernelManager` unless told otherwise."""
     import nbclient
 
@@ -59,24 +65,24 @@ def execute(nb, cwd=None, km=None, **kwargs):
     return nbclient.execute(nb, cwd=cwd, km=km, **kwargs)
 
 
-def _local_inline_client():
+def _local_inline_client() -> Any:
     """myst-nb's inline client, starting its kernels with :class:`LocalKernelManager`."""
     from myst_nb.core.execute import inline
 
     if getattr(inline.ModifiedNotebookClient, "local_kernels", False):
         return inline.ModifiedNotebookClient
 
-    class LocalInlineClient(inline.ModifiedNotebookClient):
+    class LocalInlineClient(inline.ModifiedNotebookClient):  # type: ignore[misc]  # myst-nb has no types
         local_kernels = True
 
         @default("kernel_manager_class")
-        def _default_kernel_manager_class(self):
+        def _default_kernel_manager_class(self) -> type[LocalKernelManager]:
             return LocalKernelManager
 
     return LocalInlineClient
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
     # myst-nb's direct execution calls jupyter_cache.executors.utils.single_nb_execution,
     # which calls the module's `executenb` (nbclient.execute) with no way to choose the manager.
     from jupyter_cache.executors import utils

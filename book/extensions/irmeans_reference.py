@@ -29,15 +29,20 @@ import importlib
 import io
 import os
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from docutils import nodes
+from sphinx.application import Sphinx
 from sphinx.domains.python import PythonDomain
+from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.typing import ExtensionMetadata
 
 _DOCSTRING_OF = re.compile(r"docstring of ([\w.]+)")
 
 
-def _lookup(dotted: str):
+def _lookup(dotted: str) -> Any:
     """The object named ``irmeans.a.b.c``, imported as far as modules go, or raise LookupError."""
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
@@ -53,7 +58,7 @@ def _lookup(dotted: str):
     raise LookupError(dotted)
 
 
-def _candidates(target: str, node) -> list[str]:
+def _candidates(target: str, node: Any) -> list[str]:
     """Full names ``target`` may stand for: as written, in the current module and class, and beside the object
     whose docstring holds the reference."""
     names = [target]
@@ -68,7 +73,7 @@ def _candidates(target: str, node) -> list[str]:
     return [n for n in dict.fromkeys(names) if n.startswith("irmeans")]
 
 
-def public_name(obj) -> str | None:
+def public_name(obj: object) -> str | None:
     """``irmeans.NAME`` if ``obj`` is one of ``irmeans.__all__`` (a class, function or exception), else None."""
     import irmeans
 
@@ -79,7 +84,7 @@ def public_name(obj) -> str | None:
     return None
 
 
-def resolve_library_reference(app, env, node, contnode):
+def resolve_library_reference(app: Sphinx, env: BuildEnvironment, node: Any, contnode: Any) -> Any:
     """``missing-reference``: a library object by its home module's name, linked to its public entry, or code."""
     if node.get("refdomain") != "py":
         return None
@@ -99,7 +104,7 @@ def resolve_library_reference(app, env, node, contnode):
     return None
 
 
-def public_docstring(app, what, name, obj, options, lines):
+def public_docstring(app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]) -> None:
     """``autodoc-process-docstring``: a public name's entry ends with the module it comes from, and a
     constant takes the ``#:`` comment written above it there."""
     import irmeans
@@ -113,7 +118,7 @@ def public_docstring(app, what, name, obj, options, lines):
     lines += ["", f"From ``{home}``."]
 
 
-def _comment_of(short: str, obj) -> list[str]:
+def _comment_of(short: str, obj: object) -> list[str]:
     """The ``#:`` comment above the assignment of ``short`` (a re-export has none), or []."""
     from sphinx.pycode import ModuleAnalyzer
 
@@ -203,7 +208,7 @@ class CliHelp(SphinxDirective):
 
     optional_arguments = 1
 
-    def run(self):
+    def run(self) -> list[Any]:
         command = self.arguments[0] if self.arguments else None
         try:
             text = command_help(command)
@@ -219,12 +224,12 @@ class TextSearchedPythonDomain(PythonDomain):
     """Python's domain, its objects left out of the site's search (priority -1): a search finds the reference's
     text like any page's, with the text around the words as its summary, which Sphinx gives no object result."""
 
-    def get_objects(self):
+    def get_objects(self) -> Iterator[tuple[str, str, str, str, str, int]]:
         for name, shown, kind, docname, anchor, _ in super().get_objects():
             yield name, shown, kind, docname, anchor, -1
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_domain(TextSearchedPythonDomain, override=True)
     app.connect("missing-reference", resolve_library_reference)
     app.connect("autodoc-process-docstring", public_docstring)

@@ -28,23 +28,29 @@ build warning (an error under ``-W``).
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from sphinx.application import Sphinx
 from sphinx.util import logging
+from sphinx.util.typing import ExtensionMetadata
 
 SCRIPT = "selfcheck.js"
 STYLE = "selfcheck.css"
 CLASS = "selfcheck"
 FORM_CLASS = "selfcheck-form"
 
+if TYPE_CHECKING:
+    from irmeans_book.selfcheck import Choice, Number
+
 logger = logging.getLogger(__name__)
 
 
-def _attr(value) -> str:
+def _attr(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def form_html(label: str, answer) -> str:
+def form_html(label: str, answer: Number | Choice) -> str:
     """The HTML of the answer form of exercise ``label`` for ``answer`` (a Number or a Choice).
 
     Examples
@@ -97,11 +103,11 @@ def _body(exercise: nodes.Element) -> nodes.Element:
     return exercise
 
 
-def _is_selfcheck(node) -> bool:
+def _is_selfcheck(node: Any) -> bool:
     return isinstance(node, nodes.Element) and CLASS in node.get("classes", []) and bool(node.get("label"))
 
 
-def add_forms(app, doctree, docname):
+def add_forms(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Give every self-check exercise of an HTML page its form and its hidden hint."""
     if app.builder.format != "html":
         return
@@ -125,7 +131,9 @@ def add_forms(app, doctree, docname):
             body += nodes.raw("", "</div>\n", format="html")
 
 
-def add_assets(app, pagename, templatename, context, doctree):
+def add_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
     """The script and style sheet, on exactly the pages with a self-check."""
     if doctree is None:
         return
@@ -134,7 +142,7 @@ def add_assets(app, pagename, templatename, context, doctree):
         app.add_css_file(STYLE)
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx_exercise")
     app.connect("doctree-resolved", add_forms)
     app.connect("html-page-context", add_assets)

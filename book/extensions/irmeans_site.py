@@ -44,7 +44,9 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from irmeans_book import course, downloads
@@ -57,8 +59,11 @@ from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.labels import BaseLabelStyle
 from pybtex.style.sorting import BaseSortingStyle
 from pybtex.style.template import node as template_node
+from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
+from sphinx.util.typing import ExtensionMetadata
 from sphinxcontrib.bibtex.plugin import register_plugin as register_bibtex_plugin
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 from sphinxcontrib.bibtex.style.referencing.basic_author_year import (
@@ -99,14 +104,16 @@ class VegaLiteSiteRenderer:
     mime_priority_overrides = [("html", VEGALITE_MIMETYPE, 5)]
 
     @staticmethod
-    def handle_mime(renderer, data, inline):
+    def handle_mime(renderer: Any, data: Any, inline: bool) -> Any:
         if inline or data.mime_type != VEGALITE_MIMETYPE:
             return None
         spec = data.content if isinstance(data.content, dict) else json.loads(data.content)
         return [nodes.raw(text=embed_html(spec), format="html", classes=["output", "vegalite"])]
 
 
-def _add_vega_script(app, pagename, templatename, context, doctree):
+def _add_vega_script(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
     if pagename == "search":
         app.add_js_file(SEARCH_JS)
     if doctree is None:
@@ -116,7 +123,7 @@ def _add_vega_script(app, pagename, templatename, context, doctree):
         app.add_js_file(FIGURES_JS)
 
 
-def _search_scorer(app, config):
+def _search_scorer(app: Sphinx, config: Config) -> None:
     """The site's search scorer (:data:`SEARCH_SCORER`), unless the configuration names another.
 
     Sphinx reads the file from where the build runs; the path is absolute, so the book's two
@@ -126,7 +133,7 @@ def _search_scorer(app, config):
         config.html_search_scorer = str(SEARCH_SCORER)
 
 
-def _no_navbar_header(app, config):
+def _no_navbar_header(app: Sphinx, config: Config) -> None:
     """No PyData navbar above the book theme's header: without it the menu and "Contents" buttons work.
 
     pydata-sphinx-theme 0.17 fills its navbar with a search field unless
@@ -141,7 +148,7 @@ def _no_navbar_header(app, config):
     config.html_theme_options = options
 
 
-def page_options(doctree) -> list[str]:
+def page_options(doctree: nodes.document) -> list[str]:
     """The command-line options the page names in its text's inline code, in order, each once.
 
     Only inline code (``irmeans eval -q --eps 0.01``, ``-c``): a code cell's
@@ -156,7 +163,7 @@ def page_options(doctree) -> list[str]:
     >>> page_options(p)
     ['-q', '--eps', '-c']
     """
-    found = {}
+    found: dict[str, None] = {}
     for node in doctree.findall(nodes.literal):
         for option in OPTION.findall(node.astext()):
             found.setdefault(option, None)
@@ -169,7 +176,7 @@ _PERCENT = re.compile(r"(\d) %")
 _VERBATIM = (nodes.literal, nodes.literal_block, nodes.math, nodes.math_block, nodes.raw)
 
 
-def keep_percent_with_number(doctree) -> int:
+def keep_percent_with_number(doctree: nodes.document) -> int:
     """A number's percent sign never starts a line: the space between them ("30 %", "12.0 %", where the
     number is computed and the sign follows it in the text) becomes a no-break space. Not in code or maths.
 
@@ -197,30 +204,31 @@ def keep_percent_with_number(doctree) -> int:
     return changed
 
 
-def _ancestors(node):
+def _ancestors(node: Any) -> Iterator[Any]:
     while node.parent is not None:
         node = node.parent
         yield node
 
 
-def _text_before(text) -> str:
+def _text_before(text: Any) -> str:
     """The text just before ``text`` in its paragraph (its previous sibling's, or that of its parent's)."""
     node = text
     while node.parent is not None:
         index = node.parent.index(node)
         if index > 0:
-            return node.parent[index - 1].astext()
+            before: str = node.parent[index - 1].astext()
+            return before
         if isinstance(node.parent, nodes.TextElement) and not isinstance(node.parent, nodes.inline):
             return ""
         node = node.parent
     return ""
 
 
-def _percent_signs(app, doctree, docname):
+def _percent_signs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     keep_percent_with_number(doctree)
 
 
-def _search_keywords(app, doctree, docname):
+def _search_keywords(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """A ``keywords`` meta: the words of :data:`SEARCH_SYNONYMS` whose symbol the page uses, and its options.
 
     Sphinx's search index takes each of a page's keywords as one word of the
@@ -233,7 +241,7 @@ def _search_keywords(app, doctree, docname):
         doctree += nodes.meta(name="keywords", content=", ".join(words))
 
 
-def author_year_label(entry) -> str:
+def author_year_label(entry: Any) -> str:
     """``Robertson, 2006``; ``Ravana and Moffat, 2009``; ``Webber et al., 2008``: as the text cites.
 
     The names and the year are :func:`irmeans_book.prose.who_and_year`'s, which the prose's citations use too.
@@ -242,24 +250,24 @@ def author_year_label(entry) -> str:
     return f"{who}, {year}"
 
 
-class AuthorYearLabels(BaseLabelStyle):
+class AuthorYearLabels(BaseLabelStyle):  # type: ignore[misc]  # pybtex has no types
     """Author–year labels; a letter after the year tells apart two works of the same authors and year."""
 
-    def format_labels(self, sorted_entries):
+    def format_labels(self, sorted_entries: Iterable[Any]) -> Iterator[str]:
         labels = [author_year_label(entry) for entry in sorted_entries]
         for i, label in enumerate(labels):
             same = [j for j, other in enumerate(labels) if other == label]
             yield label if len(same) == 1 else label + "abcdefghijklmnopqrstuvwxyz"[same.index(i)]
 
 
-class AuthorYearSorting(BaseSortingStyle):
+class AuthorYearSorting(BaseSortingStyle):  # type: ignore[misc]  # pybtex has no types
     """In the order of the labels, then of the titles (:func:`irmeans_book.prose.bibliography_order`)."""
 
-    def sorting_key(self, entry):
+    def sorting_key(self, entry: Any) -> Any:
         return bibliography_order(entry)
 
 
-class AuthorYearStyle(UnsrtStyle):
+class AuthorYearStyle(UnsrtStyle):  # type: ignore[misc]  # pybtex has no types
     """The bibliography sorted and labelled author–year, as the text cites."""
 
     default_label_style = AuthorYearLabels
@@ -269,8 +277,8 @@ class AuthorYearStyle(UnsrtStyle):
 register_plugin("pybtex.style.formatting", "irmeans_author_year", AuthorYearStyle)
 
 
-@template_node
-def labelled_year(children, data):
+@template_node  # type: ignore[untyped-decorator]  # pybtex has no types
+def labelled_year(children: list[Any], data: dict[str, Any]) -> Any:
     """The year of a citation as the entry's bibliography label writes it: "2019a" of "Urbano et al., 2019a".
 
     sphinxcontrib-bibtex's own ``year`` is the entry's field, without the letter that
@@ -281,7 +289,7 @@ def labelled_year(children, data):
 
 
 class _LabelledParenthetical(BasicAuthorYearParentheticalReferenceStyle):
-    def inner(self, role_name):
+    def inner(self, role_name: str) -> Any:
         who = self.person.author_or_editor_or_title(full="s" in role_name)
         return join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
             pre_text, reference[join(sep=self.author_year_sep)[who, labelled_year]], post_text
@@ -289,7 +297,7 @@ class _LabelledParenthetical(BasicAuthorYearParentheticalReferenceStyle):
 
 
 class _LabelledTextual(BasicAuthorYearTextualReferenceStyle):
-    def inner(self, role_name):
+    def inner(self, role_name: str) -> Any:
         who = self.person.author_or_editor_or_title(full="s" in role_name)
         cited = join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[pre_text, reference[labelled_year], post_text]
         return join(sep=self.text_reference_sep)[who, join[self.bracket.left, cited, self.bracket.right]]
@@ -298,8 +306,8 @@ class _LabelledTextual(BasicAuthorYearTextualReferenceStyle):
 class LabelledYearReferenceStyle(AuthorYearReferenceStyle):
     """sphinxcontrib-bibtex's ``author_year`` citations, with the year of the bibliography's label."""
 
-    def __post_init__(self):
-        super().__post_init__()
+    def __post_init__(self) -> None:
+        super().__post_init__()  # type: ignore[no-untyped-call]  # sphinxcontrib-bibtex's is untyped
         self.styles[:2] = [
             _LabelledParenthetical(
                 bracket=self.bracket_parenthetical,
@@ -322,20 +330,22 @@ class LabelledYearReferenceStyle(AuthorYearReferenceStyle):
 register_bibtex_plugin("sphinxcontrib.bibtex.style.referencing", "irmeans_author_year", LabelledYearReferenceStyle)
 
 
-def _is_thebe(asset) -> bool:
+def _is_thebe(asset: object) -> bool:
     """Whether a page's script or style sheet belongs to sphinx-thebe."""
     name = str(getattr(asset, "filename", "") or "")
     body = getattr(asset, "attributes", {}).get("body", "")
     return name.split("?")[0].endswith(THEBE_FILES) or "THEBE_JS_URL" in body
 
 
-def _drop_thebe_assets(app, pagename, templatename, context, doctree):
+def _drop_thebe_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
     for key in ("script_files", "css_files"):
         if key in context:
             context[key] = [asset for asset in context[key] if not _is_thebe(asset)]
 
 
-def _drop_thebe_config(app, doctree, docname):
+def _drop_thebe_config(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Remove the ``text/x-thebe-config`` script sphinx-thebe puts in every page."""
     for node in list(doctree.findall(nodes.raw)):
         if "text/x-thebe-config" in node.astext():
@@ -348,7 +358,9 @@ BOOK_PDF = "irmeans-book.pdf"
 INSTRUCTOR_PDF = "irmeans-book-instructor.pdf"
 
 
-def _pdf_button_gives_the_book(app, pagename, templatename, context, doctree):
+def _pdf_button_gives_the_book(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
     """The header's ".pdf" button links to the whole book as a PDF instead of printing the page."""
     pathto = context.get("pathto")
     for group in context.get("header_buttons", []):
@@ -365,12 +377,14 @@ def _pdf_button_gives_the_book(app, pagename, templatename, context, doctree):
                 )
 
 
-def _fix_citation_roles(app, pagename, templatename, context, doctree):
+def _fix_citation_roles(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
     if "body" in context:
         context["body"] = CITATION_ROLE.sub(r"\1listitem\2", context["body"])
 
 
-def _write_front_door(app, exception):
+def _write_front_door(app: Sphinx, exception: Exception | None) -> None:
     """A redirecting ``index.html`` at the site's root, if the book's root page is elsewhere."""
     if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
         return
@@ -390,14 +404,14 @@ def _write_front_door(app, exception):
     )
 
 
-def _write_downloads(app):
+def _write_downloads(app: Sphinx) -> None:
     """The source archive and the wheel, into the html site's ``downloads/`` (a book of this project only)."""
-    app.irmeans_downloads = {}
+    app.irmeans_downloads = {}  # type: ignore[attr-defined]  # read by DownloadsDirective
     root = Path(app.srcdir)
     if app.builder.name == "html" and (root / "pyproject.toml").is_file() and (root / "lib" / "irmeans").is_dir():
         # A course's site (irmeans_course) serves its chapters without their solutions.
         rewrite = course.course_copy if getattr(app.config, "irmeans_course", False) else None
-        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir), rewrite)
+        app.irmeans_downloads = downloads.write_downloads(root, Path(app.outdir), rewrite)  # type: ignore[attr-defined]  # as above
 
 
 def where_the_files_are(address: str | None) -> list[nodes.Node]:
@@ -434,7 +448,7 @@ class DownloadsDirective(SphinxDirective):
 
     has_content = False
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         made = getattr(self.env.app, "irmeans_downloads", {})
         if not made:
             return [self.on_paper()]
@@ -462,7 +476,7 @@ class DownloadsDirective(SphinxDirective):
 
     def on_paper(self) -> nodes.paragraph:
         """Where no site was built (the PDF's single page): the files, the PDFs among them, and where they are."""
-        code = lambda text: nodes.literal(text=text)  # noqa: E731
+        code: Callable[[str], Any] = lambda text: nodes.literal(text=text)  # noqa: E731
         files = nodes.paragraph(classes=["irmeans-where"])
         files += [code(downloads.SOURCE_ARCHIVE), nodes.Text(" (the source tree this book was built from: the ")]
         files += nodes.Text("library, the chapters, the book's code, the tests and the example files), ")
@@ -474,7 +488,7 @@ class DownloadsDirective(SphinxDirective):
         return files
 
 
-def setup(app):
+def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("builder-inited", _write_downloads)
     app.add_directive("irmeans-downloads", DownloadsDirective)
     # myst-nb finds mime renderers through entry points and caches the list;

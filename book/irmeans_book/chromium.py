@@ -24,9 +24,10 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 __all__ = ["ARGS", "EXECUTABLE", "NAMES", "describe", "find", "missing_message", "serve"]
 
@@ -35,7 +36,7 @@ __all__ = ["ARGS", "EXECUTABLE", "NAMES", "describe", "find", "missing_message",
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 
 
-def find(environ=os.environ) -> Path | None:
+def find(environ: Mapping[str, str] = os.environ) -> Path | None:
     """The browser: ``IRMEANS_CHROMIUM`` if it is set, else the first of :data:`NAMES` on ``PATH``; None if none."""
     if environ.get("IRMEANS_CHROMIUM"):
         return Path(environ["IRMEANS_CHROMIUM"])
@@ -82,12 +83,12 @@ def describe() -> str:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
 
 
 class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
+    def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a browser leaving a page mid-download is not the site's problem
 
 

@@ -36,6 +36,8 @@ irmeans_book.claims.ClaimError: on the book's own data the text no longer holds:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = ["ClaimError", "Claims", "about", "note"]
@@ -60,11 +62,11 @@ class Claims:
         Whether the data are the book's own: a failed claim then raises.
     """
 
-    def __init__(self, own_data: bool):
+    def __init__(self, own_data: bool) -> None:
         self.own_data = bool(own_data)
         self.failed: list[str] = []
 
-    def __call__(self, holds, sentence: str, *following: str, show: bool = True) -> bool:
+    def __call__(self, holds: object, sentence: str, *following: str, show: bool = True) -> bool:
         """Check that ``holds`` is true of the data; ``sentence`` is what the text says that needs it, and
         ``following`` the sentences that rest on it, each noted with it when it fails."""
         if bool(holds):
@@ -80,7 +82,7 @@ class Claims:
         return False
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """Whether a reader's data ``a`` are the book's ``b``: arrays, numbers and strings, in dicts, lists and tuples.
 
     Examples
@@ -102,7 +104,7 @@ def _same(a, b) -> bool:
     return a.shape == b.shape and numeric[0] == numeric[1] and bool(np.array_equal(a, b))
 
 
-def about(book_data: dict, **data) -> Claims:
+def about(book_data: dict[str, Any], **data: Any) -> Claims:
     """:class:`Claims` about ``data`` (by the names the chapter gives them), strict if they are ``book_data``'s.
 
     ``book_data`` is the chapter module's record of its example (``ch01.EXAMPLE``), the

@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,8 @@ __all__ = [
 #: The source archive's file name, and the folder it unpacks to.
 SOURCE_ARCHIVE = "irmeans-source.tar.gz"
 SOURCE_FOLDER = "irmeans"
+#: What changes a file's bytes on their way into the archive: ``rewrite(relative_path, data) -> data``.
+Rewrite = Callable[[Path, bytes], bytes]
 #: The site's folder of downloads.
 FOLDER = "downloads"
 #: Every member's date (2026-01-01): the archive's bytes depend on the files' contents alone.
@@ -128,7 +131,7 @@ def source_files(root: Path) -> list[Path]:
     )
 
 
-def write_source_archive(root: Path, archive: Path, rewrite=None) -> Path:
+def write_source_archive(root: Path, archive: Path, rewrite: Rewrite | None = None) -> Path:
     """Write :func:`source_files` of ``root`` into ``archive`` (tar.gz), under :data:`SOURCE_FOLDER`/.
 
     ``rewrite(relative_path, data) -> data``, if given, changes a file's bytes on their way in
@@ -164,7 +167,7 @@ def unpack(archive: Path, folder: Path) -> Path:
     (3.11.4 and later; Debian 12's 3.11.2 has not, and the archive is this module's own).
     """
     with tarfile.open(archive) as tar:
-        tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+        tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))  # type: ignore[arg-type]  # a filter the Python has
     return Path(folder) / SOURCE_FOLDER
 
 
@@ -189,7 +192,7 @@ def build_wheel(archive: Path, out: Path) -> Path:
     return made[-1]
 
 
-def write_downloads(root: Path, site: Path, rewrite=None) -> dict[str, Download]:
+def write_downloads(root: Path, site: Path, rewrite: Rewrite | None = None) -> dict[str, Download]:
     """The source archive (its files through ``rewrite``: :func:`write_source_archive`) and the wheel, written into
     ``site``/:data:`FOLDER`; by kind (``source``, ``wheel``)."""
     folder = Path(site) / FOLDER

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -84,7 +85,7 @@ def table(frame: pd.DataFrame, caption: str) -> PaperTable:
     return PaperTable(caption, frame)
 
 
-def title(exercises: list[str], figure: str, controls: str, chapters=None) -> str:
+def title(exercises: list[str], figure: str, controls: str, chapters: Path | None = None) -> str:
     """The line above a chapter's table: which exercises it serves, and what it shows of which figure.
 
     The exercises' and the figure's numbers are the site's (:func:`irmeans_book.prose.exercise`,

@@ -30,9 +30,14 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping
+from os import PathLike
+from pathlib import Path
+from typing import Any
 
 import altair as alt
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
 
 __all__ = [
     "OKABE_ITO",
@@ -63,12 +68,14 @@ __all__ = [
 ]
 
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
+#: A Vega-Lite spec, as JSON's dict (what :func:`to_spec` makes).
+Spec = dict[str, Any]
 
 #: Okabe & Ito's colour-blind-safe palette: seven hues, then black.
 OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"]
 
 
-def to_spec(chart, alt_text):
+def to_spec(chart: alt.TopLevelMixin, alt_text: str) -> Spec:
     """The chart as a validated Vega-Lite dict, with the palette, ``description`` and axis labels that
     never run together.
 
@@ -93,7 +100,7 @@ def to_spec(chart, alt_text):
 SIGNIFICANT_DIGITS = 10
 
 
-def fixed_precision(spec, digits=SIGNIFICANT_DIGITS):
+def fixed_precision(spec: Spec, digits: int = SIGNIFICANT_DIGITS) -> Spec:
     """``spec`` with every float rounded to ``digits`` significant digits, its inline data sets renamed to match.
 
     numpy's ``exp`` and ``log`` (and ``**``) may differ in the last bit from
@@ -118,7 +125,7 @@ def fixed_precision(spec, digits=SIGNIFICANT_DIGITS):
     True
     """
 
-    def rounded(node):
+    def rounded(node: Any) -> Any:
         if isinstance(node, float):
             return float(f"{node:.{digits}g}")
         if isinstance(node, dict):
@@ -137,10 +144,11 @@ def fixed_precision(spec, digits=SIGNIFICANT_DIGITS):
         return spec
     text = json.dumps(spec)
     text = re.sub(r'"(data-[0-9a-zA-Z]+)"', lambda m: json.dumps(names.get(m.group(1), m.group(1))), text)
-    return json.loads(text)
+    renamed: Spec = json.loads(text)
+    return renamed
 
 
-def without_controls(spec):
+def without_controls(spec: Spec) -> Spec:
     """``spec`` with its parameters unbound: the chart at their current values, with no inputs of its own.
 
     What the live ipywidgets controls show: the same chart as the site's,
@@ -175,21 +183,21 @@ class VegaLiteFigure:
         the figure's data, if it needs one, is its ``usermeta["irmeans_source"]``.
     """
 
-    def __init__(self, spec):
+    def __init__(self, spec: Spec) -> None:
         if not spec.get("description"):
             raise ValueError("a figure needs alt text: the spec has no description")
         self.spec = spec
 
     @property
-    def source(self):
+    def source(self) -> str | None:
         """The attribution of the figure's data (None if it needs none)."""
         return (self.spec.get("usermeta") or {}).get("irmeans_source")
 
-    def controls(self):
+    def controls(self) -> list[Control]:
         """The figure's controls (sliders, selects, checkboxes, text boxes), in order: :func:`controls`."""
         return controls(self.spec)
 
-    def at(self, settings=None, **by_name):
+    def at(self, settings: Mapping[str, Any] | None = None, **by_name: Any) -> VegaLiteFigure:
         """The same figure with its controls set: each by its name or its label, each value as the control
         shows it (:func:`at_setting`).
 
@@ -202,7 +210,14 @@ class VegaLiteFigure:
         """
         return VegaLiteFigure(at_setting(self.spec, {**(settings or {}), **by_name}))
 
-    def save(self, path, folder=".", formats=None, at=None, **settings):
+    def save(
+        self,
+        path: str | PathLike[str],
+        folder: str | PathLike[str] = ".",
+        formats: Iterable[str] | None = None,
+        at: Mapping[str, Any] | None = None,
+        **settings: Any,
+    ) -> list[Path]:
         """Save the figure for a slide, at its controls' current setting or at the one given.
 
         ``path`` ending in ``.png``, ``.svg`` or ``.pdf`` writes that file; a
@@ -252,12 +267,11 @@ class VegaLiteFigure:
         ...     [p.name for p in ch01.averages_figure().save("slide", d)]
         ['slide.svg', 'slide.png', 'slide.pdf']
         """
-        from pathlib import Path
-
         from irmeans_book import slides
 
         path = Path(folder) / Path(path)
         suffix = path.suffix.lower().lstrip(".")
+        named: tuple[str, ...]
         if suffix in slides.FORMATS:
             stem, named = path.stem, (suffix,)
         else:
@@ -265,13 +279,19 @@ class VegaLiteFigure:
         figure = self.at(at, **settings)
         return slides.render(slides.slide_spec(figure.spec), stem, path.parent, tuple(formats or named))
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
         # Only the Vega-Lite mimetype and text: JupyterLab prefers text/html over
         # Vega-Lite, and HTML relying on the site's script would be blank there.
         return {VEGALITE_MIMETYPE: self.spec, "text/plain": f"[Figure] {self.spec['description']}"}
 
 
-def show(chart, alt, controls=True, source=None, state=None):
+def show(
+    chart: alt.TopLevelMixin,
+    alt: str,
+    controls: bool = True,
+    source: str | None = None,
+    state: Callable[..., str] | None = None,
+) -> VegaLiteFigure:
     """Display ``chart`` in a notebook, with ``alt`` as its alt text.
 
     Parameters
@@ -327,7 +347,7 @@ STATE = "irmeans_state"
 MAX_STATES = 600
 
 
-def sentence(text):
+def sentence(text: object) -> str:
     """Lines of text (a figure's read-out, as the live figures print it) as one sentence.
 
     Examples
@@ -339,7 +359,7 @@ def sentence(text):
     return "; ".join(lines).rstrip(".") + "."
 
 
-def states(spec, overview, state, limit=MAX_STATES):
+def states(spec: Spec, overview: str, state: Callable[..., str], limit: int = MAX_STATES) -> dict[str, Any]:
     """What the site needs to make a figure's text follow its controls: ``usermeta`` entries for ``spec``.
 
     ``irmeans_overview`` is what the figure shows at any setting (``overview``). If its controls have at most
@@ -360,7 +380,7 @@ def states(spec, overview, state, limit=MAX_STATES):
     found = controls(spec)
     grids = [c.values() for c in found]
     count = int(np.prod([len(g) for g in grids])) if grids else 1
-    out = {"irmeans_overview": overview}
+    out: dict[str, Any] = {"irmeans_overview": overview}
     if count > limit or any(not g for g in grids):
         return out
     names = [c.name for c in found]
@@ -374,7 +394,7 @@ def states(spec, overview, state, limit=MAX_STATES):
     return out
 
 
-def figure_id(spec):
+def figure_id(spec: Spec) -> str:
     """A deterministic HTML id for ``spec``: a hash of its canonical JSON.
 
     Examples
@@ -390,7 +410,7 @@ def figure_id(spec):
 SITE_DRAW = "irmeansDraw"
 
 
-def embed_html(spec):
+def embed_html(spec: Spec) -> str:
     """HTML for the site: a labelled div and the script that draws the figure in it.
 
     The figure is drawn by the site's ``irmeans-figures.js`` (with the site's
@@ -424,7 +444,7 @@ def embed_html(spec):
 # ---------------------------------------------------------------------------
 
 
-def slider_param(name, values, value, label, step=None):
+def slider_param(name: str, values: ArrayLike, value: float, label: str, step: float | None = None) -> alt.Parameter:
     """A parameter bound to a slider that steps over a grid of precomputed settings.
 
     The slider runs from the grid's smallest to its largest value in steps of
@@ -494,11 +514,11 @@ class Grid:
         n = int(round((self.stop - self.start) / self.step))
         return np.round(self.start + np.arange(n + 1) * self.step, self.decimals)
 
-    def param(self, name, value, label):
+    def param(self, name: str, value: float, label: str) -> alt.Parameter:
         """The Vega-Lite parameter of the slider (:func:`slider_param` over :attr:`values`)."""
         return slider_param(name, self.values, value, label)
 
-    def float_slider(self, value, description, **options):
+    def float_slider(self, value: float, description: str, **options: Any) -> Any:
         """The same slider as an ipywidgets ``FloatSlider``, redrawing when let go, starting at ``value``: a
         reader's own value beyond the grid's ends is where it starts too (the slider reaches it, as the site's
         does, whose grid then has it).
@@ -521,7 +541,7 @@ class Grid:
             **options,
         )
 
-    def float_log_slider(self, value, description, **options):
+    def float_log_slider(self, value: float, description: str, **options: Any) -> Any:
         """The same slider over exponents of 10 as an ipywidgets ``FloatLogSlider``: it shows and gives
         ``10 ** k`` for the grid's ``k``; ``value`` is that power of 10."""
         import ipywidgets as w
@@ -539,7 +559,7 @@ class Grid:
         )
 
 
-def example(values, dtype=float):
+def example(values: ArrayLike, dtype: DTypeLike = float) -> np.ndarray:
     """A chapter's example data as a read-only float array: the one copy the chapter,
     its figures and its self-checks share, which none of them can change by accident.
 
@@ -557,7 +577,7 @@ def example(values, dtype=float):
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def power_of_ten(k):
+def power_of_ten(k: float) -> str:
     """10 to the power ``k`` as a log axis labels it, short: 10⁻⁵ below 1, 1 to 1000 as numbers, 10⁴ above.
 
     Examples
@@ -569,7 +589,7 @@ def power_of_ten(k):
     return str(10**k) if 0 <= k <= 3 else "10" + str(k).translate(_SUPERSCRIPT)
 
 
-def csv_data(frame):
+def csv_data(frame: Any) -> alt.InlineData:
     """A DataFrame as inline Vega-Lite data in CSV: far smaller than JSON rows.
 
     Every column is parsed as a number on the page.
@@ -591,12 +611,12 @@ def csv_data(frame):
 # ---------------------------------------------------------------------------
 
 
-def _plain(text) -> str:
+def _plain(text: object) -> str:
     """A control's label or a value's, as a reader types it: no space around it, no colon after it, any case."""
     return re.sub(r"\s+", " ", str(text)).strip().rstrip(":").strip().casefold()
 
 
-def _number(text) -> str:
+def _number(text: Any) -> str:
     """A number as a control shows it: ``0.05``, ``-5``, ``1e-05``."""
     value = float(text)
     return f"{value:g}" if value != int(value) or abs(value) >= 1e16 else str(int(value))
@@ -618,14 +638,14 @@ class Control:
     label: str
     input: str
     value: object
-    options: tuple = ()
-    labels: tuple = ()
+    options: tuple[Any, ...] = ()
+    labels: tuple[Any, ...] = ()
     min: float | None = None
     max: float | None = None
     step: float | None = None
 
     @classmethod
-    def of(cls, param: dict) -> Control:
+    def of(cls, param: dict[str, Any]) -> Control:
         bind = param["bind"]
         options = tuple(bind.get("options", ()))
         return cls(
@@ -640,7 +660,7 @@ class Control:
             step=bind.get("step"),
         )
 
-    def values(self) -> list:
+    def values(self) -> list[Any]:
         """Every value the control can take: a select's options, a checkbox's False and True, a slider's steps
         (and where it starts, if that is off them); none for a text box (a reader types anything).
 
@@ -654,14 +674,14 @@ class Control:
         if self.input == "checkbox":
             return [False, True]
         if self.input == "range" and self.step:
-            n = int(round((self.max - self.min) / self.step))
-            steps = [float(np.round(self.min + k * self.step, 10)) for k in range(n + 1)]
+            n = int(round((self.max - self.min) / self.step))  # type: ignore[operator]  # a slider has min, max and step
+            steps = [float(np.round(self.min + k * self.step, 10)) for k in range(n + 1)]  # type: ignore[operator]  # a slider has min, max and step
             if isinstance(self.value, int | float) and all(abs(self.value - s) > 1e-9 for s in steps):
                 steps = sorted([*steps, float(self.value)])
             return steps
         return []
 
-    def shown(self, value) -> str:
+    def shown(self, value: object) -> str:
         """``value`` as the control shows it: a select's label, a slider's number, a checkbox's yes or no."""
         if self.options:
             for option, label in zip(self.options, self.labels):
@@ -673,7 +693,7 @@ class Control:
             return _number(value)
         return str(value)
 
-    def value_of(self, wanted):
+    def value_of(self, wanted: Any) -> Any:
         """The parameter's value that shows ``wanted``; ValueError, naming what it can show, if none does."""
         if self.options:
             for option, label in zip(self.options, self.labels):
@@ -692,22 +712,22 @@ class Control:
                 number = float(wanted)
             except (TypeError, ValueError):
                 raise ValueError(f"{self.label!r} ({self.name}) is a slider: a number, not {wanted!r}") from None
-            steps = (number - self.min) / self.step if self.step else 0.0
+            steps = (number - self.min) / self.step if self.step else 0.0  # type: ignore[operator]  # a slider has min, max and step
             on_a_step = abs(steps - round(steps)) < 1e-6
             if isinstance(self.value, int | float) and abs(number - self.value) < 1e-9:
                 return self.value  # where it starts, on its steps or not (a reader's own value)
-            if not (self.min - 1e-9 <= number <= self.max + 1e-9 and on_a_step):
+            if not (self.min - 1e-9 <= number <= self.max + 1e-9 and on_a_step):  # type: ignore[operator]  # a slider has min, max and step
                 raise ValueError(
                     f"{self.label!r} ({self.name}) runs from {_number(self.min)} to {_number(self.max)} "
                     f"in steps of {_number(self.step)}: {wanted!r} is not one of them"
                 )
-            return float(np.round(self.min + round(steps) * self.step, 10))
+            return float(np.round(self.min + round(steps) * self.step, 10))  # type: ignore[operator]  # a slider has min, max and step
         if isinstance(wanted, list | tuple | np.ndarray):
             return ", ".join(_number(v) for v in wanted)
         return str(wanted)
 
 
-def controls(spec) -> list[Control]:
+def controls(spec: Spec) -> list[Control]:
     """The controls of a figure's spec, in order: its parameters bound to an input.
 
     Examples
@@ -719,12 +739,12 @@ def controls(spec) -> list[Control]:
     return [Control.of(p) for p in spec.get("params", []) if isinstance(p.get("bind"), dict) and "input" in p["bind"]]
 
 
-def _starting_setting(spec) -> dict:
+def _starting_setting(spec: Spec) -> dict[str, Any]:
     """Each control's value as the figure starts, by name."""
     return {c.name: c.value for c in controls(spec)}
 
 
-def at_setting(spec, settings):
+def at_setting(spec: Spec, settings: Mapping[str, Any]) -> Spec:
     """A copy of ``spec`` with its controls set: ``settings`` maps each control's name or label to its value.
 
     A value is given as the control shows it: a select's option by its label
@@ -745,7 +765,7 @@ def at_setting(spec, settings):
     found = controls(spec)
     by_key = {c.name: c for c in found}
     by_key.update({_plain(c.label): c for c in found if _plain(c.label) not in by_key})
-    values = {}
+    values: dict[str, Any] = {}
     for key, wanted in settings.items():
         control = by_key.get(key) or by_key.get(_plain(key))
         if control is None:
@@ -785,36 +805,36 @@ class LiveFigure:
         The figure as last drawn.
     """
 
-    def __init__(self, widgets, draw):
+    def __init__(self, widgets: Mapping[str, Any], draw: Callable[..., VegaLiteFigure]) -> None:
         self.widgets = dict(widgets)
         self._draw = draw
-        self._handle = None
-        self.figure = None
+        self._handle: Any = None
+        self.figure: VegaLiteFigure | None = None
         self.redraw()
         for widget in self.widgets.values():
             widget.observe(self._changed, names="value")
 
-    def values(self):
+    def values(self) -> dict[str, Any]:
         """The widgets' values, by name."""
         return {name: widget.value for name, widget in self.widgets.items()}
 
-    def redraw(self):
+    def redraw(self) -> VegaLiteFigure:
         """Draw the figure for the widgets' values; update it in the notebook if shown."""
         self.figure = self._draw(**self.values())
         if self._handle is not None:
             self._handle.update(self.figure)
         return self.figure
 
-    def _changed(self, change):
+    def _changed(self, change: object) -> None:
         self.redraw()
 
-    def box(self):
+    def box(self) -> Any:
         """The widgets in a wrapping row."""
         import ipywidgets as w
 
         return w.Box(list(self.widgets.values()), layout=w.Layout(flex_flow="row wrap"))
 
-    def _ipython_display_(self):
+    def _ipython_display_(self) -> None:
         from IPython.display import display
 
         display(self.box())

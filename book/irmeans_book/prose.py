@@ -59,6 +59,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from docutils.utils.smartquotes import educateQuotes
 
@@ -138,7 +139,7 @@ class Reference:
     text: str
     myst: str
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
         return {"text/plain": self.text, MYST_MIMETYPE: self.myst}
 
     def __repr__(self) -> str:
@@ -169,19 +170,19 @@ def _folders(chapters: Path | None) -> list[Path]:
     return [folder]
 
 
-def _source(path: Path) -> list[dict]:
+def _source(path: Path) -> list[dict[str, Any]]:
     """A notebook's cells, read again only when the file changes."""
     stat = path.stat()
     return _read_cells(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=32)
-def _read_cells(path: str, mtime_ns: int, size: int) -> list[dict]:
+def _read_cells(path: str, mtime_ns: int, size: int) -> list[dict[str, Any]]:
     cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
     return [{"cell_type": c["cell_type"], "metadata": c.get("metadata", {}), "source": c["source"]} for c in cells]
 
 
-def numbered_figures(chapters: Path | None = None) -> list[dict]:
+def numbered_figures(chapters: Path | None = None) -> list[dict[str, Any]]:
     """Every numbered figure in the chapters, in the book's order.
 
     Each is a dict with ``label``, ``chapter``, ``number`` (within its chapter)
@@ -202,7 +203,7 @@ def numbered_figures(chapters: Path | None = None) -> list[dict]:
     return found
 
 
-def _figure(label: str, chapters: Path | None) -> dict:
+def _figure(label: str, chapters: Path | None) -> dict[str, Any]:
     """The numbered figure ``label`` (:func:`numbered_figures`), from the first of :func:`_folders` that has it."""
     for folder in _folders(chapters):
         for figure in numbered_figures(folder):
@@ -279,12 +280,12 @@ def doc(name: str, chapters: Path | None = None) -> Reference:
 # ---------------------------------------------------------------------------
 
 
-def _surnames(entry) -> list[str]:
+def _surnames(entry: Any) -> list[str]:
     people = entry.persons.get("author") or entry.persons.get("editor") or []
     return [" ".join(name.render_as("text") for name in person.rich_last_names) for person in people]
 
 
-def who_and_year(entry) -> tuple[str, str]:
+def who_and_year(entry: Any) -> tuple[str, str]:
     """("Robertson", "2006"); ("Ravana and Moffat", "2009"); ("Webber et al.", "2008")."""
     names = _surnames(entry)
     if not names:
@@ -311,19 +312,19 @@ def _bibliography_file(chapters: Path | None, keys: tuple[str, ...]) -> Path:
     return existing[0]
 
 
-def _bibliography(path: Path):
+def _bibliography(path: Path) -> Any:
     stat = path.stat()
     return _read_bibliography(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=4)
-def _read_bibliography(path: str, mtime_ns: int, size: int):
+def _read_bibliography(path: str, mtime_ns: int, size: int) -> Any:
     from pybtex.database import parse_file
 
     return parse_file(path).entries
 
 
-def bibliography_order(entry) -> tuple[str, str]:
+def bibliography_order(entry: Any) -> tuple[str, str]:
     """Where ``entry`` comes in the bibliography: by its author-year label, then by its title.
 
     The site lists a citation's works in this order too, whatever the order of the keys.
@@ -332,7 +333,7 @@ def bibliography_order(entry) -> tuple[str, str]:
     return f"{who}, {year}".casefold(), entry.fields.get("title", "").casefold()
 
 
-def labelled_years(entries) -> dict[str, str]:
+def labelled_years(entries: Any) -> dict[str, str]:
     """Each entry's year as its label writes it, by key: a letter after it tells two works apart.
 
     Works whose authors and year are the same ("Urbano et al., 2019") get "2019a", "2019b"... in

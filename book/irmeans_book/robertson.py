@@ -21,10 +21,12 @@ as in the paper.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from irmeans.datasets import robertson_example
 from irmeans.means import arithmetic_mean, geometric_mean
+from numpy.typing import ArrayLike
 from scipy import optimize, special
 
 __all__ = [
@@ -90,7 +92,7 @@ _BETA_A, _BETA_B = 1.3, 2.4
 _MIN_MARGIN = 1e-4
 
 
-def _as_ap(ap):
+def _as_ap(ap: ArrayLike) -> np.ndarray:
     a = np.asarray(ap, dtype=np.float64)
     if a.ndim != 1 or a.size < 2:
         raise ValueError(f"expected a 1-d array of at least 2 scores, got shape {a.shape}")
@@ -99,7 +101,7 @@ def _as_ap(ap):
     return a
 
 
-def boost(ap, amount=0.05, which="all"):
+def boost(ap: ArrayLike, amount: float = 0.05, which: str = "all") -> np.ndarray:
     """Add ``amount`` to all, the lowest half, the highest half, or none of the scores.
 
     Parameters
@@ -139,7 +141,9 @@ def boost(ap, amount=0.05, which="all"):
     return a
 
 
-def boosted_means(ap, amount=0.05, which="all", eps=1e-5):
+def boosted_means(
+    ap: ArrayLike, amount: float = 0.05, which: str = "all", eps: float = 1e-5
+) -> tuple[float | np.ndarray, float | np.ndarray]:
     """MAP and GMAP (additive ε) of the scores after :func:`boost`.
 
     Returns
@@ -159,7 +163,9 @@ def boosted_means(ap, amount=0.05, which="all", eps=1e-5):
     return arithmetic_mean(b), geometric_mean(b, eps=eps, form="add")
 
 
-def boost_figures(ap, boost=0.05, eps=1e-5, eps_smaller=1e-6, eps_larger=1e-4):
+def boost_figures(
+    ap: ArrayLike, boost: float = 0.05, eps: float = 1e-5, eps_smaller: float = 1e-6, eps_larger: float = 1e-4
+) -> dict[str, Any]:
     """The figures of Robertson's example, computed for any set of scores.
 
     Parameters
@@ -188,7 +194,7 @@ def boost_figures(ap, boost=0.05, eps=1e-5, eps_smaller=1e-6, eps_larger=1e-4):
     (0.117, 0.249, 0.123)
     """
     a = _as_ap(ap)
-    out = {}
+    out: dict[str, Any] = {}
     for which, suffix in (("none", ""), ("all", "_all"), ("lowest", "_lowest"), ("highest", "_highest")):
         out["map" + suffix], out["gmap" + suffix] = boosted_means(a, boost, which, eps)
     out["gmap_eps_smaller"] = geometric_mean(a, eps=eps_smaller, form="add")
@@ -196,12 +202,12 @@ def boost_figures(ap, boost=0.05, eps=1e-5, eps_smaller=1e-6, eps_larger=1e-4):
     return out
 
 
-def _round_half_away(x, decimals=3):
+def _round_half_away(x: ArrayLike, decimals: int = 3) -> Any:
     s = 10.0**decimals
     return np.sign(x) * np.floor(np.abs(x) * s + 0.5) / s
 
 
-def rounding_margins(figures, decimals=3):
+def rounding_margins(figures: dict[str, Any], decimals: int = 3) -> dict[str, float]:
     """Distance of each figure from the nearest rounding boundary at ``decimals``.
 
     A figure a hair from a boundary (0.1165 for three decimals, say) would
@@ -217,7 +223,7 @@ def rounding_margins(figures, decimals=3):
     return {k: float(abs(v * s - (np.floor(v * s) + 0.5)) / s) for k, v in figures.items()}
 
 
-def mismatches(ap, min_margin=0.0):
+def mismatches(ap: ArrayLike, min_margin: float = 0.0) -> dict[str, tuple[Any, float]]:
     """Printed and implied figures that ``ap`` does not reproduce.
 
     Returns
@@ -242,7 +248,7 @@ def mismatches(ap, min_margin=0.0):
     }
 
 
-def _constraints_hold(ap):
+def _constraints_hold(ap: np.ndarray) -> bool:
     """The structural constraints of the example (not the figures)."""
     s = np.sort(ap)
     half = s.size // 2
@@ -257,7 +263,7 @@ def _constraints_hold(ap):
     )
 
 
-def reconstruct(seed=EXAMPLE_SEED, max_tries=20):
+def reconstruct(seed: int = EXAMPLE_SEED, max_tries: int = 20) -> np.ndarray:
     """Search for 50 AP values that reproduce every figure of Robertson's example.
 
     Six values are fixed (three 0.0, three 0.01). The other 44 start as a
@@ -305,14 +311,14 @@ def reconstruct(seed=EXAMPLE_SEED, max_tries=20):
     half_width = 5e-4
     ridge = np.sqrt(1e-2)
 
-    def to_values(z):
+    def to_values(z: np.ndarray) -> Any:
         return _LOW + (_HIGH - _LOW) * special.expit(z)
 
     for _ in range(max_tries):
         start = np.clip(rng.beta(_BETA_A, _BETA_B, _N_TOPICS - _FIXED.size), _LOW + 1e-3, _HIGH - 1e-3)
         z0 = special.logit((start - _LOW) / (_HIGH - _LOW))
 
-        def residuals(z, z0=z0):
+        def residuals(z: np.ndarray, z0: np.ndarray = z0) -> np.ndarray:
             f = boost_figures(np.concatenate([_FIXED, to_values(z)]))
             fit = (np.array([f[k] for k in keys]) - target) / half_width
             return np.concatenate([fit, ridge * (z - z0)])
@@ -326,7 +332,7 @@ def reconstruct(seed=EXAMPLE_SEED, max_tries=20):
     raise RuntimeError(f"no data set satisfying every figure in {max_tries} draws with seed {seed!r}")
 
 
-def load_example():
+def load_example() -> np.ndarray:
     """The stored reconstruction as an array of 50 values (see :func:`irmeans.datasets.robertson_example`).
 
     Examples

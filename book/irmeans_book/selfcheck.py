@@ -40,7 +40,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,13 +69,13 @@ class Number:
     decimals: int = 3
     tolerance: float | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "value", float(self.value))
         if not math.isfinite(self.value):
             raise ValueError(f"a self-check answer must be a finite number, not {self.value!r}")
         if self.tolerance is None:
             object.__setattr__(self, "tolerance", 10.0**-self.decimals)
-        if not self.tolerance >= 0:
+        if not self.tolerance >= 0:  # type: ignore[operator]  # set just above where None
             raise ValueError(f"tolerance must be >= 0, not {self.tolerance!r}")
 
     @property
@@ -85,7 +85,7 @@ class Number:
 
     def accepts(self, given: float) -> bool:
         """Whether ``given`` counts as right (the site's script applies the same rule)."""
-        return abs(float(given) - self.value) <= self.tolerance + 1e-12
+        return abs(float(given) - self.value) <= self.tolerance + 1e-12  # type: ignore[operator]  # never None after __post_init__
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class Choice:
     options: tuple[str, ...]
     answer: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "options", tuple(self.options))
         if len(set(self.options)) != len(self.options) or len(self.options) < 2:
             raise ValueError(f"a choice needs two or more distinct options, not {self.options!r}")
@@ -125,12 +125,12 @@ Answer = Number | Choice
 ANSWERS: dict[str, Callable[[], Answer]] = {}
 
 
-def selfcheck(label: str):
+def selfcheck(label: str) -> Callable[[Callable[[], Answer]], Callable[[], Answer]]:
     """Register the decorated function as the answer of the exercise labelled ``label``."""
     if not label.startswith("sc-"):
         raise ValueError(f"self-check labels start with 'sc-': {label!r}")
 
-    def register(function):
+    def register(function: Callable[[], Answer]) -> Callable[[], Answer]:
         if label in ANSWERS:
             raise ValueError(f"two answers for {label!r}")
         ANSWERS[label] = function
@@ -157,7 +157,7 @@ def answer(label: str) -> Answer:
     return result
 
 
-def winner(scores: dict[str, float]) -> str:
+def winner(scores: Mapping[str, float | np.ndarray]) -> str:
     """The one name with the highest score; a tie is a mistake in the question."""
     best = max(scores.values())
     names = [name for name, value in scores.items() if np.isclose(value, best, rtol=0, atol=1e-12)]

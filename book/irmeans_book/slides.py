@@ -36,7 +36,9 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "SLIDE_WIDTH",
@@ -62,7 +64,7 @@ LICENCE_URL = "https://creativecommons.org/licenses/by-sa/4.0/"
 SLIDE_WIDTH = 1920
 MAX_SCALE = 4.0
 #: Larger text than the site's, for a room: merged into each figure's Vega-Lite config.
-SLIDE_CONFIG = {
+SLIDE_CONFIG: dict[str, dict[str, Any]] = {
     # At slide size a chart's ticks are as many as on the page but their labels larger: while any labels
     "axis": {"labelFontSize": 15, "titleFontSize": 16, "labelOverlap": "parity", "labelSeparation": 6},
     # labelLimit 0: at this size the default 160 px cuts long legend labels with "…".
@@ -92,7 +94,7 @@ SETTING_LINE = 110
 CHECKBOX_RUN = 3
 
 
-def _fixed_widths(node):
+def _fixed_widths(node: Any) -> Any:
     if isinstance(node, dict):
         return {k: (FIXED_WIDTH if k == "width" and v == "container" else _fixed_widths(v)) for k, v in node.items()}
     if isinstance(node, list):
@@ -100,7 +102,7 @@ def _fixed_widths(node):
     return node
 
 
-def is_readout(view) -> bool:
+def is_readout(view: object) -> bool:
     """Whether ``view`` is a read-out: a unit view whose only mark is text, one line high.
 
     Examples
@@ -116,7 +118,7 @@ def is_readout(view) -> bool:
     return kind == "text" and isinstance(height, int | float) and height <= READOUT_HEIGHT
 
 
-def _without_readouts(node):
+def _without_readouts(node: Any) -> Any:
     """``node`` without its read-out views, and without the panels left empty by their removal."""
     if isinstance(node, list):
         kept = [_without_readouts(item) for item in node if not is_readout(item)]
@@ -135,7 +137,7 @@ def _without_readouts(node):
     return out
 
 
-def _plain_title(title):
+def _plain_title(title: Any) -> Any:
     """A title without a leading figure reference; None if nothing else is left."""
     if isinstance(title, str):
         plain = FIGURE_REFERENCE.sub("", title)
@@ -151,7 +153,7 @@ def _plain_title(title):
     return title
 
 
-def _without_figure_references(node):
+def _without_figure_references(node: Any) -> Any:
     if isinstance(node, list):
         return [_without_figure_references(item) for item in node]
     if not isinstance(node, dict):
@@ -168,7 +170,7 @@ def _without_figure_references(node):
     return out
 
 
-def _on_white(spec: dict) -> dict:
+def _on_white(spec: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``spec`` with the palette's pale colours darker (:data:`ON_WHITE`), wherever it names them.
 
     Examples
@@ -179,10 +181,11 @@ def _on_white(spec: dict) -> dict:
     text = json.dumps(spec)
     for pale, dark in ON_WHITE.items():
         text = re.sub(re.escape(f'"{pale}"'), f'"{dark}"', text, flags=re.IGNORECASE)
-    return json.loads(text)
+    darker: dict[str, Any] = json.loads(text)
+    return darker
 
 
-def _landscape(spec: dict) -> dict:
+def _landscape(spec: dict[str, Any]) -> dict[str, Any]:
     """A figure of panels one above the other, put side by side (:func:`render` does, for a figure taller
     than wide: a slide is 16:9).
 
@@ -200,7 +203,7 @@ def _landscape(spec: dict) -> dict:
     return spec
 
 
-def setting_lines(spec: dict) -> list[str]:
+def setting_lines(spec: dict[str, Any]) -> list[str]:
     """The setting a figure shows, as the lines under its slide: each control by its label, with its value
     as the control shows it, joined by " · " into lines of at most :data:`SETTING_LINE` characters.
 
@@ -217,9 +220,9 @@ def setting_lines(spec: dict) -> list[str]:
     from irmeans_book.plots import controls
 
     parts: list[str] = []
-    boxes: list = []  # a run of checkboxes: three or more are named by those ticked
+    boxes: list[Any] = []  # a run of checkboxes: three or more are named by those ticked
 
-    def flush():
+    def flush() -> None:
         if len(boxes) >= CHECKBOX_RUN:
             ticked = [c.label for c in boxes if c.value]
             parts.append("Ticked: " + (", ".join(ticked) if ticked else "none"))
@@ -243,7 +246,7 @@ def setting_lines(spec: dict) -> list[str]:
     return lines
 
 
-def slide_spec(spec: dict) -> dict:
+def slide_spec(spec: dict[str, Any]) -> dict[str, Any]:
     """``spec`` for a slide: larger text (:data:`SLIDE_CONFIG`), fixed widths, a white background,
     no read-out views and no figure references in its titles; under the chart, the setting it shows
     (:func:`setting_lines`) and its data's attribution.
@@ -259,7 +262,7 @@ def slide_spec(spec: dict) -> dict:
     >>> slide_spec({"facet": {"column": {"field": "average", "title": None}}, "spec": {"mark": "line"}})["facet"]
     {'column': {'field': 'average', 'title': None}}
     """
-    out = _fixed_widths(_without_figure_references(_without_readouts(_on_white(spec))))
+    out: dict[str, Any] = _fixed_widths(_without_figure_references(_without_readouts(_on_white(spec))))
     config = out.setdefault("config", {})
     for group, values in SLIDE_CONFIG.items():
         config.setdefault(group, {}).update(values)
@@ -288,7 +291,7 @@ def _svg_height(svg: str) -> float:
     return float(match.group(1)) if match else 0.0
 
 
-def metadata(spec: dict) -> dict[str, str]:
+def metadata(spec: dict[str, Any]) -> dict[str, str]:
     """What a saved figure says of itself: its description (the alt text) and the setting it shows, the data's
     source, the licence.
 
@@ -341,9 +344,9 @@ def _pdf_string(text: str) -> bytes:
 def _pdf_with(pdf: bytes, meta: dict[str, str]) -> bytes:
     """The PDF with a new information dictionary, appended as an incremental update (the original untouched)."""
     trailer = pdf[pdf.rindex(b"trailer") :]
-    size = int(re.search(rb"/Size\s+(\d+)", trailer).group(1))
-    root = re.search(rb"/Root\s+(\d+\s+\d+\s+R)", trailer).group(1)
-    previous = int(re.search(rb"startxref\s+(\d+)", trailer).group(1))
+    size = int(re.search(rb"/Size\s+(\d+)", trailer).group(1))  # type: ignore[union-attr]  # a trailer has it
+    root = re.search(rb"/Root\s+(\d+\s+\d+\s+R)", trailer).group(1)  # type: ignore[union-attr]  # a trailer has it
+    previous = int(re.search(rb"startxref\s+(\d+)", trailer).group(1))  # type: ignore[union-attr]  # a trailer has it
     names = {"Title": "Title", "Copyright": "Rights", "Source": "Subject"}
     fields = b" ".join(b"/" + names[k].encode() + b" " + _pdf_string(v) for k, v in meta.items())
     body = pdf if pdf.endswith(b"\n") else pdf + b"\n"
@@ -355,7 +358,7 @@ def _pdf_with(pdf: bytes, meta: dict[str, str]) -> bytes:
     return body + b"startxref\n%d\n%%%%EOF\n" % xref
 
 
-def _slide_wide(spec: dict, width: float) -> tuple[dict, float]:
+def _slide_wide(spec: dict[str, Any], width: float) -> tuple[dict[str, Any], float]:
     """``spec`` padded with white either side if it is narrower than :data:`SLIDE_WIDTH` / :data:`MAX_SCALE`,
     and the scale that draws it :data:`SLIDE_WIDTH` pixels wide (a figure ``width`` wide, unpadded).
 
@@ -374,7 +377,7 @@ def _slide_wide(spec: dict, width: float) -> tuple[dict, float]:
     return {**spec, "padding": {"left": side, "right": side, "top": 5, "bottom": 5}}, MAX_SCALE
 
 
-def render(spec: dict, stem: str, out: Path, formats=FORMATS) -> list[Path]:
+def render(spec: dict[str, Any], stem: str, out: Path, formats: Iterable[str] = FORMATS) -> list[Path]:
     """Write ``spec`` as ``out/stem.{svg,png,pdf}``, each with :func:`metadata`; return the files written.
 
     The PNG is :data:`SLIDE_WIDTH` pixels wide: drawn at the scale that makes it so, at most :data:`MAX_SCALE`

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import altair as alt
 from irmeans.averages import Average
@@ -56,7 +58,7 @@ PARAMS = {"A": "scores_a", "B": "scores_b"}
 TIE = 1e-12
 
 
-def as_text(scores) -> str:
+def as_text(scores: Iterable[float]) -> str:
     """Scores as the box shows them: ``0.6, 0.55, 0.01``.
 
     >>> as_text([0.60, 0.55, 0.01])
@@ -99,10 +101,10 @@ def entries(text: str) -> list[str]:
     return [e for e in re.split(SEPARATORS, text.strip()) if e]
 
 
-def _parsed():
+def _parsed() -> list[dict[str, Any]]:
     """The transforms that turn the two boxes into one row per score: ``system, token, score, ok, bad``.
     The rule is :func:`entries`'s."""
-    regexp = lambda pattern: "regexp(" + json.dumps(pattern) + ", 'g')"  # noqa: E731
+    regexp: Callable[[str], str] = lambda pattern: "regexp(" + json.dumps(pattern) + ", 'g')"  # noqa: E731
     decimal = f"test(regexp('[.;]'), datum.raw) ? datum.raw : replace(datum.raw, {regexp(DECIMAL_COMMA)}, '$1.')"
     split = f"split(replace(trim(datum.text), {regexp(SEPARATORS)}, ' '), ' ')"
     return [
@@ -120,7 +122,9 @@ def _parsed():
     ]
 
 
-def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: int = 420) -> alt.VConcatChart:
+def your_scores_chart(
+    averages: dict[str, Average], scores_a: Iterable[float], scores_b: Iterable[float], width: int = 420
+) -> alt.VConcatChart:
     """Two boxes for per-topic scores of systems A and B; the table of ``averages`` and which system each prefers.
 
     Parameters
@@ -146,7 +150,7 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         measures.append({"op": form.op, "field": f"g_{k}", "as": f"total_{k}"})
         measures.append({"op": "sum", "field": f"r_{k}", "as": f"refused_{k}"})
     # Each average's value for the system, with whether a score it cannot take made it undefined.
-    values = [
+    averaged = [
         {
             "calculate": f"{{'v': datum.n > 0 && datum.refused_{k} == 0 ? {form.back} : null,"
             f" 'r': datum.n > 0 && datum.refused_{k} > 0 ? 1 : 0}}",
@@ -154,7 +158,7 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         }
         for k, form in enumerate(forms)
     ]
-    base = [*_parsed(), *per_score, {"aggregate": measures, "groupby": ["system"]}, *values]
+    per_system = [*_parsed(), *per_score, {"aggregate": measures, "groupby": ["system"]}, *averaged]
 
     labels = json.dumps({f"v_{k}": name for k, name in enumerate(names)}, ensure_ascii=False)
     order = json.dumps({f"v_{k}": k for k in range(len(names))})
@@ -165,7 +169,7 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
     )
     valid = "isValid(datum.{0}) && isFinite(datum.{0})"
     table = [
-        *base,
+        *per_system,
         {"fold": [f"v_{k}" for k in range(len(names))], "as": ["key", "both"]},
         {"calculate": "datum.both.v", "as": "value"},
         {"calculate": "datum.both.r", "as": "r"},
@@ -192,14 +196,15 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
     base = rows.encode(y=alt.Y("average:N", sort=alt.EncodingSortField("order"), axis=None))
     name = base.mark_text(align="left", fontWeight="bold", fontSize=14, dy=-16).encode(x=alt.value(0), text="average:N")
 
-    def column(field, prefix, x, header):
-        return (
+    def column(field: str, prefix: str, x: int, header: str) -> alt.Chart:
+        chart: alt.Chart = (
             base.transform_calculate(
                 shown=f"'{prefix}' + datum.{field}", description=f"datum.average + ', {header}: ' + datum.{field}"
             )
             .mark_text(align="left", fontSize=14, dy=2)
             .encode(x=alt.value(x), text="shown:N", description="description:N")
         )
+        return chart
 
     why = (
         base.transform_calculate(description="datum.average + ': ' + datum.text_why")
@@ -220,7 +225,10 @@ def your_scores_chart(averages: dict[str, Average], scores_a, scores_b, width: i
         )
         for system, scores in (("A", scores_a), ("B", scores_b))
     }
-    return alt.vconcat(note_view, cells, spacing=8).add_params(box["A"], box["B"]).configure_view(stroke=None)
+    chart: alt.VConcatChart = (
+        alt.vconcat(note_view, cells, spacing=8).add_params(box["A"], box["B"]).configure_view(stroke=None)
+    )
+    return chart
 
 
 #: A bad entry is quoted up to this many characters (then "…"), so that its line fits a phone.
@@ -318,7 +326,7 @@ def _notes(width: int) -> alt.LayerChart:
     return alt.layer(first, rest).properties(width=width, height=alt.Step(17))
 
 
-def your_scores(averages: dict[str, Average], scores_a, scores_b) -> VegaLiteFigure:
+def your_scores(averages: dict[str, Average], scores_a: Iterable[float], scores_b: Iterable[float]) -> VegaLiteFigure:
     """:func:`your_scores_chart` shown, with its alt text: the output of a chapter's "Your own scores" cell."""
     return show(
         your_scores_chart(averages, scores_a, scores_b),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,8 +50,8 @@ def problems(site: Path, repository: str | None = None) -> list[str]:
     repository = repository_address() if repository is None else repository
     if repository:
         address = re.compile(rf"(?:https?:)?(?://)?(?:www\.)?{re.escape(repository)}(?![\w.-])", re.IGNORECASE)
-        for pattern in TEXT_FILES:
-            for path in sorted(site.rglob(pattern)):
+        for glob in TEXT_FILES:
+            for path in sorted(site.rglob(glob)):
                 if address.search(path.read_text(encoding="utf-8", errors="replace")):
                     found.append(f"{path.relative_to(site)}: names the repository's placeholder address {repository}")
     for page in sorted(site.rglob("*.html")):
@@ -111,7 +112,8 @@ def course_problems(site: Path) -> list[str]:
 
         reader = PdfReader(site / STUDENTS_PDF)
         text = " ".join(page.extract_text() for page in reader.pages[:FIRST_PAGES])
-        text += " " + str((reader.metadata or {}).get("/Subject", ""))
+        metadata: Mapping[str, object] = reader.metadata or {}
+        text += " " + str(metadata.get("/Subject", ""))
         if "instructor" in text.lower():
             found.append(f"{STUDENTS_PDF}: names the instructor's edition")
     for path in sorted((site / "_sources").rglob("*")) if (site / "_sources").is_dir() else []:
@@ -122,10 +124,10 @@ def course_problems(site: Path) -> list[str]:
             for member in tar.getmembers():
                 parts = Path(member.name).parts
                 if member.isfile() and len(parts) > 1 and parts[1] == "chapters":
-                    if b"{solution}" in tar.extractfile(member).read():
+                    if b"{solution}" in tar.extractfile(member).read():  # type: ignore[union-attr]  # a file has its data
                         found.append(f"{archive.relative_to(site)}: {member.name} has its solutions")
                 if member.isfile() and parts[1:] == ("_config.yml",):
-                    config = yaml.safe_load(tar.extractfile(member).read())
+                    config = yaml.safe_load(tar.extractfile(member).read())  # type: ignore[union-attr]  # a file has its data
                     if not (config.get("sphinx") or {}).get("config", {}).get("irmeans_course"):
                         found.append(f"{archive.relative_to(site)}: {member.name} builds the book with its answers")
     return found

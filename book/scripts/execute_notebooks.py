@@ -44,7 +44,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from irmeans_book.claims import note
@@ -84,13 +86,16 @@ def lab_numbering_source(chapter: int) -> str:
     return f'---\nnumbering:\n  enumerator: "{chapter}.%s"\n  equation: false\n---'
 
 
-def _lab_cell(kind: str, source: str):
-    return nbformat.v4.new_markdown_cell(source, metadata={"tags": ["remove-cell"], "irmeans": {LAB: kind}})
+def _lab_cell(kind: str, source: str) -> nbformat.NotebookNode:
+    cell: nbformat.NotebookNode = nbformat.v4.new_markdown_cell(
+        source, metadata={"tags": ["remove-cell"], "irmeans": {LAB: kind}}
+    )
+    return cell
 
 
-def lab_cells(nb, chapter: int) -> bool:
+def lab_cells(nb: nbformat.NotebookNode, chapter: int) -> bool:
     """Bring ``nb``'s cells for JupyterLab alone up to date (see the top of this file); whether any changed."""
-    kind = lambda cell: cell.metadata.get("irmeans", {}).get(LAB)  # noqa: E731
+    kind: Callable[[Any], Any] = lambda cell: cell.metadata.get("irmeans", {}).get(LAB)  # noqa: E731
     before = [(c.cell_type, c.source, kind(c)) for c in nb.cells]
     cells = [c for c in nb.cells if kind(c) is None]
     out = []
@@ -107,7 +112,7 @@ def lab_cells(nb, chapter: int) -> bool:
     return before != [(c.cell_type, c.source, kind(c)) for c in nb.cells]
 
 
-def lab_ready(nb) -> None:
+def lab_ready(nb: nbformat.NotebookNode) -> None:
     """Leave nothing in ``nb`` for JupyterLab to rewrite on opening it, and fold its tables for paper (see the top
     of this file).
 
@@ -144,7 +149,13 @@ class ExpressionError(RuntimeError):
 class ProseClient(NotebookClient):
     """An nbclient client that also evaluates each markdown cell's ``{eval}`` expressions, in order."""
 
-    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+    async def async_execute_cell(
+        self,
+        cell: nbformat.NotebookNode,
+        cell_index: int,
+        execution_count: int | None = None,
+        store_history: bool = True,
+    ) -> nbformat.NotebookNode:
         if cell.cell_type != "markdown":
             return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         expressions = eval_expressions(cell.source)
@@ -154,7 +165,7 @@ class ProseClient(NotebookClient):
         cell.metadata[USER_EXPRESSIONS] = await self.async_evaluate(expressions, cell_index)
         return cell
 
-    async def async_evaluate(self, expressions: list[str], cell_index: int) -> list[dict]:
+    async def async_evaluate(self, expressions: list[str], cell_index: int) -> list[dict[str, Any]]:
         """What jupyterlab-myst stores: each expression with the kernel's result, in the cell's order."""
         bad = [e for e in expressions if not re.match(EVAL_PATTERN, e)]
         if bad:
@@ -179,7 +190,7 @@ class ProseClient(NotebookClient):
 
 def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
     """Run ``path`` top to bottom in its own folder and write it back with its outputs; return it."""
-    nb = nbformat.read(path, as_version=4)
+    nb: nbformat.NotebookNode = nbformat.read(path, as_version=4)
     chapter = re.match(r"(\d\d)-", path.name)  # a chapter of the book, named 04-averaging.ipynb
     if chapter:
         lab_cells(nb, int(chapter.group(1)))
@@ -229,7 +240,7 @@ def no_longer_holding(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
-def joined_streams(outputs: list) -> list:
+def joined_streams(outputs: list[Any]) -> list[Any]:
     """``outputs`` with each run of printed text on one stream as one output.
 
     How the kernel splits what a cell prints into messages depends on timing; joined, the file does not.
@@ -239,7 +250,7 @@ def joined_streams(outputs: list) -> list:
     >>> [o.text for o in out]
     ['a b']
     """
-    joined: list = []
+    joined: list[Any] = []
     for output in outputs:
         previous = joined[-1] if joined else None
         if (

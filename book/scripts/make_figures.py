@@ -27,6 +27,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from irmeans_book.slides import FORMATS, render, slide_spec
 
@@ -41,11 +42,11 @@ LABEL = re.compile(r"^fig-ch(\d+)-(.+)$")
 # ---------------------------------------------------------------------------
 
 
-def chapter_figures() -> dict[str, Callable]:
+def chapter_figures() -> dict[str, Callable[[], Any]]:
     """Every numbered figure of the book, by label: the calls the chapters' modules list in their ``FIGURES``."""
     from irmeans_book import chapters
 
-    table: dict[str, Callable] = {}
+    table: dict[str, Callable[[], Any]] = {}
     for module in chapters.chapter_modules():
         for label, call in module.FIGURES.items():
             if label in table:
@@ -55,7 +56,7 @@ def chapter_figures() -> dict[str, Callable]:
 
 
 #: Every numbered figure of the book: its label, and the call that makes it as its chapter does.
-FIGURES: dict[str, Callable] = chapter_figures()
+FIGURES: dict[str, Callable[[], Any]] = chapter_figures()
 
 
 # ---------------------------------------------------------------------------
@@ -63,14 +64,14 @@ FIGURES: dict[str, Callable] = chapter_figures()
 # ---------------------------------------------------------------------------
 
 
-def numbered_figures(chapters: Path = CHAPTERS) -> list[dict]:
+def numbered_figures(chapters: Path = CHAPTERS) -> list[dict[str, Any]]:
     """Every numbered figure in the chapters, in the book's order: :func:`irmeans_book.prose.numbered_figures`."""
     from irmeans_book.prose import numbered_figures as in_order
 
     return in_order(chapters)
 
 
-def file_stem(figure: dict) -> str:
+def file_stem(figure: dict[str, Any]) -> str:
     """``fig-04-1-eps`` for Figure 4.1, labelled ``fig-ch4-eps``.
 
     >>> file_stem({"label": "fig-ch4-eps", "chapter": 4, "number": 1})
@@ -86,7 +87,7 @@ def file_stem(figure: dict) -> str:
 # ---------------------------------------------------------------------------
 
 
-def chapter_spec(label: str, caption: str = "") -> dict:
+def chapter_spec(label: str, caption: str = "") -> dict[str, Any]:
     """The figure's Vega-Lite spec as the chapter makes it (the site's palette; the caption as description)."""
     from irmeans_book import plots
 

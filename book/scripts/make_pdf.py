@@ -46,7 +46,9 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import make_pdf_access
 import yaml
@@ -92,7 +94,7 @@ HEADING_TEXTS = """() => Array.from(document.querySelectorAll("h1, h2, h3, h4, h
   return copy.textContent.replace(/\\s+/g, " ").trim();
 })"""
 #: A4, and the margins the book is printed with (mm).
-PAPER = {"format": "A4", "width_mm": 210.0}
+PAPER: dict[str, Any] = {"format": "A4", "width_mm": 210.0}
 MARGINS_MM = {"top": 16, "bottom": 18, "left": 14, "right": 14}
 #: The width of the paper's column in CSS px (96 to the inch): the window the page is laid out in.
 COLUMN_PX = int((PAPER["width_mm"] - MARGINS_MM["left"] - MARGINS_MM["right"]) * 96 / 25.4)
@@ -115,11 +117,11 @@ FOOTER = (
 )
 
 
-def site_config(course: bool = False) -> dict:
+def site_config(course: bool = False) -> dict[str, Any]:
     """The site's ``_config.yml`` for a build whose configuration file lives elsewhere: its relative paths made
     absolute, the chapters' stored outputs used as they are, and, for a course's site, ``irmeans_course`` set."""
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    absolute = lambda p: str((ROOT / p).resolve())  # noqa: E731
+    config: dict[str, Any] = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    absolute: Callable[[str], str] = lambda p: str((ROOT / p).resolve())  # noqa: E731
     config.setdefault("execute", {})["execute_notebooks"] = "off"
     config["bibtex_bibfiles"] = [absolute(p) for p in config.get("bibtex_bibfiles", [])]
     if config.get("html", {}).get("favicon"):
@@ -184,13 +186,13 @@ def public_address() -> str | None:
     return address or None
 
 
-def edition(key: str, course: bool = False) -> dict:
+def edition(key: str, course: bool = False) -> dict[str, str]:
     """What ``make_pdf_paper.js`` is told of an edition: its key, name and description (a course's, for a course)."""
     description = COURSE_DESCRIPTION if course else EDITION_DESCRIPTIONS[key]
     return {"key": key, "name": EDITION_NAMES[key], "description": description}
 
 
-def toc_parts() -> list[dict]:
+def toc_parts() -> list[dict[str, Any]]:
     """The book's parts as ``_toc.yml`` lists them: each part's caption, its chapters' documents, and
     whether its chapters are numbered (the contents page lists their sections)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
@@ -254,7 +256,7 @@ def reads_as(mark: str, heading: str) -> bool:
     return len(h) <= len(m) <= 2 * len(h) and m == h[: len(m) - len(h)] + h
 
 
-def contents_pages(entries: list[dict], marks: list[tuple[str, int]]) -> dict[str, int]:
+def contents_pages(entries: list[dict[str, Any]], marks: list[tuple[str, int]]) -> dict[str, int]:
     """The page of each contents entry (``{"id", "text"}``), found in order among the outline's ``marks``
     (:func:`reads_as`: the instructor's contents gave no page for "Answers: 4", "Answers: 7" and "Answers: 10").
 
@@ -304,14 +306,14 @@ def retitle_outline(pdf: Path, titles: list[str], metadata: dict[str, str] | Non
     writer = PdfWriter(clone_from=pdf)
     items = []
 
-    def walk(item):
+    def walk(item: Any) -> None:
         while item is not None:
             item = item.get_object()
             items.append(item)
             walk(item.get("/First"))
             item = item.get("/Next")
 
-    walk(writer.root_object["/Outlines"].get_object().get("/First"))
+    walk(writer.root_object["/Outlines"].get_object().get("/First"))  # type: ignore[union-attr]  # pypdf's stubs: it is a dictionary
     if len(items) != len(titles):
         raise RuntimeError(f"{pdf.name}: {len(items)} bookmarks for {len(titles)} titles")
     for item, title in zip(items, titles):
@@ -352,7 +354,12 @@ def edition_title(key: str) -> str:
 
 
 def print_pdfs(
-    folder: Path, page: str, out: Path, timeout_ms: int = 180_000, editions=EDITIONS, course: bool = False
+    folder: Path,
+    page: str,
+    out: Path,
+    timeout_ms: int = 180_000,
+    editions: dict[str, str] = EDITIONS,
+    course: bool = False,
 ) -> dict[str, Path]:
     """Print ``page`` of ``folder`` (served from it) as each of ``editions`` into ``out``, once its figures are
     drawn (as a course's, :func:`edition`, with ``course``)."""
@@ -370,10 +377,10 @@ def print_pdfs(
             for key, name in editions.items():
                 context = browser.new_context(viewport={"width": COLUMN_PX, "height": 1400})
                 tab = context.new_page()
-                tab.on(
+                tab.on(  # type: ignore[call-overload]  # the handler's value is not used
                     "request",
                     lambda r: (
-                        r.url.startswith(("http:", "https:")) and not r.url.startswith(base) and outside.append(r.url)
+                        r.url.startswith(("http:", "https:")) and not r.url.startswith(base) and outside.append(r.url)  # type: ignore[func-returns-value]  # as above
                     ),
                 )
                 tab.goto(base + page, wait_until="load", timeout=timeout_ms)
@@ -449,7 +456,7 @@ def figure_gaps(pdf: Path, ids: list[str]) -> dict[str, float]:
         destination = destinations.get(f"/{figure}")
         if destination is None:
             continue
-        number = reader.get_destination_page_number(destination)
+        number: int = reader.get_destination_page_number(destination)  # type: ignore[assignment]  # a named destination has its page
         height = float(reader.pages[number].mediabox.height)
         column = height - top - bottom
         if number == 0 or float(destination.top or 0) < height - top - 24:  # not at the top of its page
@@ -462,12 +469,12 @@ def figure_gaps(pdf: Path, ids: list[str]) -> dict[str, float]:
     return gaps
 
 
-def _text_heights(page, above: float) -> list[float]:
+def _text_heights(page: Any, above: float) -> list[float]:
     """The height above the page's foot, in points, of each piece of text ``page`` prints above ``above`` (the
     footer is printed in the bottom margin)."""
     heights = []
 
-    def at(text, cm, tm, font, size):
+    def at(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
         y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         if text.strip() and y > above:
             heights.append(y)
@@ -482,7 +489,7 @@ def page_count(pdf: Path) -> int:
     return len(PdfReader(pdf).pages)
 
 
-def _print(tab, pdf: Path) -> None:
+def _print(tab: Any, pdf: Path) -> None:
     pdf.parent.mkdir(parents=True, exist_ok=True)
     tab.pdf(
         path=str(pdf),
@@ -497,14 +504,14 @@ def _print(tab, pdf: Path) -> None:
     )
 
 
-def _html_visitors_for_singlehtml(app):
+def _html_visitors_for_singlehtml(app: Any) -> None:
     registry = app.registry.translation_handlers
     single = registry.setdefault("singlehtml", {})
     for node, visitors in registry.get("html", {}).items():
         single.setdefault(node, visitors)
 
 
-def setup(app):
+def setup(app: Any) -> dict[str, bool]:
     """This module as a Sphinx extension, for the single-page build only.
 
     Some extensions of Jupyter Book (sphinx-jupyterbook-latex, myst-nb's hidden

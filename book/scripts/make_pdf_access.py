@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 
@@ -35,7 +36,7 @@ PATH_OPERATORS = frozenset({"m", "l", "c", "v", "y", "h", "re", "W", "W*"})
 __all__ = ["finish", "mark_artifacts", "untagged", "describe_links", "set_metadata", "is_template_group"]
 
 
-def is_template_group(ops, at: int, page_width: float) -> bool:
+def is_template_group(ops: list[Any], at: int, page_width: float) -> bool:
     """Whether the group that opens at ``ops[at]`` (a top-level ``q``) is Chromium's header or footer template:
     it starts by clipping to the whole page (``re W* n`` as wide as the page, in Chromium's device units)."""
     following = [str(op) for _, op in ops[at + 1 : at + 4]]
@@ -44,7 +45,7 @@ def is_template_group(ops, at: int, page_width: float) -> bool:
     return float(ops[at + 1][0][2]) >= 0.98 * page_width
 
 
-def _device_width(page: pikepdf.Page, ops) -> float:
+def _device_width(page: pikepdf.Page, ops: list[Any]) -> float:
     """The page's width in the units its content is drawn in: Chromium scales them to points by its first ``cm``."""
     box = [float(v) for v in page.mediabox]
     scale = next((abs(float(operands[0])) for operands, op in ops if str(op) == "cm"), 1.0) or 1.0
@@ -56,7 +57,7 @@ ICON_FONT = re.compile(r"FontAwesome|Icons", re.I)
 _BFCHAR = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>")
 
 
-def _spaces(font) -> set[bytes]:
+def _spaces(font: Any) -> set[bytes]:
     """The codes ``font`` maps to white space (its ToUnicode map's single characters)."""
     cmap = font.get("/ToUnicode")
     if cmap is None:
@@ -72,7 +73,7 @@ def _spaces(font) -> set[bytes]:
     return found
 
 
-def _decorative(font, operands) -> bool:
+def _decorative(font: Any, operands: list[Any]) -> bool:
     """Whether a text operator draws only an icon or only white space in ``font``."""
     if font is None:
         return False
@@ -94,15 +95,15 @@ def _decorative(font, operands) -> bool:
 def mark_artifacts(pdf: pikepdf.Pdf, page: pikepdf.Page) -> dict[str, int]:
     """Mark ``page``'s template groups as pagination artifacts and each path, image or shading drawn outside any
     tag as an artifact; text outside any tag is left as it is. Returns how many of each were marked."""
-    ops = list(pikepdf.parse_content_stream(page))
+    ops: list[Any] = list(pikepdf.parse_content_stream(page))  # (operands, operator) pairs
     width = _device_width(page, ops)
-    out: list = []
+    out: list[Any] = []
     counts = {"templates": 0, "paths": 0, "images": 0, "icons": 0}
     fonts = page.Resources.get("/Font", pikepdf.Dictionary())
     font = None  # the font text is drawn in
     depth = q = 0  # marked content open, as written out; graphics states saved
     skip = 0  # closings of marked content that was closed before a template group, still to come
-    pending: list = []  # a path being built outside any tag: kept until it is painted
+    pending: list[Any] = []  # a path being built outside any tag: kept until it is painted
     i = 0
     while i < len(ops):
         operands, op = ops[i]
@@ -195,7 +196,7 @@ def untagged(page: pikepdf.Page) -> dict[str, int]:
     """What ``page`` draws outside any tag and any artifact, by operator (text, paths, images)."""
     found: dict[str, int] = {}
     depth = 0
-    for _, op in pikepdf.parse_content_stream(page):
+    for _, op in pikepdf.parse_content_stream(page):  # type: ignore[misc]  # pikepdf's stubs: an instruction unpacks as (operands, operator)
         name = str(op)
         if name in ("BDC", "BMC"):
             depth += 1
@@ -236,7 +237,7 @@ def describe_links(pdf: pikepdf.Pdf, path: Path) -> int:
     for number, page in enumerate(pdf.pages):
         height, on_page = words[number] if number < len(words) else (0.0, [])
         for annotation in page.get("/Annots") or []:
-            annotation = annotation.get_object() if hasattr(annotation, "get_object") else annotation
+            annotation = annotation.get_object() if hasattr(annotation, "get_object") else annotation  # type: ignore[operator]  # pikepdf's stubs
             if annotation.get("/Subtype") != pikepdf.Name("/Link") or str(annotation.get("/Contents", "")).strip():
                 continue
             x0, y0, x1, y1 = (float(v) for v in annotation.Rect)

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from irmeans_book import downloads
 
@@ -41,11 +42,12 @@ SMOKE = (
 )
 
 
-def _run(command: list[str], **kwargs) -> str:
+def _run(command: list[str], **kwargs: Any) -> str:
     done = subprocess.run(command, capture_output=True, text=True, **kwargs)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, command))} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-    return done.stdout
+    output: str = done.stdout  # text=True: str, which run's overloads cannot tell with **kwargs
+    return output
 
 
 def build(out: Path) -> list[Path]:

@@ -20,37 +20,41 @@ or sudo user runs, and what to install elsewhere, and the exit status is 1, exce
 (``pdflatex``) outside CI (``CI`` set), which is a warning: the tests that compile LaTeX fail then.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
 #: The lowest Python the project supports (pyproject.toml's requires-python): Debian 12's is 3.11.2.
 FLOOR = (3, 11)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
-def _commands(*names):
-    def found():
+def _commands(*names: str) -> Callable[[], str | None]:
+    def found() -> str | None:
         paths = [shutil.which(name) for name in names]
-        return ", ".join(paths) if all(paths) else None
+        return ", ".join(paths) if all(paths) else None  # type: ignore[arg-type]  # all found: no None
 
     return found
 
 
-def _browser():
+def _browser() -> str | None:
     from irmeans_book import chromium
 
     return chromium.describe() if chromium.EXECUTABLE.is_file() else None
 
 
-def _venv():
+def _venv() -> str | None:
     done = subprocess.run([sys.executable, "-m", "ensurepip", "--version"], capture_output=True, text=True)
     return f"{sys.executable} -m venv" if done.returncode == 0 else None
 
 
-def _latex():
+def _latex() -> str | None:
     if not shutil.which("pdflatex") or not shutil.which("kpsewhich"):
         return None
     done = subprocess.run(["kpsewhich", "booktabs.sty"], capture_output=True, text=True)
@@ -74,7 +78,7 @@ ELSEWHERE = (
 )
 
 
-def missing(purpose):
+def missing(purpose: str) -> list[tuple[str, str, bool]]:
     """The needs of ``purpose`` (``book`` or ``test``) not found: (package, what for, needed by the book)."""
     return [
         (package, why, for_book)
@@ -83,7 +87,7 @@ def missing(purpose):
     ]
 
 
-def install(packages):
+def install(packages: Sequence[str]) -> None:
     """apt-get install ``packages`` (as root)."""
     print(f"installing {' '.join(packages)} with apt-get", flush=True)
     subprocess.run(["apt-get", "update", "-qq"], check=True)
@@ -93,7 +97,7 @@ def install(packages):
     )
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--for", dest="purpose", choices=["book", "test"], default="book")
     parser.add_argument("--python-only", action="store_true", help="check the Python's version alone")
@@ -118,7 +122,7 @@ def main(argv):
     return 1 if fatal else 0
 
 
-def too_old(version, executable):
+def too_old(version: tuple[Any, ...], executable: str) -> str | None:
     """The one line that refuses a Python older than :data:`FLOOR`, or None.
 
     >>> too_old((3, 10, 12), "/usr/bin/python3")

@@ -47,7 +47,8 @@ def _npm(package: str) -> Path:
 
 def npm_version(package: str) -> str:
     """The installed version of an npm package."""
-    return json.loads((_npm(package) / "package.json").read_text(encoding="utf-8"))["version"]
+    version: str = json.loads((_npm(package) / "package.json").read_text(encoding="utf-8"))["version"]
+    return version
 
 
 def vega_bundle() -> str:

@@ -276,6 +276,7 @@ class GM(Average):
         return f"log(1 + x/{eps})" if self.eps > 1 else f"log(x + {eps})"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
+        """log(x + ε) (log1p(x/ε) for ε > 1); the floor form log(max(x, ε)); the zeros form log(x), zeros as ε."""
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):  # log(0) = -inf: a zero without ε
             if self.form == "floor":
@@ -286,6 +287,7 @@ class GM(Average):
             return np.log1p(x / self.eps) if self.eps > 1 else np.log(x + self.eps)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
+        """exp(m) − ε for the additive form (ε·expm1(m) for ε > 1), exp(m) for the others; never below 0."""
         m = np.asarray(m, dtype=np.float64)
         with np.errstate(over="ignore"):
             if self.form != "add":
@@ -346,6 +348,7 @@ class HM(Average):
 
     @property
     def requirement(self) -> str:  # type: ignore[override]  # a class attribute in the base: here, words of ε
+        """The scores it takes, in words: ``scores >= 0`` with ε, scores > 0 without."""
         return "scores >= 0" if self.eps else "scores > 0 (a zero needs eps > 0)"
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
@@ -369,6 +372,7 @@ class HM(Average):
         return f"x/(x + {eps})" if self.eps > 1 else f"-1/(x + {eps})"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
+        """−1/(x + ε), or x/(x + ε) for ε > 1 (an increasing map of it that a large ε does not swamp)."""
         x = np.asarray(x, dtype=np.float64)
         if self.eps > 1:
             # x / (x + ε) = 1 − ε/(x + ε), an increasing map of −1/(x + ε) that a large ε does not swamp
@@ -377,6 +381,7 @@ class HM(Average):
             return -1.0 / (x + self.eps)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
+        """−1/m − ε, or ε·m/(1 − m) for ε > 1; never below 0."""
         m = np.asarray(m, dtype=np.float64)
         with np.errstate(divide="ignore", over="ignore"):
             back = self.eps * (m / (1.0 - m)) if self.eps > 1 else -1.0 / m - self.eps
@@ -472,6 +477,7 @@ class Logit(Average):
 
     @property
     def requirement(self) -> str:  # type: ignore[override]
+        """The scores it takes, in words: [0, 1] with ε, strictly between 0 and 1 without."""
         return "scores in [0, 1]" if self.eps else "scores strictly between 0 and 1 (0 and 1 need eps > 0)"
 
     def refuses(self, x: ArrayLike) -> np.ndarray:
@@ -491,6 +497,7 @@ class Logit(Average):
         return f"log-odds with ε = {_eps_text(self.eps)}"
 
     def transform(self, x: ArrayLike) -> np.ndarray:
+        """The log-odds with ε: log((x + ε) / (1 − x + ε))."""
         x = np.asarray(x, dtype=np.float64)
         with np.errstate(divide="ignore"):
             return log_odds_of(x, self.eps)
@@ -500,6 +507,7 @@ class Logit(Average):
         return bool(np.abs(g).max(initial=0.0) <= 30)
 
     def from_mean(self, m: ArrayLike) -> np.ndarray:
+        """The score whose log-odds with ε is ``m``: ((1 + ε)·e^m − ε) / (1 + e^m), clipped to [0, 1]."""
         y = np.asarray(m, dtype=np.float64)
         eps = self.eps
         with np.errstate(invalid="ignore"):  # y = ±inf (0 or 1 without ε): e = 0, and the clip decides

@@ -74,8 +74,9 @@ OWN = {"irmeans", "irmeans_book", "irmeans_kernel", "make_figures", "execute_not
 #: Modules of the book's package that only the site's build and its tests import: the browser the PDF is printed
 #: with (playwright, through make_pdf and tests/browser).
 BUILD_ONLY = {"irmeans_book/chromium.py"}
-#: Imports of the code a reader runs that only the site's build reaches: the kernel manager's Sphinx setup().
-SITE_ONLY_IMPORTS = {"book/extensions/irmeans_kernel.py": {"myst_nb", "jupyter_cache"}}
+#: Imports of the code a reader runs that only the site's build reaches: the kernel manager's Sphinx setup() (and
+#: Sphinx's types, which only the type checker imports).
+SITE_ONLY_IMPORTS = {"book/extensions/irmeans_kernel.py": {"myst_nb", "jupyter_cache", "sphinx"}}
 
 
 def _requirements(path: Path) -> tuple[list[str], list[str]]:

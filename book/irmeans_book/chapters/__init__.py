@@ -17,6 +17,7 @@ inline data, a slider's grid, saving for slides) is in :mod:`irmeans_book.plots`
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 __all__ = ["CHAPTERS", "chapter_modules"]
 
@@ -35,6 +36,6 @@ CHAPTERS = (
 )
 
 
-def chapter_modules():
+def chapter_modules() -> list[ModuleType]:
     """The chapters' modules, imported, in the book's order."""
     return [importlib.import_module(f"{__name__}.{name}") for name in CHAPTERS]

@@ -15,13 +15,17 @@ median: A 0.3500, B 0.3000 -> A is higher
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
 from irmeans.averages import AM, GM, HM, Median
+from numpy.typing import ArrayLike
 
-from irmeans_book.plots import Grid, LiveFigure, example, show, slider_param
+from irmeans_book.plots import Grid, LiveFigure, VegaLiteFigure, example, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -46,7 +50,7 @@ __all__ = [
 SCORES_A = example([0.60, 0.55, 0.50, 0.45, 0.01])
 SCORES_B = example([0.35, 0.30, 0.30, 0.25, 0.20])
 #: The example by the names the chapter gives it: a check of the text is strict on these data (irmeans_book.claims).
-EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B}
+EXAMPLE: dict[str, Any] = {"scores_a": SCORES_A, "scores_b": SCORES_B}
 #: The slider for A's weakest (last) topic: 0.01, 0.02, ..., 0.30.
 WEAKEST = Grid(0.01, 0.30, 0.01, decimals=2)
 
@@ -56,7 +60,9 @@ AVERAGES = {"arithmetic mean": AM(), "geometric mean": GM(), "harmonic mean": HM
 YOUR_SCORES = AVERAGES
 
 
-def averages_table(scores_a, scores_b, weakest_values):
+def averages_table(
+    scores_a: ArrayLike, scores_b: ArrayLike, weakest_values: ArrayLike
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 1's figure: each average of two systems' scores.
 
     System A's last topic score is replaced by each of ``weakest_values`` in turn.
@@ -113,7 +119,13 @@ def averages_table(scores_a, scores_b, weakest_values):
     return topics, pd.concat(frames, ignore_index=True)
 
 
-def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, initial_average="arithmetic mean"):
+def averages_chart(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    weakest_values: ArrayLike,
+    initial_weakest: float | None = None,
+    initial_average: str = "arithmetic mean",
+) -> alt.TopLevelMixin:
     """Chapter 1's figure: per-topic scores, and the chosen average of each system.
 
     A select picks the average, a slider System A's weakest topic score.
@@ -173,14 +185,15 @@ def averages_chart(scores_a, scores_b, weakest_values, initial_weakest=None, ini
     title = alt.Title(text=alt.ExprRef("'The ' + average"))
     right = alt.vconcat((bars + labels).properties(width=140, height=220, title=title), verdict)
     # The points' side-by-side offset is theirs alone: shared, it pushed each bar to one side of its label.
-    return (
+    chart: alt.TopLevelMixin = (
         alt.hconcat(left, right)
         .add_params(weakest, average)
         .resolve_scale(xOffset="independent", color="independent", shape="independent")
     )
+    return chart
 
 
-def averages_alt(scores_a, scores_b):
+def averages_alt(scores_a: ArrayLike, scores_b: ArrayLike) -> str:
     """Figure 1.1's alt text, for these scores."""
     a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
     return (
@@ -191,7 +204,7 @@ def averages_alt(scores_a, scores_b):
     )
 
 
-def averages_figure(scores_a=SCORES_A, scores_b=SCORES_B):
+def averages_figure(scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B) -> VegaLiteFigure:
     """Figure 1.1 for these scores: the slider at A's own last score, among :data:`WEAKEST`'s settings.
 
     Examples
@@ -206,7 +219,7 @@ def averages_figure(scores_a=SCORES_A, scores_b=SCORES_B):
     return show(chart, alt=averages_alt(a, scores_b), state=averages_state(a, scores_b))
 
 
-def averages_state(scores_a, scores_b):
+def averages_state(scores_a: ArrayLike, scores_b: ArrayLike) -> Callable[..., str]:
     """Figure 1.1's words for a setting of its controls, ``state(weakest, average)``: the chosen average of each
     system, as the bars are labelled, and which is higher.
 
@@ -217,7 +230,7 @@ def averages_state(scores_a, scores_b):
     """
     a, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
 
-    def state(weakest, average):
+    def state(weakest: float, average: str) -> str:
         mean = AVERAGES[average]
         va, vb = float(mean(np.append(a[:-1], weakest))), float(mean(b))
         verdict = "higher, system A" if va > vb else "higher, system B" if vb > va else "a tie"
@@ -226,7 +239,7 @@ def averages_state(scores_a, scores_b):
     return state
 
 
-def describe_comparison(scores_a, scores_b, average):
+def describe_comparison(scores_a: ArrayLike, scores_b: ArrayLike, average: str) -> str:
     """One line: the chosen average of two systems' per-topic scores, and which is higher.
 
     Parameters
@@ -247,7 +260,7 @@ def describe_comparison(scores_a, scores_b, average):
     return f"{average}: A {a:.4f}, B {b:.4f} -> {verdict}"
 
 
-def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
+def averages_controls(scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B) -> LiveFigure:
     """A slider for A's last topic score and a dropdown of averages that redraw chapter 1's figure.
 
     Examples
@@ -261,7 +274,7 @@ def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
 
     a = np.asarray(scores_a, dtype=float)
 
-    def draw(weakest, average):
+    def draw(weakest: float, average: str) -> VegaLiteFigure:
         chart = averages_chart(a, scores_b, [weakest], weakest, average)
         return show(chart, alt=describe_comparison(np.append(a[:-1], weakest), scores_b, average), controls=False)
 
@@ -274,7 +287,7 @@ def averages_controls(scores_a=SCORES_A, scores_b=SCORES_B):
     )
 
 
-def paper_table(scores_a, scores_b, weakest_values=None):
+def paper_table(scores_a: ArrayLike, scores_b: ArrayLike, weakest_values: ArrayLike | None = None) -> pd.DataFrame:
     """What the figure shows at each setting of its slider, for paper (:mod:`irmeans_book.paper`): every
     average of A and of B, for each score of A's last topic.
 
@@ -295,7 +308,7 @@ def paper_table(scores_a, scores_b, weakest_values=None):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch1-averages": averages_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {"fig-ch1-averages": averages_figure}
 
 
 # ---------------------------------------------------------------------------
@@ -310,7 +323,7 @@ CH1_A, CH1_B = SCORES_A, SCORES_B
 @selfcheck("sc-ch1-gm-b")
 def ch1_gm_b() -> Number:
     """The geometric mean of chapter 1's system B."""
-    return Number(irmeans.geometric_mean(CH1_B), decimals=3)
+    return Number(float(irmeans.geometric_mean(CH1_B)), decimals=3)
 
 
 @selfcheck("sc-ch1-hm-winner")

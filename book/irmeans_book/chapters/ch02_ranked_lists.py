@@ -15,15 +15,19 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import measures as ranked
+from numpy.typing import ArrayLike
 
-from irmeans_book.plots import OKABE_ITO, STATE, LiveFigure, csv_data, example, show
+from irmeans_book.plots import OKABE_ITO, STATE, LiveFigure, VegaLiteFigure, csv_data, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -64,7 +68,7 @@ RELEVANT_RANKS = tuple(int(k) for k in np.flatnonzero(RANKING) + 1)
 #: The chapter's examples by the names its notebook gives them (its cells show them, for a reader to change): a check
 #: of the text is strict on these (irmeans_book.claims). Each of trec_eval's conventions is shown on a qrels and a run
 #: (or two) of its own.
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "ranking": RANKING,
     "R": R,
     "known_item": example([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], dtype=int),
@@ -96,7 +100,7 @@ EXAMPLE = {
 EXAMPLE_FOLDER = "examples/ch02"
 
 
-def store(path, lines):
+def store(path: str | PathLike[str], lines: Iterable[str]) -> Path:
     """Write ``lines`` to ``path`` as a file of one line each, unless it holds them already; return ``path``.
 
     The chapter's examples are shipped files: executing the chapter on its own data leaves them as they are
@@ -124,13 +128,13 @@ DEPTH = 10
 MAX_R = 15
 
 
-def _all_rankings(depth):
+def _all_rankings(depth: int) -> tuple[np.ndarray, np.ndarray]:
     """Every 0/1 ranking of ``depth`` ranks; row m has rank k relevant iff bit k-1 of m is set."""
     masks = np.arange(2**depth)
     return masks, (masks[:, None] >> np.arange(depth)) & 1
 
 
-def rankings_table(depth=10, max_r=15, decimals=3):
+def rankings_table(depth: int = 10, max_r: int = 15, decimals: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 2's figure, over all 2**depth rankings and each R.
 
     Lists by rank are spread over numbered columns (``precision1`` ...), so the
@@ -174,9 +178,9 @@ def rankings_table(depth=10, max_r=15, decimals=3):
         {
             "m": masks,
             "lo": lo,
-            "p5": ranked.precision_at(rels, min(5, depth)).round(decimals),
-            "p10": ranked.precision_at(rels, depth).round(decimals),
-            "rr": ranked.reciprocal_rank(rels).round(decimals),
+            "p5": ranked.precision_at(rels, min(5, depth)).round(decimals),  # type: ignore[union-attr]  # of rankings: an array
+            "p10": ranked.precision_at(rels, depth).round(decimals),  # type: ignore[union-attr]  # of rankings: an array
+            "rr": ranked.reciprocal_rank(rels).round(decimals),  # type: ignore[union-attr]  # of rankings: an array
             **{f"rel{k}": rels[:, k - 1] for k in ranks},
             **{f"precision{k}": precision[:, k - 1].round(decimals) for k in ranks},
         }
@@ -192,8 +196,8 @@ def rankings_table(depth=10, max_r=15, decimals=3):
             "m": row,
             "R": R,
             "lo": lo[row],
-            "ap": ranked.average_precision(rels[row], R).round(decimals),
-            "rprec": ranked.r_precision(rels[row], R).round(decimals),
+            "ap": ranked.average_precision(rels[row], R).round(decimals),  # type: ignore[union-attr]  # of rankings: an array
+            "rprec": ranked.r_precision(rels[row], R).round(decimals),  # type: ignore[union-attr]  # of rankings: an array
             **{f"recall{k}": recall[:, k - 1].round(decimals) for k in ranks},
         }
     )
@@ -204,7 +208,12 @@ def rankings_table(depth=10, max_r=15, decimals=3):
 RANKING_MEASURES = {"p5": "P@5", "p10": "P@10", "rprec": "R-precision", "ap": "AP", "rr": "RR"}
 
 
-def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), initial_r=R):
+def ranking_chart(
+    depth: int = 10,
+    max_r: int = 15,
+    initial: Sequence[int] = tuple(int(x) for x in RANKING),  # type: ignore[name-defined]  # mypy misreads a generator in a default
+    initial_r: int = R,
+) -> alt.TopLevelMixin:
     """Chapter 2's figure: tick relevant ranks, pick R, read the measures and the P-R curve.
 
     Examples
@@ -240,7 +249,7 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
     this_ranking = f"datum.m == ({mask})"
     # R can't be below the relevant documents ticked: use the least allowed R then.
     this_setting = f"{this_ranking} && datum.R == max(R, datum.lo)"
-    by_rank = lambda name: "[" + ", ".join(f"datum.{name}{k}" for k in ranks) + "]"  # noqa: E731
+    by_rank: Callable[[str], str] = lambda name: "[" + ", ".join(f"datum.{name}{k}" for k in ranks) + "]"  # noqa: E731
 
     strip = (
         alt.Chart(csv_data(per_ranking))
@@ -322,7 +331,7 @@ def ranking_chart(depth=10, max_r=15, initial=tuple(int(x) for x in RANKING), in
     )
 
 
-def pr_table(rels, num_relevant=None):
+def pr_table(rels: ArrayLike, num_relevant: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Chapter 2's static curve: precision and recall at each rank, and the area AP adds.
 
     Returns
@@ -370,7 +379,7 @@ PR_CURVE_KEY = {
 }
 
 
-def pr_curve_chart(rels, num_relevant=None):
+def pr_curve_chart(rels: ArrayLike, num_relevant: int | None = None) -> alt.TopLevelMixin:
     """The precision-recall curve of one ranking, its 11-point interpolation, and AP's blocks.
 
     Examples
@@ -387,7 +396,7 @@ def pr_curve_chart(rels, num_relevant=None):
     # figure explains itself (it had no legend but the points'), and no two entries differ by colour alone.
     names = list(PR_CURVE_KEY)
 
-    def key(channel, item, **options):
+    def key(channel: Callable[..., Any], item: int, **options: Any) -> Any:
         scale = alt.Scale(domain=names, range=[v[item] for v in PR_CURVE_KEY.values()])
         return channel("what:N", title=None, scale=scale, **options)
 
@@ -439,7 +448,7 @@ def pr_curve_chart(rels, num_relevant=None):
     return alt.layer(blocks, line, interp, dots).properties(width=360, height=260, title=title)
 
 
-def ranking_measures(relevant_ranks, num_relevant, depth=10):
+def ranking_measures(relevant_ranks: Iterable[int], num_relevant: int, depth: int = 10) -> dict[str, Any]:
     """The measures of chapter 2 for a ranking given by its relevant ranks.
 
     Parameters
@@ -475,7 +484,7 @@ def ranking_measures(relevant_ranks, num_relevant, depth=10):
     }
 
 
-def describe_ranking(relevant_ranks, num_relevant, depth=10):
+def describe_ranking(relevant_ranks: Iterable[int], num_relevant: int, depth: int = 10) -> str:
     """:func:`ranking_measures` as lines of text.
 
     Examples
@@ -489,7 +498,9 @@ def describe_ranking(relevant_ranks, num_relevant, depth=10):
     return "\n".join(lines)
 
 
-def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
+def ranking_controls(
+    ranking: ArrayLike = RANKING, num_relevant: int = R, depth: int = DEPTH, max_r: int = MAX_R
+) -> LiveFigure:
     """Ten checkboxes (relevant ranks) and an R slider that redraw chapter 2's figure, starting at this ranking.
 
     They start where Figure 2.2 does: the ranking's first ``depth`` ranks ticked, the slider at R. The slider
@@ -511,14 +522,14 @@ def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
     }
     slider = w.IntSlider(value=initial_r, min=1, max=max_r, description="R", continuous_update=False)
 
-    def draw(R, **ticked):
+    def draw(R: int, **ticked: bool) -> VegaLiteFigure:
         rels = tuple(int(ticked[f"rank{k}"]) for k in range(1, depth + 1))
         ranks = [k for k, rel in enumerate(rels, start=1) if rel]
         lines = describe_ranking(ranks, R, depth).splitlines()
         alt_text = "A ranking and its measures: " + "; ".join(" ".join(line.split()) for line in lines) + "."
         return show(ranking_chart(depth, max_r, initial=rels, initial_r=R), alt=alt_text, controls=False)
 
-    def at_least_ticked(change):
+    def at_least_ticked(change: object) -> None:
         ticked = sum(box.value for box in boxes.values())
         if slider.value < ticked:
             slider.value = ticked
@@ -528,13 +539,13 @@ def ranking_controls(ranking=RANKING, num_relevant=R, depth=DEPTH, max_r=MAX_R):
     return LiveFigure({"R": slider, **boxes}, draw)
 
 
-def _listed(numbers):
+def _listed(numbers: Iterable[object]) -> str:
     """1, 3 and 6."""
     words = [f"{n:g}" for n in numbers]
     return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words) or "none"
 
 
-def pr_curve_alt(ranking, num_relevant):
+def pr_curve_alt(ranking: ArrayLike, num_relevant: int) -> str:
     """Figure 2.1's alt text, for this ranking and R."""
     rels = np.asarray(ranking)
     recall, _ = ranked.precision_recall_points(rels, num_relevant)
@@ -549,7 +560,7 @@ def pr_curve_alt(ranking, num_relevant):
     )
 
 
-def pr_curve_figure(ranking=RANKING, num_relevant=R):
+def pr_curve_figure(ranking: ArrayLike = RANKING, num_relevant: int = R) -> VegaLiteFigure:
     """Figure 2.1 for this ranking (1 or 0 by rank) and R: its precision-recall curve, interpolation and AP's blocks.
 
     Examples
@@ -560,7 +571,7 @@ def pr_curve_figure(ranking=RANKING, num_relevant=R):
     return show(pr_curve_chart(ranking, num_relevant), alt=pr_curve_alt(ranking, num_relevant))
 
 
-def first_ranks(ranking, depth=DEPTH):
+def first_ranks(ranking: ArrayLike, depth: int = DEPTH) -> tuple[int, ...]:
     """The first ``depth`` ranks of ``ranking`` (1 or 0 by rank), a shorter one padded with non-relevant documents.
 
     A ranking shorter than ``depth`` has the same measures padded: a document never retrieved and one retrieved
@@ -575,7 +586,7 @@ def first_ranks(ranking, depth=DEPTH):
     return tuple(rels + [0] * (depth - len(rels)))
 
 
-def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R):
+def ranking_alt(ranking: ArrayLike, num_relevant: int, depth: int = DEPTH, max_r: int = MAX_R) -> str:
     """Figure 2.2's alt text, for any setting of its controls (:func:`ranking_state` says what it shows at one)."""
     ticked = first_ranks(ranking, depth)
     r = max(int(num_relevant), sum(ticked), 1)
@@ -586,7 +597,7 @@ def ranking_alt(ranking, num_relevant, depth=DEPTH, max_r=MAX_R):
     )
 
 
-def ranking_figure(ranking=RANKING, num_relevant=R):
+def ranking_figure(ranking: ArrayLike = RANKING, num_relevant: int = R) -> VegaLiteFigure:
     """Figure 2.2, ticked at this ranking's first ten ranks, the slider at R (the slider reaches at least 15).
 
     Examples
@@ -601,7 +612,7 @@ def ranking_figure(ranking=RANKING, num_relevant=R):
     return show(chart, alt=ranking_alt(ranking, num_relevant), state=ranking_state)
 
 
-def ranking_state(R, **ticked):
+def ranking_state(R: int, **ticked: bool) -> str:
     """Figure 2.2's words for a setting of its controls (``rank1``... ticked or not, and ``R``), as the site makes
     them from what the figure draws: the relevant ranks, each measure as its bar is labelled, the R used.
 
@@ -621,7 +632,9 @@ def ranking_state(R, **ticked):
 PAPER_PLACEMENTS = tuple((k, k + 1, k + 2) for k in range(1, 9)) + ((1, 2, 10), (1, 5, 10), (1, 9, 10))
 
 
-def paper_table(placements=PAPER_PLACEMENTS, num_relevant=3, depth=DEPTH):
+def paper_table(
+    placements: Iterable[Sequence[int]] = PAPER_PLACEMENTS, num_relevant: int = 3, depth: int = DEPTH
+) -> pd.DataFrame:
     """What the figure shows for some placements of the relevant documents, with R = ``num_relevant``, for
     paper (:mod:`irmeans_book.paper`): each placement's measures.
 
@@ -637,7 +650,10 @@ def paper_table(placements=PAPER_PLACEMENTS, num_relevant=3, depth=DEPTH):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch2-pr-curve": pr_curve_figure, "fig-ch2-ranking": ranking_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch2-pr-curve": pr_curve_figure,
+    "fig-ch2-ranking": ranking_figure,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -654,7 +670,7 @@ CH2_SC_GRADES, CH2_SC_JUDGED = (1, 0, 1), (1, 1)
 @selfcheck("sc-ch2-r-precision")
 def ch2_r_precision() -> Number:
     """R-precision of the self-checks' ranking (relevant at ranks 2, 4 and 5, R = 4)."""
-    return Number(irmeans.r_precision(CH2_SC_RANKING, CH2_SC_R), decimals=2)
+    return Number(float(irmeans.r_precision(CH2_SC_RANKING, CH2_SC_R)), decimals=2)
 
 
 @selfcheck("sc-ch2-interpolated")
@@ -667,4 +683,4 @@ def ch2_interpolated() -> Number:
 @selfcheck("sc-ch2-ndcg")
 def ch2_ndcg() -> Number:
     """nDCG (gain = grade, log2(r + 1) discount) of two relevant documents at ranks 1 and 3."""
-    return Number(irmeans.ndcg(CH2_SC_GRADES, judged=CH2_SC_JUDGED), decimals=3)
+    return Number(float(irmeans.ndcg(CH2_SC_GRADES, judged=CH2_SC_JUDGED)), decimals=3)

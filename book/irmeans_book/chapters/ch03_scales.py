@@ -22,14 +22,18 @@ log: mean A -2.3553, B -1.2040 -> B is higher; mapped back (geometric mean): A 0
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
+from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, example, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, example, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -69,14 +73,14 @@ TRANSFORMS = ("identity", "log", "logit", "rank")
 _ON_SCALE = "scale == 'identity' ? 'Each topic, as scored' : 'Each topic, on the ' + scale + ' scale'"
 
 #: The mean of transformed scores mapped back to the score scale: its name and the library's function.
-BACK_TRANSFORMED = {
+BACK_TRANSFORMED: dict[str, tuple[str, Callable[[ArrayLike], float | np.ndarray]]] = {
     "identity": ("arithmetic mean", means.arithmetic_mean),
     "log": ("geometric mean", means.geometric_mean),
     "logit": ("logit mean", means.logit_mean),
 }
 
 
-def transform(scores_a, scores_b, name):
+def transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Both systems' per-topic scores on the transformed scale ``name``.
 
     The rank transformation ranks all scores of both systems together, so it
@@ -105,7 +109,9 @@ def transform(scores_a, scores_b, name):
     raise ValueError(f"unknown transformation {name!r}; choose one of {TRANSFORMS}")
 
 
-def transform_table(scores_a, scores_b, lowest_values):
+def transform_table(
+    scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of the chapter's figure, for each setting of its slider.
 
     The slider replaces system A's last score by each of ``lowest_values``.
@@ -170,7 +176,13 @@ def transform_table(scores_a, scores_b, lowest_values):
     return pd.concat(topics, ignore_index=True), summary
 
 
-def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, initial_transform="identity"):
+def transform_chart(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    lowest_values: ArrayLike,
+    initial_lowest: float | None = None,
+    initial_transform: str = "identity",
+) -> alt.TopLevelMixin:
     """The chapter's interactive figure: transformed scores per topic, their means, the winner.
 
     A select picks the transformation, a slider system A's last topic score.
@@ -228,14 +240,17 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         tooltip=["system:N", alt.Tooltip("mean:Q", format=".4f")],
     )
 
-    def line(value, expr, **style):  # a line of text from the two systems' rows side by side
-        return (
+    def line(
+        value: str, expr: str, **style: Any
+    ) -> alt.Chart:  # a line of text from the two systems' rows side by side
+        chart: alt.Chart = (
             chosen.transform_pivot("system", value=value, groupby=["winner", "back_name"])
             .transform_calculate(label=expr)
             .mark_text(**{"fontSize": 13, **style})
             .encode(text="label:N")
             .properties(width=170, height=16)
         )
+        return chart
 
     pair = "'A ' + format(datum.A, '.3f') + ', B ' + format(datum.B, '.3f')"
     right = alt.vconcat(
@@ -247,10 +262,11 @@ def transform_chart(scores_a, scores_b, lowest_values, initial_lowest=None, init
         spacing=4,
     )
     both = alt.hconcat(points, right).resolve_scale(xOffset="independent", color="independent", shape="independent")
-    return both.add_params(lowest, scale)
+    chart: alt.TopLevelMixin = both.add_params(lowest, scale)
+    return chart
 
 
-def doubling_table(changes=CHANGES):
+def doubling_table(changes: Iterable[tuple[float, float]] = CHANGES) -> pd.DataFrame:
     """Two changes of a score, each as a step on the raw scale and on the log scale.
 
     Returns
@@ -273,7 +289,7 @@ def doubling_table(changes=CHANGES):
     return pd.DataFrame(rows)
 
 
-def doubling_chart(changes=CHANGES):
+def doubling_chart(changes: Iterable[tuple[float, float]] = CHANGES) -> alt.TopLevelMixin:
     """Two arrows per scale: the same two changes measured raw and after the log.
 
     Examples
@@ -298,10 +314,11 @@ def doubling_chart(changes=CHANGES):
             x="end:Q", text=alt.Text("size:Q", format=".3f"), color=alt.value("#000000")
         )
         rows.append((rule + ends + text).properties(width=420, height=70, title=f"Step sizes on the {scale} scale"))
-    return alt.vconcat(*rows).resolve_scale(x="independent")
+    chart: alt.TopLevelMixin = alt.vconcat(*rows).resolve_scale(x="independent")
+    return chart
 
 
-def describe_transform(scores_a, scores_b, name):
+def describe_transform(scores_a: ArrayLike, scores_b: ArrayLike, name: str) -> str:
     """One line: the mean of each system's transformed scores, the winner, and the mean mapped back.
 
     Examples
@@ -319,7 +336,9 @@ def describe_transform(scores_a, scores_b, name):
     return line
 
 
-def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
+def transform_controls(
+    scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B, lowest: Grid = LOWEST
+) -> LiveFigure:
     """A dropdown of transformations and a slider for A's last score that redraw the chapter's figure.
 
     Examples
@@ -335,7 +354,7 @@ def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
     # The slider's settings, as the site's figure has them: the scale's floor is the same in both.
     grid = lowest.values
 
-    def draw(name, last):
+    def draw(name: str, last: float) -> VegaLiteFigure:
         chart = transform_chart(a, scores_b, grid, initial_lowest=last, initial_transform=name)
         return show(chart, alt=describe_transform(np.append(a[:-1], last), scores_b, name), controls=False)
 
@@ -348,7 +367,7 @@ def transform_controls(scores_a=SCORES_A, scores_b=SCORES_B, lowest=LOWEST):
     )
 
 
-def doubling_alt(changes):
+def doubling_alt(changes: Iterable[tuple[float, float]]) -> str:
     """Figure 3.1's alt text, for these changes (start, end) of a score."""
     table = doubling_table(changes)
     arrows = "; ".join(
@@ -360,7 +379,7 @@ def doubling_alt(changes):
     return f"Two arrows on each of two axes, one per change: {arrows}. On the log axis the steps are {same}."
 
 
-def doubling_figure(changes=CHANGES):
+def doubling_figure(changes: Iterable[tuple[float, float]] = CHANGES) -> VegaLiteFigure:
     """Figure 3.1 for these two changes (start, end) of a score: each as a step on the raw and on the log scale.
 
     Examples
@@ -372,10 +391,10 @@ def doubling_figure(changes=CHANGES):
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"scores_a": SCORES_A, "scores_b": SCORES_B, "changes": CHANGES}
+EXAMPLE: dict[str, Any] = {"scores_a": SCORES_A, "scores_b": SCORES_B, "changes": CHANGES}
 
 
-def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
+def transform_figure(scores_a: ArrayLike = SCORES_A, scores_b: ArrayLike = SCORES_B) -> VegaLiteFigure:
     """Figure 3.2 for these scores: the slider at A's own last score, among :data:`LOWEST`'s settings.
 
     Examples
@@ -396,7 +415,7 @@ def transform_figure(scores_a=SCORES_A, scores_b=SCORES_B):
     )
 
 
-def transform_state(scores_a, scores_b):
+def transform_state(scores_a: ArrayLike, scores_b: ArrayLike) -> Callable[..., str]:
     """Figure 3.2's words for a setting of its controls, ``state(lowest, scale)``: the means as the figure prints
     them, which system is higher, and the means mapped back.
 
@@ -409,7 +428,7 @@ def transform_state(scores_a, scores_b):
     """
     a0, b = np.asarray(scores_a, dtype=float), np.asarray(scores_b, dtype=float)
 
-    def state(lowest, scale):
+    def state(lowest: float, scale: str) -> str:
         a = np.append(a0[:-1], lowest)
         ta, tb = transform(a, b, scale)
         ma, mb = means.arithmetic_mean(ta), means.arithmetic_mean(tb)
@@ -424,7 +443,7 @@ def transform_state(scores_a, scores_b):
     return state
 
 
-def paper_table(scores_a, scores_b, lowest_values=None):
+def paper_table(scores_a: ArrayLike, scores_b: ArrayLike, lowest_values: ArrayLike | None = None) -> pd.DataFrame:
     """What the figure shows at each setting of its slider with **log** and **rank** chosen, for paper
     (:mod:`irmeans_book.paper`): the geometric means of A and B and which is higher, and their mean ranks.
 
@@ -444,7 +463,10 @@ def paper_table(scores_a, scores_b, lowest_values=None):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch3-doubling": doubling_figure, "fig-ch3-transform": transform_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch3-doubling": doubling_figure,
+    "fig-ch3-transform": transform_figure,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -462,7 +484,7 @@ def ch3_gm_doubled() -> Number:
     gm = irmeans.geometric_mean(doubled)
     # Doubling one score of six multiplies the geometric mean by 2 ** (1/6).
     assert np.isclose(gm, irmeans.geometric_mean(CH3_A) * 2 ** (1 / 6))
-    return Number(gm, decimals=3)
+    return Number(float(gm), decimals=3)
 
 
 @selfcheck("sc-ch3-logit-winner")

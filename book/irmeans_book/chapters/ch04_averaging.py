@@ -14,14 +14,28 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
 from irmeans import means
 from irmeans.averages import AM, GM, HM, Median
+from numpy.typing import ArrayLike
 
-from irmeans_book.plots import OKABE_ITO, STATE, Grid, LiveFigure, csv_data, power_of_ten, show, slider_param
+from irmeans_book.plots import (
+    OKABE_ITO,
+    STATE,
+    Grid,
+    LiveFigure,
+    VegaLiteFigure,
+    csv_data,
+    power_of_ten,
+    show,
+    slider_param,
+)
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -88,7 +102,7 @@ YOUR_SCORES = {
 }
 
 
-def _harmonic_or_nan(x):
+def _harmonic_or_nan(x: ArrayLike) -> np.ndarray:
     """Harmonic mean of each row (last axis); NaN where a row has a zero."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     out = np.full(x.shape[0], np.nan)
@@ -98,7 +112,7 @@ def _harmonic_or_nan(x):
     return out
 
 
-def all_means(scores, eps):
+def all_means(scores: ArrayLike, eps: float) -> dict[str, float]:
     """The six averages of one set of scores; ε for the εGM and εHM columns.
 
     Returns
@@ -110,7 +124,7 @@ def all_means(scores, eps):
     return {name: float(v[0]) for name, v in rows.items()}
 
 
-def _stack_means(stack, eps):
+def _stack_means(stack: np.ndarray, eps: float) -> dict[str, Any]:
     """The six averages of each row of ``stack``."""
     return {
         "AM": means.arithmetic_mean(stack, axis=1),
@@ -122,7 +136,12 @@ def _stack_means(stack, eps):
     }
 
 
-def means_table(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, decimals=4):
+def means_table(
+    systems: Mapping[str, Sequence[float]] = TABLE1_SCORES,
+    first_values: ArrayLike | None = None,
+    eps_exponents: ArrayLike | None = None,
+    decimals: int = 4,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of the chapter's interactive figure.
 
     The figure starts from one of ``systems``, sets its first topic's score to
@@ -161,7 +180,12 @@ def means_table(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, de
     return pd.concat(topics, ignore_index=True), pd.concat(values, ignore_index=True)
 
 
-def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, initial=(START, 0.0, EPS_K)):
+def means_chart(
+    systems: Mapping[str, Sequence[float]] = TABLE1_SCORES,
+    first_values: ArrayLike | None = None,
+    eps_exponents: ArrayLike | None = None,
+    initial: tuple[str, float, float] = (START, 0.0, EPS_K),
+) -> alt.TopLevelMixin:
     """The chapter's interactive figure: five topic scores and their six averages.
 
     A select picks the starting system, a slider its first topic's score, and
@@ -249,10 +273,15 @@ def means_chart(systems=TABLE1_SCORES, first_values=None, eps_exponents=None, in
         expr=f"'Start from system ' + {names}[system - 1] + ', topic 1 at ' + format(first, '.2f') + ', ε = ' "
         "+ format(pow(10, k), '.4~g')",
     )
-    return alt.hconcat(scores, right).add_params(setting, system, first, k).resolve_scale(color="independent")
+    chart: alt.TopLevelMixin = (
+        alt.hconcat(scores, right).add_params(setting, system, first, k).resolve_scale(color="independent")
+    )
+    return chart
 
 
-def eps_table(systems=TABLE1_SCORES, eps_values=None):
+def eps_table(
+    systems: Mapping[str, Sequence[float]] = TABLE1_SCORES, eps_values: ArrayLike | None = None
+) -> pd.DataFrame:
     """εGM and εHM of each system over a range of ε, with the system's arithmetic mean.
 
     Returns
@@ -277,7 +306,9 @@ def eps_table(systems=TABLE1_SCORES, eps_values=None):
     return pd.concat(frames, ignore_index=True)
 
 
-def eps_chart(systems=TABLE1_SCORES, eps_values=None):
+def eps_chart(
+    systems: Mapping[str, Sequence[float]] = TABLE1_SCORES, eps_values: ArrayLike | None = None
+) -> alt.TopLevelMixin:
     """εGM and εHM against ε (log scale), one line per system, its AM dashed.
 
     Examples
@@ -320,7 +351,7 @@ def eps_chart(systems=TABLE1_SCORES, eps_values=None):
     )
 
 
-def describe_means(scores, eps):
+def describe_means(scores: ArrayLike, eps: float) -> str:
     """The six averages of ``scores`` as lines of text (εGM and εHM with ``eps``).
 
     Examples
@@ -340,7 +371,7 @@ def describe_means(scores, eps):
     return "\n".join(lines)
 
 
-def means_controls(scores=TABLE1_SCORES[START], eps=EPS):
+def means_controls(scores: Sequence[float] = TABLE1_SCORES[START], eps: float = EPS) -> LiveFigure:
     """A slider per topic score and one for ε that redraw the chapter's figure for those scores.
 
     The sliders are the site's figure's: a score in :data:`FIRST`'s steps, ε = 10 ** k for k in
@@ -355,7 +386,7 @@ def means_controls(scores=TABLE1_SCORES[START], eps=EPS):
     """
     sliders = {f"t{i}": FIRST.float_slider(v, f"Topic {i}") for i, v in enumerate(scores, start=1)}
 
-    def draw(eps, **topic):
+    def draw(eps: float, **topic: float) -> VegaLiteFigure:
         x = [float(np.round(v, 2)) for v in topic.values()]
         k = float(np.round(np.log10(eps), 2))
         eps = 10.0**k
@@ -368,10 +399,10 @@ def means_controls(scores=TABLE1_SCORES[START], eps=EPS):
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"systems": TABLE1_SCORES, "EPS": EPS}
+EXAMPLE: dict[str, Any] = {"systems": TABLE1_SCORES, "EPS": EPS}
 
 
-def eps_alt(systems=TABLE1_SCORES):
+def eps_alt(systems: Mapping[str, Sequence[float]] = TABLE1_SCORES) -> str:
     """Figure 4.1's alt text, for these systems."""
     zeros = [name for name, x in systems.items() if np.min(x) == 0]
     start = (
@@ -386,7 +417,7 @@ def eps_alt(systems=TABLE1_SCORES):
     )
 
 
-def eps_figure(systems=TABLE1_SCORES):
+def eps_figure(systems: Mapping[str, Sequence[float]] = TABLE1_SCORES) -> VegaLiteFigure:
     """Figure 4.1 for these systems (by name, each its per-topic scores).
 
     Examples
@@ -397,7 +428,9 @@ def eps_figure(systems=TABLE1_SCORES):
     return show(eps_chart(systems), alt=eps_alt(systems))
 
 
-def means_figure(systems=TABLE1_SCORES, start=START, eps=EPS):
+def means_figure(
+    systems: Mapping[str, Sequence[float]] = TABLE1_SCORES, start: str = START, eps: float = EPS
+) -> VegaLiteFigure:
     """Figure 4.2 for these systems: the select at ``start``, the slider at its own first score, ε = ``eps``.
 
     Examples
@@ -420,7 +453,7 @@ def means_figure(systems=TABLE1_SCORES, start=START, eps=EPS):
     )
 
 
-def means_state(systems=TABLE1_SCORES):
+def means_state(systems: Mapping[str, Sequence[float]] = TABLE1_SCORES) -> Callable[..., str]:
     """Figure 4.2's words for a setting of its controls, ``state(system, first, k)`` (the select's system by its
     number from 1), as the site makes them from what it draws: the setting, and each average as it is labelled.
 
@@ -437,7 +470,7 @@ def means_state(systems=TABLE1_SCORES):
     """
     names = list(systems)
 
-    def state(system, first, k):
+    def state(system: str, first: float, k: float) -> str:
         name = names[int(system) - 1]
         scores = np.append(first, np.asarray(systems[name], dtype=float)[1:])
         shown = [
@@ -449,7 +482,13 @@ def means_state(systems=TABLE1_SCORES):
     return state
 
 
-def paper_tables(systems=TABLE1_SCORES, eps=EPS, start=START, pair=("S1", "S3"), firsts=6):
+def paper_tables(
+    systems: Mapping[str, Sequence[float]] = TABLE1_SCORES,
+    eps: float = EPS,
+    start: str = START,
+    pair: tuple[str, str] = ("S1", "S3"),
+    firsts: int = 6,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """What the second figure shows for some of its settings, for paper (:mod:`irmeans_book.paper`).
 
     Returns
@@ -478,7 +517,7 @@ def paper_tables(systems=TABLE1_SCORES, eps=EPS, start=START, pair=("S1", "S3"),
     for k in EPS_EXPONENT.values:
         e = 10.0 ** float(k)
         values = {s: float(irmeans.geometric_mean(systems[s], eps=e)) for s in pair}
-        hi = max(values, key=values.get)
+        hi = max(values, key=values.get)  # type: ignore[arg-type]  # dict.get, of keys it has
         sweep.append({"log10 ε": float(k), "ε": f"{e:.3g}", **{f"εGM {s}": round(v, 4) for s, v in values.items()}})
         sweep[-1]["higher"] = hi
     eps_sweep = pd.DataFrame(sweep).set_index("log10 ε")
@@ -486,7 +525,7 @@ def paper_tables(systems=TABLE1_SCORES, eps=EPS, start=START, pair=("S1", "S3"),
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch4-eps": eps_figure, "fig-ch4-means": means_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {"fig-ch4-eps": eps_figure, "fig-ch4-means": means_figure}
 
 
 # ---------------------------------------------------------------------------
@@ -501,7 +540,7 @@ def _table1() -> dict[str, tuple[float, ...]]:
 @selfcheck("sc-ch4-s1-ehm")
 def ch4_s1_ehm() -> Number:
     """εHM of S1 with ε = 0.1."""
-    return Number(irmeans.harmonic_mean(_table1()["S1"], eps=0.1), decimals=3)
+    return Number(float(irmeans.harmonic_mean(_table1()["S1"], eps=0.1)), decimals=3)
 
 
 @selfcheck("sc-ch4-first-ehm")

@@ -15,13 +15,17 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from irmeans_book import robertson
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -60,7 +64,7 @@ WHICH = "lowest"
 EPS = 1e-5
 
 
-def choices(n_topics):
+def choices(n_topics: int) -> dict[str, str]:
     """What the select offers for ``n_topics`` topics, in order: the key of :func:`irmeans_book.robertson.boost` ->
     its label. No "none": with it the boost slider would move and change nothing; no boost is the slider at 0.
 
@@ -75,7 +79,7 @@ def choices(n_topics):
 
 #: The chapter's example by the names its notebook gives it (its cells show them): a check of the text is strict on
 #: these (irmeans_book.claims). The AP values are the reconstruction of Robertson's example (irmeans_book.robertson).
-EXAMPLE = {"ap": robertson.load_example(), "eps": EPS}
+EXAMPLE: dict[str, Any] = {"ap": robertson.load_example(), "eps": EPS}
 
 #: What the select offers for the chapter's 50 topics (:func:`choices`).
 CHOICES = choices(EXAMPLE["ap"].size)
@@ -88,7 +92,7 @@ _PART_COLOURS = {"boosted": OKABE_ITO[5], "unchanged": OKABE_ITO[1]}
 _PART_LABELS = {"boosted": "boosted (solid bars)", "unchanged": "unchanged (hollow bars)"}
 
 
-def figures_table(ap):
+def figures_table(ap: ArrayLike) -> pd.DataFrame:
     """Robertson's figures next to the same figures computed for ``ap``.
 
     He prints eight (:data:`irmeans_book.robertson.PUBLISHED`); the MAPs after boosting either half he gives only
@@ -121,7 +125,7 @@ def figures_table(ap):
     )
 
 
-def boost_table(ap, amounts=AMOUNTS, eps=EPS):
+def boost_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, eps: float = EPS) -> pd.DataFrame:
     """MAP and GMAP (additive ε) after every boost of the figure's controls.
 
     Parameters
@@ -149,12 +153,12 @@ def boost_table(ap, amounts=AMOUNTS, eps=EPS):
     return pd.DataFrame(rows, columns=["amount", "which", "label", "map", "gmap", "map_gain", "gmap_gain"])
 
 
-def _bin_index(values, width):
+def _bin_index(values: ArrayLike, width: float) -> np.ndarray:
     # Scores carry 4 decimals and boosts 3: rounding first keeps 0.10 + 0.05 in the bin of 0.15.
     return np.floor(np.round(np.asarray(values, dtype=float), 6) / width + 1e-9).astype(int)
 
 
-def histogram_table(ap, amounts=AMOUNTS, width=0.05):
+def histogram_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, width: float = 0.05) -> pd.DataFrame:
     """Histogram counts of the boosted scores, split into boosted and unchanged topics.
 
     Returns
@@ -187,7 +191,7 @@ def histogram_table(ap, amounts=AMOUNTS, width=0.05):
     return out
 
 
-def histogram_chart(ap, width=0.05, eps=EPS):
+def histogram_chart(ap: ArrayLike, width: float = 0.05, eps: float = EPS) -> alt.TopLevelMixin:
     """The scores' histogram, with MAP and GMAP marked: Robertson's Figure 1 for ``ap``.
 
     Examples
@@ -228,7 +232,7 @@ def histogram_chart(ap, width=0.05, eps=EPS):
 _YMAX = 14
 
 
-def _ymax(counts):
+def _ymax(counts: pd.DataFrame) -> int:
     """The count axis's height for these histograms (:func:`histogram_table`'s rows): room above the tallest bar."""
     tallest = counts.groupby(["amount", "which", "bin_start"])["count"].sum().max()
     return max(_YMAX, int(tallest) + 2)
@@ -238,7 +242,7 @@ def _ymax(counts):
 _GMAP_LEFT = "datum.mean == 'GMAP' && datum.value > 0.2"
 
 
-def _mean_rules(means, ymax=_YMAX):
+def _mean_rules(means: alt.Chart, ymax: float = _YMAX) -> tuple[alt.Chart, alt.Chart]:
     """Vertical rules at MAP (solid) and GMAP (dashed), labelled with their values near the top, ``ymax``.
 
     ``means`` is a chart whose rows have ``mean`` ("MAP" or "GMAP") and ``value``.
@@ -264,7 +268,14 @@ def _mean_rules(means, ymax=_YMAX):
     return rules, text
 
 
-def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, width=0.05, eps=EPS):
+def boost_chart(
+    ap: ArrayLike,
+    amounts: ArrayLike = AMOUNTS,
+    initial_amount: float = BOOST,
+    initial_which: str = WHICH,
+    width: float = 0.05,
+    eps: float = EPS,
+) -> alt.TopLevelMixin:
     """Chapter 5's interactive figure: boost size and which topics, the histogram, MAP and GMAP.
 
     A slider sets the boost, a select which topics get it. Left: the histogram
@@ -354,7 +365,7 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
     # The means' axis: 0 to 0.45, or to the largest mean if that is higher.
     top = max(0.45, float(np.ceil(table[["map", "gmap"]].to_numpy().max() * 20) / 20))
 
-    def panel(field, title):
+    def panel(field: str, title: str) -> alt.LayerChart:
         base = alt.Chart(table).encode(
             x=alt.X("amount:Q", title="Boost added to each chosen score"),
             y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(domain=[0, top])),
@@ -392,14 +403,15 @@ def boost_chart(ap, amounts=AMOUNTS, initial_amount=BOOST, initial_which=WHICH, 
         .properties(width=380, height=18, view=alt.ViewConfig(stroke=None))
     )
     right = alt.vconcat(panel("map", "MAP"), panel("gmap", f"GMAP (ε = {_short(eps)})"))
-    return (
+    chart: alt.TopLevelMixin = (
         alt.hconcat(alt.vconcat(histogram, readout), right)
         .add_params(amount, which)
         .resolve_scale(color="independent", strokeDash="independent")
     )
+    return chart
 
 
-def _short(x):
+def _short(x: float) -> str:
     """A number as the figures print it: 1e-5, 0.01.
 
     Examples
@@ -410,7 +422,7 @@ def _short(x):
     return f"{x:g}".replace("e-0", "e-")
 
 
-def describe_boost(ap, amount, which, eps=EPS):
+def describe_boost(ap: ArrayLike, amount: float, which: str, eps: float = EPS) -> str:
     """One line: MAP and GMAP after a boost, and their gains.
 
     Examples
@@ -423,7 +435,9 @@ def describe_boost(ap, amount, which, eps=EPS):
     return f"{amount:+.3f} to {choices(np.size(ap))[which]}: MAP {m:.4f} ({m - m0:+.4f}), GMAP {g:.4f} ({g - g0:+.4f})"
 
 
-def boost_controls(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
+def boost_controls(
+    ap: ArrayLike = EXAMPLE["ap"], amount: float = BOOST, which: str = WHICH, eps: float = EPS
+) -> LiveFigure:
     """A slider for the boost and a dropdown for which topics get it, redrawing chapter 5's figure for ``ap``.
 
     They start where Figure 5.2 does: ``amount`` added to the ``which`` topics.
@@ -437,7 +451,7 @@ def boost_controls(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
     """
     import ipywidgets as w
 
-    def draw(amount, which):
+    def draw(amount: float, which: str) -> VegaLiteFigure:
         amount = float(np.round(amount, 3))
         chart = boost_chart(ap, initial_amount=amount, initial_which=which, eps=eps)
         return show(chart, alt=describe_boost(ap, amount, which, eps), controls=False)
@@ -454,7 +468,7 @@ def boost_controls(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
     )
 
 
-def histogram_alt(ap, eps=EPS):
+def histogram_alt(ap: ArrayLike, eps: float = EPS) -> str:
     """Figure 5.1's alt text, for these AP values."""
     a = np.asarray(ap, dtype=float)
     m, g = robertson.boosted_means(a, 0.0, "none", eps)
@@ -466,7 +480,7 @@ def histogram_alt(ap, eps=EPS):
     )
 
 
-def histogram_figure(ap=EXAMPLE["ap"], eps=EPS):
+def histogram_figure(ap: ArrayLike = EXAMPLE["ap"], eps: float = EPS) -> VegaLiteFigure:
     """Figure 5.1 for these AP values: their histogram, with MAP and GMAP (additive ``eps``) marked.
 
     Examples
@@ -477,7 +491,7 @@ def histogram_figure(ap=EXAMPLE["ap"], eps=EPS):
     return show(histogram_chart(ap, eps=eps), alt=histogram_alt(ap, eps))
 
 
-def boost_alt(ap, amount=BOOST, which=WHICH, eps=EPS):
+def boost_alt(ap: ArrayLike, amount: float = BOOST, which: str = WHICH, eps: float = EPS) -> str:
     """Figure 5.2's alt text, for these AP values and the setting it starts at."""
     a = np.asarray(ap, dtype=float)
     labels = choices(a.size)
@@ -493,7 +507,9 @@ def boost_alt(ap, amount=BOOST, which=WHICH, eps=EPS):
     )
 
 
-def boost_figure(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
+def boost_figure(
+    ap: ArrayLike = EXAMPLE["ap"], amount: float = BOOST, which: str = WHICH, eps: float = EPS
+) -> VegaLiteFigure:
     """Figure 5.2 for these AP values: the controls start at ``amount`` added to the ``which`` topics (by default
     :data:`BOOST`, 0.05, to the :data:`WHICH`, lowest, half).
 
@@ -507,7 +523,7 @@ def boost_figure(ap=EXAMPLE["ap"], amount=BOOST, which=WHICH, eps=EPS):
     return show(chart, alt=boost_alt(ap, amount, which, eps), state=boost_state(ap, eps))
 
 
-def boost_state(ap, eps=EPS):
+def boost_state(ap: ArrayLike, eps: float = EPS) -> Callable[..., str]:
     """Figure 5.2's words for a setting of its controls, ``state(amount, which)`` (``which`` as the select shows
     it, "lowest 25"): MAP and GMAP after the boost and their gains, as its read-out prints them.
 
@@ -519,7 +535,7 @@ def boost_state(ap, eps=EPS):
     by_label = {label: key for key, label in choices(np.size(ap)).items()}
     m0, g0 = robertson.boosted_means(ap, 0.0, "none", eps)
 
-    def state(amount, which):
+    def state(amount: float, which: str) -> str:
         m, g = robertson.boosted_means(ap, amount, by_label[which], eps)
         return (
             f"A boost of {amount:g} to the {which} topics: MAP {m:.3f} ({m - m0:+.3f}), GMAP {g:.3f} ({g - g0:+.3f})."
@@ -528,7 +544,7 @@ def boost_state(ap, eps=EPS):
     return state
 
 
-def paper_table(ap, amounts=AMOUNTS, eps=EPS):
+def paper_table(ap: ArrayLike, amounts: ArrayLike = AMOUNTS, eps: float = EPS) -> pd.DataFrame:
     """What the second figure shows at each setting of its slider, for paper (:mod:`irmeans_book.paper`):
     MAP and GMAP after the boost, for each choice of topics.
 
@@ -548,7 +564,10 @@ def paper_table(ap, amounts=AMOUNTS, eps=EPS):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch5-histogram": histogram_figure, "fig-ch5-boost": boost_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch5-histogram": histogram_figure,
+    "fig-ch5-boost": boost_figure,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -569,7 +588,7 @@ def ch5_map_ten() -> Number:
     boosted[np.argsort(ap, kind="stable")[:10]] += CH5_BOOST
     gain = irmeans.arithmetic_mean(boosted) - irmeans.arithmetic_mean(ap)
     assert np.isclose(gain, 10 * CH5_BOOST / ap.size)
-    return Number(gain, decimals=4)
+    return Number(float(gain), decimals=4)
 
 
 CH5_ZEROS = f"the three zeros raised to {CH5_BOOST:g}"

@@ -14,6 +14,9 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
@@ -21,10 +24,11 @@ import pandas as pd
 from irmeans import means
 from irmeans import measures as ranked
 from irmeans.averages import AM, GM
+from numpy.typing import ArrayLike
 
 from irmeans_book import robertson
 from irmeans_book.chapters.ch04_averaging import TABLE1_SCORES
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = [
@@ -78,7 +82,7 @@ FORMS = {
 }
 
 
-def data_sets(s2=S2, boost=None):
+def data_sets(s2: ArrayLike = S2, boost: ArrayLike | None = None) -> dict[str, np.ndarray]:
     """The chart's data sets by the name in its select: S2, and chapter 5's example (by default the book's).
 
     Examples
@@ -92,7 +96,7 @@ def data_sets(s2=S2, boost=None):
     }
 
 
-def epsilon_table(data, exponents=EXPONENTS):
+def epsilon_table(data: Mapping[str, ArrayLike], exponents: ArrayLike = EXPONENTS) -> pd.DataFrame:
     """Both forms of the ε-geometric mean, the arithmetic mean and ε, for each ε.
 
     Parameters
@@ -125,7 +129,7 @@ def epsilon_table(data, exponents=EXPONENTS):
     return pd.concat(frames, ignore_index=True)
 
 
-def zero_rules(x, eps=1e-5):
+def zero_rules(x: ArrayLike, eps: float = 1e-5) -> dict[str, float | np.ndarray]:
     """The geometric mean of ``x`` under each way of handling low scores.
 
     Returns
@@ -147,7 +151,9 @@ def zero_rules(x, eps=1e-5):
     }
 
 
-def unretrieved_ap(relevant_ranks, num_relevant, collection_size, depth=1000):
+def unretrieved_ap(
+    relevant_ranks: Iterable[int], num_relevant: int, collection_size: int, depth: int = 1000
+) -> dict[str, float | np.ndarray]:
     """AP of a truncated ranking, and Robertson's two values for the relevant documents it missed.
 
     Parameters
@@ -183,7 +189,12 @@ def unretrieved_ap(relevant_ranks, num_relevant, collection_size, depth=1000):
     }
 
 
-def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_data=None):
+def epsilon_chart(
+    data: Mapping[str, ArrayLike] | None = None,
+    exponents: ArrayLike = EXPONENTS,
+    initial_log10: float = START,
+    initial_data: str | None = None,
+) -> alt.TopLevelMixin:
     """Chapter 6's interactive figure: both ε-forms and the arithmetic mean against log10 ε.
 
     A slider sets log10 ε, a select the data set; a rule marks the current ε
@@ -274,7 +285,7 @@ def epsilon_chart(data=None, exponents=EXPONENTS, initial_log10=START, initial_d
     return alt.vconcat(readout, chart).add_params(log10_eps, data_set)
 
 
-def describe_epsilon(x, log10_eps):
+def describe_epsilon(x: ArrayLike, log10_eps: float) -> str:
     """One line: both forms of the ε-geometric mean and the arithmetic mean of ``x``.
 
     Examples
@@ -290,7 +301,7 @@ def describe_epsilon(x, log10_eps):
     )
 
 
-def epsilon_controls(s2=S2, boost=None):
+def epsilon_controls(s2: ArrayLike = S2, boost: ArrayLike | None = None) -> LiveFigure:
     """A log10 ε slider and a data-set dropdown that redraw chapter 6's figure, for these data sets (those of
     :func:`data_sets`: S2 and chapter 5's example, by default the book's).
 
@@ -307,7 +318,7 @@ def epsilon_controls(s2=S2, boost=None):
 
     sets = data_sets(s2, boost)
 
-    def draw(log10_eps, data_set):
+    def draw(log10_eps: float, data_set: str) -> VegaLiteFigure:
         log10_eps = float(np.round(log10_eps, 1))
         chart = epsilon_chart(sets, initial_log10=log10_eps, initial_data=data_set)
         return show(chart, alt=describe_epsilon(sets[data_set], log10_eps), controls=False)
@@ -322,7 +333,7 @@ def epsilon_controls(s2=S2, boost=None):
 
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "R": 10,
     "N": 500_000,
     "topics": {"A (ranks 5 and 200)": [5, 200], "B (none retrieved)": []},
@@ -331,7 +342,7 @@ EXAMPLE = {
 }
 
 
-def epsilon_alt(data):
+def epsilon_alt(data: Mapping[str, ArrayLike]) -> str:
     """Figure 6.1's alt text, for these data sets."""
     starts = ", ".join(f"{means.geometric_mean(x, eps=10.0 ** EXPONENTS[0]):.2f} ({name})" for name, x in data.items())
     return (
@@ -343,7 +354,7 @@ def epsilon_alt(data):
     )
 
 
-def epsilon_figure(s2=S2, boost=None):
+def epsilon_figure(s2: ArrayLike = S2, boost: ArrayLike | None = None) -> VegaLiteFigure:
     """Figure 6.1 for these data sets (S2 and chapter 5's example; by default the book's), ε = 10 ** :data:`START`.
 
     Examples
@@ -355,7 +366,7 @@ def epsilon_figure(s2=S2, boost=None):
     return show(epsilon_chart(data, initial_log10=START), alt=epsilon_alt(data), state=epsilon_state(data))
 
 
-def epsilon_state(data):
+def epsilon_state(data: Mapping[str, ArrayLike]) -> Callable[..., str]:
     """Figure 6.1's words for a setting of its controls, ``state(log10_eps, data_set)``: the three values its
     read-out prints at that ε.
 
@@ -365,13 +376,13 @@ def epsilon_state(data):
     'For S2, at ε = 1.0e-02: additive 0.1514, floor 0.1572, arithmetic 0.2600.'
     """
 
-    def state(log10_eps, data_set):
+    def state(log10_eps: float, data_set: str) -> str:
         return f"For {data_set}, at {describe_epsilon(data[data_set], log10_eps)}."
 
     return state
 
 
-def paper_table(s2=S2, step=0.5):
+def paper_table(s2: ArrayLike = S2, step: float = 0.5) -> pd.DataFrame:
     """What the figure shows for S2 at every ``step`` of its slider, for paper (:mod:`irmeans_book.paper`):
     the additive and the floor geometric means and the arithmetic mean, by log10 ε.
 
@@ -392,7 +403,7 @@ def paper_table(s2=S2, step=0.5):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch6-epsilon": epsilon_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {"fig-ch6-epsilon": epsilon_figure}
 
 
 # ---------------------------------------------------------------------------
@@ -403,7 +414,7 @@ FIGURES = {"fig-ch6-epsilon": epsilon_figure}
 @selfcheck("sc-ch6-s2-floor")
 def ch6_s2_floor() -> Number:
     """trec_eval's floor form of the geometric mean of S2 with ε = 0.1."""
-    return Number(irmeans.geometric_mean(S2, eps=0.1, form="floor"), decimals=3)
+    return Number(float(irmeans.geometric_mean(S2, eps=0.1, form="floor")), decimals=3)
 
 
 CH6_RULES = {"the Robust track's rule": "Robust track", "trec_eval's floor": "floor", "the additive ε": "additive"}
@@ -412,7 +423,7 @@ CH6_RULES = {"the Robust track's rule": "Robust track", "trec_eval's floor": "fl
 @selfcheck("sc-ch6-late-below-none")
 def ch6_late_below_none() -> Choice:
     """The one rule under which one relevant document at rank 900 of R = 200 scores below finding none."""
-    late = irmeans.average_precision(np.eye(1, 1000, 899)[0], num_relevant=200)
+    late = float(irmeans.average_precision(np.eye(1, 1000, 899)[0], num_relevant=200))
     found, none = zero_rules([late]), zero_rules([0.0])
     below = [option for option, key in CH6_RULES.items() if found[key] < none[key]]
     assert len(below) == 1, below

@@ -19,16 +19,20 @@ MAP   0.2675 -> 0.4216  (+0.1541)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
-from irmeans import means
+from irmeans import ScoreMatrix, means
 from irmeans.averages import AM, GM
 from irmeans.comparison import significance
+from numpy.typing import ArrayLike
 
 from irmeans_book import robertson
-from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, csv_data, example, show, slider_param
+from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, csv_data, example, show, slider_param
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
@@ -102,7 +106,7 @@ VERDICTS = {
 }
 
 
-def easy_topics(ap):
+def easy_topics(ap: ArrayLike) -> np.ndarray:
     """Boolean mask of the easier half: the ``len(ap) // 2`` highest baseline scores.
 
     Ties are broken by position, as in :func:`irmeans_book.robertson.boost`.
@@ -119,7 +123,7 @@ def easy_topics(ap):
     return mask
 
 
-def change_factors(n, seed=SEED):
+def change_factors(n: int, seed: int = SEED) -> np.ndarray:
     """Each topic's share of the change: ``n`` seeded draws, uniform on [0, 2] (mean 1).
 
     Examples
@@ -131,7 +135,7 @@ def change_factors(n, seed=SEED):
     return np.random.default_rng(seed).uniform(0.0, 2.0, n)
 
 
-def feedback_scores(ap, gain, loss, seed=SEED):
+def feedback_scores(ap: ArrayLike, gain: ArrayLike, loss: ArrayLike, seed: int = SEED) -> np.ndarray:
     """The new system's per-topic AP: easy topics gain, hard topics lose, each by its own factor.
 
     An easy topic becomes ``min(1, ap · (1 + gain · f))``, a hard one
@@ -162,10 +166,11 @@ def feedback_scores(ap, gain, loss, seed=SEED):
     lo = np.asarray(loss, dtype=float)[..., None]
     up = np.minimum(1.0, a * (1.0 + g * f))
     down = a * (1.0 - np.minimum(1.0, lo * f))
-    return np.where(easy_topics(a), up, down)
+    value: np.ndarray = np.where(easy_topics(a), up, down)
+    return value
 
 
-def verdicts(ap, new, eps=EPS):
+def verdicts(ap: ArrayLike, new: ArrayLike, eps: float = EPS) -> dict[str, Any]:
     """MAP, GMAP and two paired t-tests of ``new`` (one row per setting) against ``ap``.
 
     The t-test on AP asks whether the mean difference of AP is 0 (MAP's
@@ -203,7 +208,9 @@ def verdicts(ap, new, eps=EPS):
     return out
 
 
-def verdicts_table(ap, gains, losses, seed=SEED, eps=EPS, decimals=4):
+def verdicts_table(
+    ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, seed: int = SEED, eps: float = EPS, decimals: int = 4
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 7's figure, for each (gain, loss) of the grid.
 
     Returns
@@ -254,11 +261,18 @@ GLYPH_INK = "#1A1A1A"
 _PRINTED = {"map": 4, "gmap": 4, "t_ap": 2, "p_ap": 4, "t_log": 2, "p_log": 4}
 
 
-def _fmt(field, spec):
+def _fmt(field: str, spec: str) -> str:
     return f"format(datum.{field}, '{spec}')"
 
 
-def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
+def verdicts_chart(
+    ap: ArrayLike,
+    gains: ArrayLike,
+    losses: ArrayLike,
+    initial: tuple[float, float] = (GAIN, LOSS),
+    seed: int = SEED,
+    eps: float = EPS,
+) -> alt.TopLevelMixin:
     """Chapter 7's figure: two sliders shape the change; per-topic scores, the verdict map and the numbers.
 
     Examples
@@ -363,10 +377,11 @@ def verdicts_chart(ap, gains, losses, initial=(GAIN, LOSS), seed=SEED, eps=EPS):
     ]
     numbers = alt.vconcat(*rows, spacing=2, title="At this setting (baseline → new)")
     top = alt.hconcat(scores_panel, heat_panel).resolve_scale(color="independent", shape="independent")
-    return alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
+    chart: alt.TopLevelMixin = alt.vconcat(top, numbers).add_params(gain, loss).configure_view(stroke=None)
+    return chart
 
 
-def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
+def describe_verdicts(ap: ArrayLike, gain: float, loss: float, seed: int = SEED, eps: float = EPS) -> str:
     """The figure's numbers at one setting, as lines of text (the live controls print this).
 
     Examples
@@ -388,7 +403,9 @@ def describe_verdicts(ap, gain, loss, seed=SEED, eps=EPS):
     )
 
 
-def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
+def feedback_controls(
+    ap: ArrayLike, gain: float = GAIN, loss: float = LOSS, seed: int = SEED, eps: float = EPS
+) -> LiveFigure:
     """Two sliders (gain on easy topics, loss on hard ones) that redraw chapter 7's figure.
 
     They start where Figure 7.1 does: at ``gain`` and ``loss`` (by default :data:`GAIN` and :data:`LOSS`).
@@ -403,7 +420,7 @@ def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
     'verdict: MAP and GMAP: better'
     """
 
-    def draw(gain, loss):
+    def draw(gain: float, loss: float) -> VegaLiteFigure:
         # The slider's own steps are 0.05; the reader's setting, where it starts, may be off them.
         gain, loss = float(np.round(gain, 10)), float(np.round(loss, 10))
         chart = verdicts_chart(ap, _with(GAINS, gain), _with(LOSSES, loss), initial=(gain, loss), seed=seed, eps=eps)
@@ -423,7 +440,7 @@ def feedback_controls(ap, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
 ROBUST_GMAP = GM(eps=1e-5, form="floor")
 
 
-def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing=3):
+def disagreeing_pairs(matrix: ScoreMatrix, gmap: GM = ROBUST_GMAP, n_swing: int = 3) -> pd.DataFrame:
     """The pairs of systems that MAP and GMAP order in opposite ways, and the topics that swing them.
 
     For a pair whose MAP says A > B but whose GMAP says B > A, GMAP's verdict
@@ -456,8 +473,8 @@ def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing=3):
     (True, True)
     """
     s = np.asarray(matrix.scores, dtype=float)
-    am = AM()(s, axis=1)
-    gm = gmap(s, axis=1)
+    am: np.ndarray = AM()(s, axis=1)  # type: ignore[assignment]  # along an axis: an array
+    gm: np.ndarray = gmap(s, axis=1)  # type: ignore[assignment]  # along an axis: an array
     i, j = np.triu_indices(s.shape[0], 1)
     flip = np.sign(am[i] - am[j]) * np.sign(gm[i] - gm[j]) < 0
     i, j = i[flip], j[flip]
@@ -494,7 +511,7 @@ def disagreeing_pairs(matrix, gmap=ROBUST_GMAP, n_swing=3):
 # ---------------------------------------------------------------------------
 
 
-def rank_shares(ranks):
+def rank_shares(ranks: Mapping[str, ArrayLike]) -> pd.DataFrame:
     """Each topic's share of the mean rank and of the MRR, per system.
 
     Parameters
@@ -534,7 +551,7 @@ def rank_shares(ranks):
     return pd.concat(frames, ignore_index=True)
 
 
-def rank_shares_chart(ranks):
+def rank_shares_chart(ranks: Mapping[str, ArrayLike]) -> alt.TopLevelMixin:
     """Bars split by topic, coloured by the rank of its first relevant document: who makes each average.
 
     Examples
@@ -574,7 +591,10 @@ def rank_shares_chart(ranks):
     # Each part wide enough for it says its rank: the parts are told apart by more than their colour.
     labels = (
         base.transform_stack(
-            stack="share", as_=["start", "end"], groupby=["system", "average"], sort=[{"field": "topic"}]
+            stack="share",
+            as_=["start", "end"],
+            groupby=["system", "average"],
+            sort=[{"field": "topic"}],  # type: ignore[list-item]  # altair takes the field as a dict
         )
         .transform_filter(f"datum.share >= {LABELLED_SHARE}")
         # The rank as text: the site breaks a long text into lines, which a number is not.
@@ -599,7 +619,7 @@ RANKS = {"X": example([1] * 9 + [500], dtype=int), "Y": example([2] * 10, dtype=
 
 #: The chapter's example by the names its notebook gives it (the data cell shows them): a check of the text is strict on
 #: these (irmeans_book.claims). The baseline is the reconstruction of Robertson's example (irmeans_book.robertson).
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "baseline": robertson.load_example(),
     "gain": GAIN,
     "loss": LOSS,
@@ -608,12 +628,12 @@ EXAMPLE = {
 }
 
 
-def _with(grid, value):
+def _with(grid: ArrayLike, value: float) -> np.ndarray:
     """The slider's settings, with ``value`` among them (a reader's own setting may be off the grid)."""
     return np.unique(np.round(np.append(grid, value), 10))
 
 
-def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS):
+def verdicts_alt(ap: ArrayLike, gain: float, loss: float, seed: int = SEED, eps: float = EPS) -> str:
     """Figure 7.1's alt text, for this baseline and setting."""
     grid, _, _ = verdicts_table(ap, _with(GAINS, gain), _with(LOSSES, loss), seed, eps)
     counts = grid.verdict.value_counts()
@@ -626,7 +646,9 @@ def verdicts_alt(ap, gain, loss, seed=SEED, eps=EPS):
     )
 
 
-def verdicts_figure(baseline=None, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
+def verdicts_figure(
+    baseline: ArrayLike | None = None, gain: float = GAIN, loss: float = LOSS, seed: int = SEED, eps: float = EPS
+) -> VegaLiteFigure:
     """Figure 7.1 for this baseline and change: the sliders start at ``gain`` and ``loss`` (by default
     :data:`GAIN` and :data:`LOSS` on the book's baseline, the reconstruction of Robertson's example).
 
@@ -642,7 +664,9 @@ def verdicts_figure(baseline=None, gain=GAIN, loss=LOSS, seed=SEED, eps=EPS):
     return show(chart, alt=verdicts_alt(ap, gain, loss, seed, eps), state=verdicts_state(ap, gains, losses, seed, eps))
 
 
-def verdicts_state(ap, gains, losses, seed=SEED, eps=EPS):
+def verdicts_state(
+    ap: ArrayLike, gains: ArrayLike, losses: ArrayLike, seed: int = SEED, eps: float = EPS
+) -> Callable[..., str]:
     """Figure 7.1's words for each setting of its sliders, ``state(gain, loss)``: its read-out's numbers, as
     printed, and the verdict.
 
@@ -666,13 +690,13 @@ def verdicts_state(ap, gains, losses, seed=SEED, eps=EPS):
             f"{VERDICTS[int(row.verdict)]}."
         ).replace("-", "−")
 
-    def state(gain, loss):
+    def state(gain: float, loss: float) -> str:
         return said[round(gain, 9), round(loss, 9)]
 
     return state
 
 
-def rank_shares_alt(ranks):
+def rank_shares_alt(ranks: Mapping[str, ArrayLike]) -> str:
     """Figure 7.2's alt text, for these ranks."""
     parts = []
     for system, r in ranks.items():
@@ -689,7 +713,7 @@ def rank_shares_alt(ranks):
     )
 
 
-def rank_shares_figure(ranks=RANKS):
+def rank_shares_figure(ranks: Mapping[str, ArrayLike] = RANKS) -> VegaLiteFigure:
     """Figure 7.2 for these ranks of the known item (by system).
 
     Examples
@@ -704,7 +728,9 @@ def rank_shares_figure(ranks=RANKS):
 PAPER_GAINS, PAPER_LOSSES = GAINS[4::4], LOSSES[2::4]
 
 
-def paper_table(ap, gains=PAPER_GAINS, losses=PAPER_LOSSES, seed=SEED, eps=EPS):
+def paper_table(
+    ap: ArrayLike, gains: ArrayLike = PAPER_GAINS, losses: ArrayLike = PAPER_LOSSES, seed: int = SEED, eps: float = EPS
+) -> pd.DataFrame:
     """What the figure's read-out shows at some settings of its two sliders, for paper
     (:mod:`irmeans_book.paper`): MAP, GMAP and the two t-tests.
 
@@ -721,7 +747,10 @@ def paper_table(ap, gains=PAPER_GAINS, losses=PAPER_LOSSES, seed=SEED, eps=EPS):
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch7-verdicts": verdicts_figure, "fig-ch7-rank-shares": rank_shares_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
+    "fig-ch7-verdicts": verdicts_figure,
+    "fig-ch7-rank-shares": rank_shares_figure,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -738,7 +767,7 @@ def ch7_mrr() -> Number:
     """MRR of a system finding the known item at ranks 1, 2 and 4, and not at all on a fourth topic."""
     depth = 10
     rankings = np.array([[int(rank == r) for r in range(1, depth + 1)] for rank in CH7_RANKS])
-    return Number(irmeans.arithmetic_mean(irmeans.reciprocal_rank(rankings)), decimals=4)
+    return Number(float(irmeans.arithmetic_mean(irmeans.reciprocal_rank(rankings))), decimals=4)
 
 
 @selfcheck("sc-ch7-gmap-step")

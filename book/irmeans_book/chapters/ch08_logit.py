@@ -16,14 +16,18 @@ logit mean       X 0.999007  Y 0.999878  -> Y
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
 import altair as alt
 import irmeans
 import numpy as np
 import pandas as pd
-from irmeans.averages import AM, GM, Logit
+from irmeans.averages import AM, GM, Average, Logit
 from irmeans.means import log_odds
+from numpy.typing import ArrayLike
 
-from irmeans_book.plots import OKABE_ITO, LiveFigure, example, show
+from irmeans_book.plots import OKABE_ITO, LiveFigure, VegaLiteFigure, example, show
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -84,7 +88,7 @@ MARKS = example([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])
 
 #: The chapter's examples by the names its notebook gives them (its cells show them, for a reader to change): a check
 #: of the text is strict on these (irmeans_book.claims).
-EXAMPLE = {
+EXAMPLE: dict[str, Any] = {
     "x": MARKS,
     "acc": example([0.999, 0.9999]),
     "messages": 10_000,
@@ -111,7 +115,7 @@ SCALES = {"score": "arithmetic mean", "log(score + ε)": "geometric mean", "logi
 AVERAGES = tuple(SCALES.values())
 
 
-def averages(eps):
+def averages(eps: float) -> dict[str, Average]:
     """The chapter's three averages with ``eps``: the library's average values, by name.
 
     Examples
@@ -122,7 +126,7 @@ def averages(eps):
     return dict(zip(AVERAGES, (AM(), GM(eps=eps), Logit(eps=eps))))
 
 
-def _on_scale(x, scale, eps):
+def _on_scale(x: ArrayLike, scale: str, eps: float) -> np.ndarray:
     if scale == "score":
         return np.asarray(x, dtype=float)
     if scale == "log(score + ε)":
@@ -130,7 +134,7 @@ def _on_scale(x, scale, eps):
     return log_odds(x, eps)
 
 
-def curves_table(eps_values=EPS_OPTIONS, n_points=201):
+def curves_table(eps_values: Sequence[float] = EPS_OPTIONS, n_points: int = 201) -> pd.DataFrame:
     """The log and logit curves of chapter 8's first figure, for each ε.
 
     Returns
@@ -152,7 +156,9 @@ def curves_table(eps_values=EPS_OPTIONS, n_points=201):
     return pd.concat(frames, ignore_index=True)
 
 
-def curves_chart(eps_values=EPS_OPTIONS, initial=CURVES_EPS, marks=MARKS):
+def curves_chart(
+    eps_values: Sequence[float] = EPS_OPTIONS, initial: float = CURVES_EPS, marks: np.ndarray | Sequence[float] = MARKS
+) -> alt.TopLevelMixin:
     """log(x + ε) and logit(x, ε) against x, with a select for ε and points at ``marks``.
 
     A line of text below gives both curves' values at the scores 0 and 1.
@@ -224,7 +230,11 @@ def curves_chart(eps_values=EPS_OPTIONS, initial=CURVES_EPS, marks=MARKS):
     return alt.vconcat((lines + points).properties(width=420, height=280), ends).add_params(eps)
 
 
-def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
+def averages_table(
+    datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS,
+    eps_values: Sequence[float] = EPS_OPTIONS,
+    decimals: int = 6,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every value of chapter 8's second figure.
 
     Returns
@@ -263,7 +273,7 @@ def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
                         )
                     )
                 v = values[average]
-                hi, lo = max(v, key=v.get), min(v, key=v.get)
+                hi, lo = max(v, key=v.get), min(v, key=v.get)  # type: ignore[arg-type]  # dict.get, of keys it has
                 winner = "tie" if np.isclose(v[hi], v[lo], rtol=0, atol=10.0**-decimals) else hi
                 for s in systems:
                     average_rows.append(
@@ -282,7 +292,11 @@ def averages_table(datasets=DATASETS, eps_values=EPS_OPTIONS, decimals=6):
     return pd.concat(topic_rows, ignore_index=True), pd.DataFrame(average_rows)
 
 
-def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
+def logit_chart(
+    datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS,
+    eps_values: Sequence[float] = EPS_OPTIONS,
+    initial: Mapping[str, Any] | None = None,
+) -> alt.TopLevelMixin:
     """Chapter 8's second figure: selects for the data set, the scale and ε.
 
     Left: the per-topic scores of both systems on the chosen scale, with each
@@ -377,10 +391,11 @@ def logit_chart(datasets=DATASETS, eps_values=EPS_OPTIONS, initial=None):
     right = (dots_right + verdict).properties(width=170, height=250, title="The three averages")
     # The legend is the left panel's, colour and mark in one; the right panel draws the same colours and marks.
     both = alt.hconcat(left, right).resolve_scale(color="independent", shape="independent")
-    return both.add_params(dataset, scale, eps).configure_view(stroke=None)
+    chart: alt.TopLevelMixin = both.add_params(dataset, scale, eps).configure_view(stroke=None)
+    return chart
 
 
-def describe_logit(dataset, eps, datasets=DATASETS):
+def describe_logit(dataset: str, eps: float, datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS) -> str:
     """The three averages of a data set's two systems at one ε, and the higher system (the live controls print this).
 
     Examples
@@ -398,12 +413,12 @@ def describe_logit(dataset, eps, datasets=DATASETS):
     return "\n".join(lines)
 
 
-def _with(options, eps):
+def _with(options: Iterable[float], eps: float) -> list[float]:
     """The ε the selects offer: :data:`EPS_OPTIONS`, and ``eps`` if it is not among them."""
     return sorted({float(e) for e in options} | {float(eps)})
 
 
-def logit_controls(datasets=DATASETS, eps=EPS):
+def logit_controls(datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS, eps: float = EPS) -> LiveFigure:
     """Dropdowns for the data set, the scale and ε that redraw chapter 8's figure, for these data sets.
 
     They start where Figure 8.2 does: the first data set, the logit scale and ``eps`` (offered among
@@ -418,7 +433,7 @@ def logit_controls(datasets=DATASETS, eps=EPS):
     """
     import ipywidgets as w
 
-    def draw(dataset, scale, eps):
+    def draw(dataset: str, scale: str, eps: float) -> VegaLiteFigure:
         chart = logit_chart(datasets, [eps], initial={"dataset": dataset, "scale": scale, "eps": eps})
         return show(chart, alt=describe_logit(dataset, eps, datasets), controls=False)
 
@@ -432,7 +447,7 @@ def logit_controls(datasets=DATASETS, eps=EPS):
     )
 
 
-def curves_alt(marks=MARKS):
+def curves_alt(marks: np.ndarray | Sequence[float] = MARKS) -> str:
     """Figure 8.1's alt text, with points at these scores."""
     shown = ", ".join(f"{m:g}" for m in np.asarray(marks, dtype=float))
     return (
@@ -442,7 +457,7 @@ def curves_alt(marks=MARKS):
     )
 
 
-def curves_figure(marks=MARKS, eps=CURVES_EPS):
+def curves_figure(marks: np.ndarray | Sequence[float] = MARKS, eps: float = CURVES_EPS) -> VegaLiteFigure:
     """Figure 8.1: the log and logit curves with points at ``marks``, the select at ``eps`` (:data:`CURVES_EPS`).
 
     Examples
@@ -454,7 +469,7 @@ def curves_figure(marks=MARKS, eps=CURVES_EPS):
     return show(curves_chart(_with(EPS_OPTIONS, eps), eps, marks), alt=curves_alt(marks), state=curves_state)
 
 
-def curves_state(eps):
+def curves_state(eps: float) -> str:
     """Figure 8.1's words at the ε chosen: where its read-out says the curves start and end.
 
     Examples
@@ -471,7 +486,7 @@ def curves_state(eps):
     ).replace("-", "−")
 
 
-def logit_alt(datasets=DATASETS, eps=EPS):
+def logit_alt(datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS, eps: float = EPS) -> str:
     """Figure 8.2's alt text: what it shows, and for the first data set which system each average puts higher."""
     return (
         "Left: per-topic scores of systems X and Y on the chosen scale (score, log, or logit), with each "
@@ -480,7 +495,7 @@ def logit_alt(datasets=DATASETS, eps=EPS):
     )
 
 
-def logit_figure(datasets=DATASETS, eps=EPS):
+def logit_figure(datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS, eps: float = EPS) -> VegaLiteFigure:
     """Figure 8.2 for these data sets (name -> {"X": scores, "Y": scores}): the first one shown, ε at ``eps``.
 
     Examples
@@ -494,7 +509,7 @@ def logit_figure(datasets=DATASETS, eps=EPS):
     return show(chart, alt=logit_alt(datasets, eps), state=logit_state(datasets))
 
 
-def logit_state(datasets=DATASETS):
+def logit_state(datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS) -> Callable[..., str]:
     """Figure 8.2's words for a setting of its controls, ``state(dataset, scale, eps)``: which system each average
     puts higher, and its values, as the right panel prints them.
 
@@ -508,7 +523,7 @@ def logit_state(datasets=DATASETS):
     the logit mean prefers X (X 0.1758, Y 0.1561).
     """
 
-    def state(dataset, scale, eps):
+    def state(dataset: str, scale: str, eps: float) -> str:
         verdicts = []
         for average, mean in averages(eps).items():
             x, y = (float(mean(np.asarray(datasets[dataset][s], dtype=float))) for s in ("X", "Y"))
@@ -521,7 +536,11 @@ def logit_state(datasets=DATASETS):
     return state
 
 
-def paper_table(datasets=DATASETS, name="Spam filters: daily accuracy", eps_values=EPS_OPTIONS):
+def paper_table(
+    datasets: Mapping[str, Mapping[str, Sequence[float]]] = DATASETS,
+    name: str = "Spam filters: daily accuracy",
+    eps_values: Sequence[float] = EPS_OPTIONS,
+) -> pd.DataFrame:
     """What the second figure shows of data set ``name`` at each setting of its ε, with the logit scale
     chosen, for paper (:mod:`irmeans_book.paper`): each system's logit mean on the logit scale and as a
     score.
@@ -545,7 +564,7 @@ def paper_table(datasets=DATASETS, name="Spam filters: daily accuracy", eps_valu
 
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them.
-FIGURES = {"fig-ch8-curves": curves_figure, "fig-ch8-averages": logit_figure}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {"fig-ch8-curves": curves_figure, "fig-ch8-averages": logit_figure}
 
 
 # ---------------------------------------------------------------------------
@@ -563,4 +582,4 @@ def ch8_logit_step() -> Number:
 @selfcheck("sc-ch8-logit-mean")
 def ch8_logit_mean() -> Number:
     """The logit mean of the scores 0.5 and 0.9 (no ε)."""
-    return Number(irmeans.logit_mean([0.5, 0.9]), decimals=3)
+    return Number(float(irmeans.logit_mean([0.5, 0.9])), decimals=3)

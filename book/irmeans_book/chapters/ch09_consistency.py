@@ -30,7 +30,9 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 import altair as alt
 import irmeans
@@ -39,9 +41,10 @@ import pandas as pd
 from irmeans import consistency, datasets
 from irmeans.averages import AM, GM, HM, Median
 from irmeans.consistency.intervals import spec_label
+from numpy.typing import ArrayLike
 from scipy import stats
 
-from irmeans_book.plots import OKABE_ITO, TREC_DATA, show, slider_param
+from irmeans_book.plots import OKABE_ITO, TREC_DATA, VegaLiteFigure, show, slider_param
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
@@ -140,7 +143,7 @@ PAPER_TABLE_3AB = {
 }
 
 
-def paper_table_3():
+def paper_table_3() -> pd.DataFrame:
     """Ravana & Moffat's whole Table 3 as printed: TREC9, TREC2001 and TREC8, one row per cell.
 
     Examples
@@ -164,7 +167,7 @@ SWEEP_START = -2.0
 _SPLITS = ("random", "hard-easy", "middle-rest")
 
 
-def trec8():
+def trec8() -> np.ndarray:
     """The TREC-8 ad hoc AP matrix, 129 systems × 50 topics, as a writable array.
 
     Examples
@@ -180,10 +183,10 @@ TREC8_LABEL = datasets.load("adhoc8", "ap").label
 
 #: The chapter's data by the name its notebook gives them (its cell loads them, for a reader to change): a check of
 #: the text is strict on these (irmeans_book.claims).
-EXAMPLE = {"ap": datasets.load("adhoc8", "ap").scores}
+EXAMPLE: dict[str, Any] = {"ap": datasets.load("adhoc8", "ap").scores}
 
 
-def chapter_matrix(scores, label, shipped):
+def chapter_matrix(scores: ArrayLike, label: str, shipped: Mapping[str, ArrayLike]) -> tuple[str, bool]:
     """How the figures name the chapter's matrix among ``shipped`` ({label: scores}), and whether it is one of them.
 
     A matrix with a shipped label and that matrix's scores is that one; any other is added to the figures under its
@@ -205,7 +208,7 @@ def chapter_matrix(scores, label, shipped):
     return label or "the chapter's scores", False
 
 
-def low_shares(scores):
+def low_shares(scores: ArrayLike) -> tuple[float, float]:
     """Shares of scores equal to 0 and of scores at most 0.1 (Ravana & Moffat's §5.2).
 
     Examples
@@ -217,7 +220,9 @@ def low_shares(scores):
     return float((s == 0).mean()), float((s <= 0.1).mean())
 
 
-def score_density_table(bins=20, extra=None):
+def score_density_table(
+    bins: int = 20, extra: Mapping[str, ArrayLike] | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The distribution of the scores of every shipped matrix: share of scores per bin of [0, 1].
 
     The first bin holds the zeros alone (``lo = hi = 0``); the others are
@@ -264,7 +269,7 @@ def score_density_table(bins=20, extra=None):
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rows, columns=["matrix", "zeros", "low"])
 
 
-def score_density_chart(bars, summary, initial=TREC8_LABEL):
+def score_density_chart(bars: pd.DataFrame, summary: pd.DataFrame, initial: str = TREC8_LABEL) -> alt.TopLevelMixin:
     """Ravana & Moffat's Figure 4 for any shipped matrix: bars of the share of scores per bin.
 
     A select picks the matrix; a line of text gives its shares of zeros and
@@ -312,7 +317,7 @@ def score_density_chart(bars, summary, initial=TREC8_LABEL):
     return chart.properties(usermeta={"irmeans_check": "score density"})
 
 
-def difficulty_table(extra=None):
+def difficulty_table(extra: Mapping[str, ArrayLike] | None = None) -> pd.DataFrame:
     """Each topic of each shipped AP collection with its difficulty by Equations 1 and 2.
 
     Returns
@@ -332,7 +337,9 @@ def difficulty_table(extra=None):
     25
     """
     frames = []
-    matrices = [(m.label, m.scores, list(m.topics)) for m in datasets.load_all(["ap"])]
+    matrices: list[tuple[str, ArrayLike, list[str]]] = [
+        (m.label, m.scores, list(m.topics)) for m in datasets.load_all(["ap"])
+    ]
     matrices += [(label, x, [str(t) for t in range(1, np.shape(x)[1] + 1)]) for label, x in (extra or {}).items()]
     for label, scores, topics in matrices:
         s = np.array(scores, dtype=float)
@@ -366,7 +373,7 @@ def difficulty_table(extra=None):
 _GROUPS = ["hard by both", "hard by Eq. 2 only", "hard by Eq. 1 only", "easy by both"]
 
 
-def difficulty_chart(table, initial=TREC8_LABEL):
+def difficulty_chart(table: pd.DataFrame, initial: str = TREC8_LABEL) -> alt.TopLevelMixin:
     """Topics placed by Equation 1 (x) and Equation 2 (y), coloured by the hard half each puts them in.
 
     Examples
@@ -385,7 +392,7 @@ def difficulty_chart(table, initial=TREC8_LABEL):
         scale=alt.Scale(domain=_GROUPS, range=[OKABE_ITO[5], OKABE_ITO[0], OKABE_ITO[4], "#999999"]),
         legend=alt.Legend(orient="bottom", columns=2),
     )
-    return (
+    chart: alt.TopLevelMixin = (
         alt.Chart(table)
         .transform_filter("datum.collection == collection")
         .mark_point(filled=True, size=60)
@@ -399,9 +406,10 @@ def difficulty_chart(table, initial=TREC8_LABEL):
         .add_params(pick)
         .properties(width=330, height=260, usermeta={"irmeans_check": "topic difficulty"})
     )
+    return chart
 
 
-def table_3c(scores, n_splits=N_SPLITS, seed=SEED, ddof=1):
+def table_3c(scores: ArrayLike, n_splits: int = N_SPLITS, seed: int = SEED, ddof: int = 1) -> pd.DataFrame:
     """Table 3(c) of Ravana & Moffat (2009) recomputed, beside the paper's values.
 
     Rows are (scores, split): AP or SP (the standardized scores, with sample
@@ -430,7 +438,7 @@ def table_3c(scores, n_splits=N_SPLITS, seed=SEED, ddof=1):
     return out
 
 
-def sp_split_variants(scores, ddof_values=(1, 0)):
+def sp_split_variants(scores: ArrayLike, ddof_values: Iterable[int] = (1, 0)) -> pd.DataFrame:
     """The SP Hard/Easy and Middle/Rest cells under each reading of the paper we tried.
 
     The SP scores are standardized with each ``ddof``; the halves come from
@@ -453,7 +461,9 @@ def sp_split_variants(scores, ddof_values=(1, 0)):
     return pd.DataFrame(rows, columns=["ddof", "difficulty from", "split", *TABLE_AVERAGES])
 
 
-def resampled_taus(scores, averages, n_bootstrap, bootstrap_splits, seed=SEED):
+def resampled_taus(
+    scores: ArrayLike, averages: Iterable[str], n_bootstrap: int, bootstrap_splits: int, seed: int = SEED
+) -> tuple[dict[str, np.ndarray], float]:
     """What the bootstrap of :func:`irmeans.tau_intervals` does to τ: the mean τ of each average on resamples.
 
     Each resample draws the topics with replacement, as the bootstrap does, and splits it at random
@@ -480,23 +490,27 @@ def resampled_taus(scores, averages, n_bootstrap, bootstrap_splits, seed=SEED):
     for b in range(n_bootstrap):
         columns = rng.integers(0, n, n)
         first, second = consistency.make_halves(s[:, columns], "random", bootstrap_splits, seed=rng)
-        shared += [np.isin(columns[f], columns[g]).sum() for f, g in zip(first, second)]
+        shared += [np.isin(columns[f], columns[g]).sum() for f, g in zip(first, second)]  # type: ignore[index]  # integers(low, high, size): an array
         for spec in averages:
             means[spec][b] = np.nanmean(consistency.halves_tau(s[:, columns], spec, first, second))
     return means, float(np.mean(shared))
 
 
-def _histogram(taus, edges):
+def _histogram(taus: np.ndarray, edges: ArrayLike) -> np.ndarray:
     counts = np.histogram(taus, bins=edges)[0]
     return np.round(counts / taus.size, 6)
 
 
-def _remembered(compute):
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _remembered(compute: Callable[_P, _T]) -> Callable[_P, _T]:
     """``compute`` with its last results kept, by the bytes of its array arguments: a chapter's figure and its text
     use the same splits, computed once. Each call gets copies of what it returns."""
-    kept = {}
+    kept: dict[Any, Any] = {}
 
-    def key(value):
+    def key(value: Any) -> Any:
         if isinstance(value, dict):
             return tuple((k, key(v)) for k, v in value.items())
         if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
@@ -505,27 +519,35 @@ def _remembered(compute):
             return (type(value).__name__, *(key(v) for v in value))
         return value
 
-    def copied(result):
+    def copied(result: Any) -> Any:
         if isinstance(result, tuple):
             return tuple(copied(r) for r in result)
         if isinstance(result, dict):
             return dict(result)
         return result.copy() if hasattr(result, "copy") else result
 
-    def remembered(*args, **kwargs):
+    def remembered(*args: _P.args, **kwargs: _P.kwargs) -> _T:
         k = (tuple(key(a) for a in args), tuple(sorted((n, key(v)) for n, v in kwargs.items())))
         if k not in kept:
             if len(kept) >= 4:
                 kept.pop(next(iter(kept)))
             kept[k] = compute(*args, **kwargs)
-        return copied(kept[k])
+        value: _T = copied(kept[k])
+        return value
 
-    remembered.__doc__, remembered.__name__, remembered.__wrapped__ = compute.__doc__, compute.__name__, compute
+    remembered.__doc__, remembered.__name__ = compute.__doc__, compute.__name__
+    remembered.__wrapped__ = compute  # type: ignore[attr-defined]  # as functools.wraps sets it
     return remembered
 
 
 @_remembered
-def tau_sweep(scores, n_splits=N_SPLITS, seed=SEED, eps_grid=EPS_GRID, bin_width=0.01):
+def tau_sweep(
+    scores: ArrayLike,
+    n_splits: int = N_SPLITS,
+    seed: int = SEED,
+    eps_grid: ArrayLike = EPS_GRID,
+    bin_width: float = 0.01,
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[tuple[str, float | None], np.ndarray]]:
     """Mean τ against ε for εGM and εHM, and the τ of each split: Ravana & Moffat's Figures 1-3 on any matrix.
 
     Their Figure 1 plots εGM and εHM on TREC9, Figure 3 εGM alone (with AM as ε → ∞) on TREC8
@@ -578,7 +600,7 @@ _SWEEP_COLOURS = [OKABE_ITO[0], OKABE_ITO[6], OKABE_ITO[4], OKABE_ITO[2]]
 _SWEEP_SHAPES = ["circle", "square", "triangle-up", "diamond"]
 
 
-def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
+def sweep_chart(curve: pd.DataFrame, density: pd.DataFrame, initial_log_eps: float = SWEEP_START) -> alt.TopLevelMixin:
     """Mean τ against ε (as in Ravana & Moffat's Figure 1; their Figure 3 has the εGM curve alone) above
     the distribution of τ at the chosen ε (as in their Figure 2).
 
@@ -661,12 +683,12 @@ def sweep_chart(curve, density, initial_log_eps=SWEEP_START):
     return alt.vconcat(top, readout, hist).add_params(logeps).properties(usermeta={"irmeans_check": "tau sweep"})
 
 
-def _shipped_scores(measures=None):
+def _shipped_scores(measures: Collection[str] | None = None) -> dict[str, np.ndarray]:
     """The shipped matrices' scores by label (AP only, or every measure)."""
     return {m.label: m.scores for m in datasets.load_all(measures)}
 
 
-def score_density_alt(scores, label=TREC8_LABEL):
+def score_density_alt(scores: ArrayLike, label: str = TREC8_LABEL) -> str:
     """Figure 9.1's alt text, for the chapter's matrix."""
     return (
         "Bars of the share of scores in each bin of width 0.05 from 0 to 1, with a separate bar for scores of "
@@ -674,7 +696,7 @@ def score_density_alt(scores, label=TREC8_LABEL):
     )
 
 
-def score_density_state(summary):
+def score_density_state(summary: pd.DataFrame) -> Callable[..., str]:
     """Figure 9.1's words for each matrix the select offers, ``state(matrix)``: its shares of zeros and of scores
     at most 0.1 (:func:`score_density_table`'s ``summary``), as its read-out prints them.
 
@@ -685,14 +707,14 @@ def score_density_state(summary):
     """
     rows = summary.set_index("matrix")
 
-    def state(matrix):
+    def state(matrix: str) -> str:
         row = rows.loc[matrix]
         return f"For {matrix}: {row.zeros:.1%} of the scores are 0 and {row.low:.1%} are at most 0.1."
 
     return state
 
 
-def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
+def score_density_figure(scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL) -> VegaLiteFigure:
     """Figure 9.1: the distribution of the scores of every shipped matrix, the select at the chapter's matrix
     (``scores``, systems × topics, named ``label``; added to the select if it is not a shipped one).
 
@@ -712,7 +734,7 @@ def score_density_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     )
 
 
-def difficulty_alt(scores, label=TREC8_LABEL):
+def difficulty_alt(scores: ArrayLike, label: str = TREC8_LABEL) -> str:
     """Figure 9.2's alt text, for the chapter's matrix."""
     return (
         "Scatter plot of the topics of the chosen collection: Equation 1 difficulty (1 minus mean AP) across, "
@@ -720,7 +742,7 @@ def difficulty_alt(scores, label=TREC8_LABEL):
     )
 
 
-def difficulty_state(table):
+def difficulty_state(table: pd.DataFrame) -> Callable[..., str]:
     """Figure 9.2's words for each collection the select offers, ``state(collection)``: how many of the hard topics
     by Equation 2 are hard by Equation 1 too (:func:`difficulty_table`'s rows).
 
@@ -732,14 +754,14 @@ def difficulty_state(table):
     """
     counts = table.assign(both=table.hard_eq1 & table.hard_eq2).groupby("collection")[["both", "hard_eq2"]].sum()
 
-    def state(collection):
+    def state(collection: str) -> str:
         both, hard = (int(v) for v in counts.loc[collection])
         return f"For {collection}, {both} of the {hard} hard topics by Equation 2 are also hard by Equation 1."
 
     return state
 
 
-def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
+def difficulty_figure(scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL) -> VegaLiteFigure:
     """Figure 9.2: each topic's difficulty by Equations 1 and 2, for every shipped AP collection, the select at the
     chapter's matrix (added to the select if it is not a shipped AP matrix).
 
@@ -759,7 +781,7 @@ def difficulty_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
     )
 
 
-def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL):
+def sweep_alt(curve: pd.DataFrame, n_splits: int = N_SPLITS, label: str = TREC8_LABEL) -> str:
     """Figure 9.3's alt text, for the sweep (:func:`tau_sweep`'s ``curve``) of the chapter's matrix."""
     flat = curve[curve.log_eps.isna()].set_index("average").mean_tau
     gm = curve[curve.average == "εGM"].set_index("log_eps").mean_tau
@@ -778,7 +800,9 @@ def sweep_alt(curve, n_splits=N_SPLITS, label=TREC8_LABEL):
     )
 
 
-def sweep_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL, n_splits=N_SPLITS, seed=SEED):
+def sweep_figure(
+    scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL, n_splits: int = N_SPLITS, seed: int = SEED
+) -> VegaLiteFigure:
     """Figure 9.3 for the chapter's matrix (systems × topics): mean τ against ε over ``n_splits`` random splits,
     the slider at log10 ε = :data:`SWEEP_START`. The sweep is :func:`tau_sweep`'s, computed once for the chapter's
     text and its figure.
@@ -800,7 +824,7 @@ def sweep_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL, n_splits=N_SPLITS, see
     )
 
 
-def sweep_state(curve):
+def sweep_state(curve: pd.DataFrame) -> Callable[..., str]:
     """Figure 9.3's words for each setting of its slider, ``state(logeps)``: the four mean τ its read-out prints
     (:func:`tau_sweep`'s ``curve``).
 
@@ -812,7 +836,7 @@ def sweep_state(curve):
     """
     flat = curve[curve.log_eps.isna()].set_index("average").mean_tau
 
-    def state(logeps):
+    def state(logeps: float) -> str:
         at = curve[np.isclose(curve.log_eps, logeps, atol=1e-6)].set_index("average").mean_tau
         if at.empty:
             raise LookupError(logeps)
@@ -849,8 +873,12 @@ _MEASURE_COLOURS = {
 
 @_remembered
 def replication_tables(
-    n_splits=REPLICATION_SPLITS, seed=SEED, eps_grid=REPLICATION_EPS_GRID, matrices=None, extra=None
-):
+    n_splits: int = REPLICATION_SPLITS,
+    seed: int = SEED,
+    eps_grid: ArrayLike = REPLICATION_EPS_GRID,
+    matrices: Sequence[str] | None = None,
+    extra: Mapping[str, ArrayLike] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Mean τ of each average on each shipped matrix, over the same random splits.
 
     Parameters
@@ -931,12 +959,12 @@ INTERVAL_BOOTSTRAP, INTERVAL_BOOTSTRAP_SPLITS = 200, 20
 
 @_remembered
 def replication_intervals(
-    n_splits=REPLICATION_SPLITS,
-    seed=SEED,
-    n_bootstrap=INTERVAL_BOOTSTRAP,
-    bootstrap_splits=INTERVAL_BOOTSTRAP_SPLITS,
-    matrices=None,
-):
+    n_splits: int = REPLICATION_SPLITS,
+    seed: int = SEED,
+    n_bootstrap: int = INTERVAL_BOOTSTRAP,
+    bootstrap_splits: int = INTERVAL_BOOTSTRAP_SPLITS,
+    matrices: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """Each average's difference in mean τ from the AM's on each shipped matrix, with its two 95 % intervals.
 
     :func:`irmeans.tau_intervals` on every matrix: the interval over splits (how far other random splits of the
@@ -981,7 +1009,7 @@ def replication_intervals(
         )
         for spec, name in INTERVAL_AVERAGES.items():
             r = report.rows[spec_label(spec)]
-            low, high = r.difference_over_topics.low, r.difference_over_topics.high
+            low, high = r.difference_over_topics.low, r.difference_over_topics.high  # type: ignore[union-attr]  # bootstrapped: it has one
             verdict = "more consistent" if low > 0 else "less consistent" if high < 0 else "undecided"
             rows.append(
                 {
@@ -990,8 +1018,8 @@ def replication_intervals(
                     "measure": datasets.MEASURES[m.measure],
                     "average": name,
                     "difference": r.difference,
-                    "splits_low": r.difference_over_splits.low,
-                    "splits_high": r.difference_over_splits.high,
+                    "splits_low": r.difference_over_splits.low,  # type: ignore[union-attr]  # bootstrapped: it has one
+                    "splits_high": r.difference_over_splits.high,  # type: ignore[union-attr]  # bootstrapped: it has one
                     "topics_low": low,
                     "topics_high": high,
                     "verdict": verdict,
@@ -1012,12 +1040,12 @@ FORM_AND_EPS_COMPARISONS = (
 
 @_remembered
 def form_and_eps_intervals(
-    n_splits=REPLICATION_SPLITS,
-    seed=SEED,
-    n_bootstrap=INTERVAL_BOOTSTRAP,
-    bootstrap_splits=INTERVAL_BOOTSTRAP_SPLITS,
-    matrices=None,
-):
+    n_splits: int = REPLICATION_SPLITS,
+    seed: int = SEED,
+    n_bootstrap: int = INTERVAL_BOOTSTRAP,
+    bootstrap_splits: int = INTERVAL_BOOTSTRAP_SPLITS,
+    matrices: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """The form or the ε: each comparison of :data:`FORM_AND_EPS_COMPARISONS` on each shipped matrix, with its
     two 95 % intervals, as :func:`replication_intervals` gives each average's difference from the AM.
 
@@ -1053,7 +1081,7 @@ def form_and_eps_intervals(
             continue
         m = datasets.load(entry.collection, entry.measure)
         scores = np.array(m.scores)
-        by_baseline = {}
+        by_baseline: dict[str, Any] = {}
         for _, spec, baseline in FORM_AND_EPS_COMPARISONS:
             by_baseline.setdefault(baseline, []).append(spec)
         reports = {
@@ -1070,7 +1098,7 @@ def form_and_eps_intervals(
         }
         for name, spec, baseline in FORM_AND_EPS_COMPARISONS:
             r = reports[baseline].rows[spec_label(spec)]
-            low, high = r.difference_over_topics.low, r.difference_over_topics.high
+            low, high = r.difference_over_topics.low, r.difference_over_topics.high  # type: ignore[union-attr]  # bootstrapped: it has one
             rows.append(
                 {
                     "matrix": m.label,
@@ -1078,8 +1106,8 @@ def form_and_eps_intervals(
                     "measure": datasets.MEASURES[m.measure],
                     "comparison": name,
                     "difference": r.difference,
-                    "splits_low": r.difference_over_splits.low,
-                    "splits_high": r.difference_over_splits.high,
+                    "splits_low": r.difference_over_splits.low,  # type: ignore[union-attr]  # bootstrapped: it has one
+                    "splits_high": r.difference_over_splits.high,  # type: ignore[union-attr]  # bootstrapped: it has one
                     "topics_low": low,
                     "topics_high": high,
                     "verdict": "higher" if low > 0 else "lower" if high < 0 else "undecided",
@@ -1088,7 +1116,7 @@ def form_and_eps_intervals(
     return pd.DataFrame(rows)
 
 
-def spearman_interval(rho, n, level=0.95):
+def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, float]:
     """A confidence interval of Spearman's correlation ``rho`` over ``n`` independent pairs, by Fisher's z.
 
     ``arctanh(rho)`` is taken as normal with variance ``1.06 / (n - 3)``, the approximation of Fieller, Hartley and
@@ -1118,7 +1146,7 @@ DEFAULT_BOOTSTRAP, DEFAULT_BOOTSTRAP_SPLITS = 1000, 50
 DEFAULT_INTERVALS = Path(__file__).resolve().parents[1] / "data" / "ch09_intervals_at_defaults.csv"
 
 
-def write_default_intervals(path=DEFAULT_INTERVALS, matrices=None):
+def write_default_intervals(path: Path = DEFAULT_INTERVALS, matrices: Sequence[str] | None = None) -> pd.DataFrame:
     """Compute :func:`replication_intervals` at the command's default bootstrap and write it to ``path`` (CSV).
 
     Parameters
@@ -1133,7 +1161,7 @@ def write_default_intervals(path=DEFAULT_INTERVALS, matrices=None):
     DataFrame
         What was written: the columns of :func:`replication_intervals`, every number rounded to 12 decimals.
     """
-    table = replication_intervals.__wrapped__(
+    table = replication_intervals.__wrapped__(  # type: ignore[attr-defined]  # set by _remembered
         n_bootstrap=DEFAULT_BOOTSTRAP, bootstrap_splits=DEFAULT_BOOTSTRAP_SPLITS, matrices=matrices
     )
     numbers = table.select_dtypes("number").columns
@@ -1143,7 +1171,7 @@ def write_default_intervals(path=DEFAULT_INTERVALS, matrices=None):
     return table
 
 
-def default_intervals():
+def default_intervals() -> pd.DataFrame:
     """The stored :data:`DEFAULT_INTERVALS`, as :func:`replication_intervals` returns its table.
 
     Examples
@@ -1155,7 +1183,7 @@ def default_intervals():
     return pd.read_csv(DEFAULT_INTERVALS)
 
 
-def verdict_changes(ours, defaults):
+def verdict_changes(ours: pd.DataFrame, defaults: pd.DataFrame) -> pd.DataFrame:
     """How the verdicts of two runs of :func:`replication_intervals` compare: a table of (ours, defaults) counts.
 
     Examples
@@ -1169,7 +1197,7 @@ def verdict_changes(ours, defaults):
     return pd.crosstab(both.verdict, both.verdict_default)
 
 
-def win_counts(intervals):
+def win_counts(intervals: pd.DataFrame) -> pd.DataFrame:
     """For each average, on how many matrices it is more consistent than the AM, less, or neither, by the intervals.
 
     Examples
@@ -1187,7 +1215,7 @@ def win_counts(intervals):
     return counts.rename_axis(index=None, columns=None)
 
 
-def replication_points(wide, eps_grid=REPLICATION_EPS_GRID):
+def replication_points(wide: pd.DataFrame, eps_grid: ArrayLike = REPLICATION_EPS_GRID) -> pd.DataFrame:
     """Figure 9.4's points: one row per matrix and ε of the εGM (``log_eps``), with ``low`` (the share of scores at
     most 0.1), the mean τ of the AM, trec_eval's GM and the εGM, and the εGM's ``gain`` over the AM.
 
@@ -1218,7 +1246,7 @@ def replication_points(wide, eps_grid=REPLICATION_EPS_GRID):
     return pd.concat(points, ignore_index=True)
 
 
-def _around(values, pad=0.04, lo=None, hi=None):
+def _around(values: ArrayLike, pad: float = 0.04, lo: float | None = None, hi: float | None = None) -> list[float]:
     """A scale's domain that holds ``values`` with ``pad`` of their range to spare on each side, within [lo, hi]:
     no point over the plot's edge, and no empty half (a share axis from −10 %, a τ axis to 1.1)."""
     v = np.asarray(values, dtype=float)
@@ -1228,7 +1256,12 @@ def _around(values, pad=0.04, lo=None, hi=None):
     return [a if lo is None else max(lo, a), b if hi is None else min(hi, b)]
 
 
-def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0, initial_measure="all"):
+def replication_chart(
+    wide: pd.DataFrame,
+    eps_grid: ArrayLike = REPLICATION_EPS_GRID,
+    initial_log_eps: float = -2.0,
+    initial_measure: str = "all",
+) -> alt.TopLevelMixin:
     """Figures 9 and 10 of Ravana & Moffat from the real data, one point per matrix, side by side (stacked on a
     narrow screen): (a) the share of scores at most 0.1 against τ(εGM) − τ(AM); (b) mean τ of trec_eval's GM
     against that of the εGM, with the diagonal. A slider sets the ε of the εGM; a select picks a measure to
@@ -1294,7 +1327,7 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
             ),
             y=alt.Y("gain:Q", title="τ(εGM) − τ(AM)", scale=alt.Scale(domain=gain_domain, nice=False)),
             color=colour,
-            stroke=colour.to_dict() | {"legend": None},
+            stroke=colour.to_dict() | {"legend": None},  # type: ignore[operator]  # a channel's dict
             shape=shape,
             fillOpacity=lit,
             tooltip=tooltip,
@@ -1316,7 +1349,7 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
             ),
             y=alt.Y("gm:Q", title="Mean τ, εGM at the chosen ε", scale=alt.Scale(domain=tau_domain, nice=False)),
             color=colour,
-            stroke=colour.to_dict() | {"legend": None},
+            stroke=colour.to_dict() | {"legend": None},  # type: ignore[operator]  # a channel's dict
             shape=shape,
             fillOpacity=lit,
             tooltip=tooltip,
@@ -1336,11 +1369,12 @@ def replication_chart(wide, eps_grid=REPLICATION_EPS_GRID, initial_log_eps=-2.0,
         .properties(width=330, height=18)
     )
     panels = alt.hconcat(fig9, fig10).resolve_scale(color="shared", shape="shared")
-    chart = alt.vconcat(readout, panels).add_params(logeps, measure).resolve_scale(color="shared")
-    return chart.properties(usermeta={"irmeans_check": "replication"})
+    chart: alt.TopLevelMixin = alt.vconcat(readout, panels).add_params(logeps, measure).resolve_scale(color="shared")
+    chart = chart.properties(usermeta={"irmeans_check": "replication"})
+    return chart
 
 
-def replication_alt(wide, chapter=None):
+def replication_alt(wide: pd.DataFrame, chapter: str | None = None) -> str:
     """Figure 9.4's alt text, for its table (:func:`replication_tables`'s ``wide``): what it shows at any setting;
     ``chapter`` names the chapter's matrix if the figure adds it (:func:`replication_state` says what it shows at
     one)."""
@@ -1356,7 +1390,7 @@ def replication_alt(wide, chapter=None):
     )
 
 
-def replication_state(points):
+def replication_state(points: pd.DataFrame) -> Callable[..., str]:
     """Figure 9.4's words for a setting of its controls, ``state(logeps, measure)``, from its points
     (:func:`replication_points`): what its read-out counts at that ε, and where the highlighted measure's points are.
 
@@ -1367,7 +1401,7 @@ def replication_state(points):
     'At log10 ε = −2, εGM is above the AM on 0 of'
     """
 
-    def state(logeps, measure):
+    def state(logeps: float, measure: str) -> str:
         at = points[np.isclose(points.log_eps, logeps, atol=1e-6)]
         if at.empty:
             raise LookupError(logeps)
@@ -1386,7 +1420,7 @@ def replication_state(points):
     return state
 
 
-def replication_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
+def replication_figure(scores: ArrayLike = EXAMPLE["ap"], label: str = TREC8_LABEL) -> VegaLiteFigure:
     """Figure 9.4: the split-half test on every shipped matrix, and on the chapter's (``scores``, systems × topics,
     named ``label``) if it is not one of them.
 
@@ -1407,7 +1441,7 @@ def replication_figure(scores=EXAMPLE["ap"], label=TREC8_LABEL):
 
 #: The chapter's numbered figures, by label: the calls that make them as the chapter shows them. All are made from
 #: the TREC runs' scores, and carry their attribution.
-FIGURES = {
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {
     "fig-ch9-scores": score_density_figure,
     "fig-ch9-difficulty": difficulty_figure,
     "fig-ch9-sweep": sweep_figure,
@@ -1426,10 +1460,10 @@ CH9_HALF2 = (0.33, 0.38, 0.25, 0.21)  # and on the second: S1 and S2 swap places
 @selfcheck("sc-ch9-tau")
 def ch9_tau() -> Number:
     """Kendall's τ between the system orders of two halves that swap one pair of four systems."""
-    return Number(irmeans.kendall_tau(CH9_HALF1, CH9_HALF2), decimals=3)
+    return Number(float(irmeans.kendall_tau(CH9_HALF1, CH9_HALF2)), decimals=3)
 
 
 @selfcheck("sc-ch9-one-zero")
 def ch9_one_zero() -> Number:
     """εGM (ε = 10⁻⁵) of a half of 25 topics: one zero, 24 topics at 0.3."""
-    return Number(irmeans.geometric_mean([0.0] + [0.3] * 24, eps=1e-5), decimals=3)
+    return Number(float(irmeans.geometric_mean([0.0] + [0.3] * 24, eps=1e-5)), decimals=3)

@@ -12,9 +12,15 @@ Examples
 
 from __future__ import annotations
 
-import irmeans
+from collections.abc import Callable
+from typing import Any
 
-from irmeans_book.plots import example
+import irmeans
+import numpy as np
+from irmeans import ScoreMatrix
+from numpy.typing import ArrayLike
+
+from irmeans_book.plots import VegaLiteFigure, example
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES", "ROBUST_PAIR", "robust_disagreeing_pair"]
@@ -24,14 +30,14 @@ SCORES_A = example([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])
 SCORES_B = example([0.36, 0.34, 0.31, 0.29, 0.27, 0.25, 0.22, 0.20, 0.12, 0.09])
 
 #: The chapter's example by the names its notebook gives it: checks of the text are strict on it (irmeans_book.claims).
-EXAMPLE = {"a": SCORES_A, "b": SCORES_B}
+EXAMPLE: dict[str, Any] = {"a": SCORES_A, "b": SCORES_B}
 
 #: The pair of 2004 Robust track runs the chapter compares in full (MAP's preferred run first), which its
 #: command line names: :func:`robust_disagreeing_pair` finds it, and the chapter checks that it still does.
 ROBUST_PAIR = ("sys90", "sys27")
 
 
-def robust_disagreeing_pair(matrix):
+def robust_disagreeing_pair(matrix: ScoreMatrix) -> tuple[str, str]:
     """The pair of runs with the largest MAP difference among those MAP and trec_eval's GMAP order oppositely.
 
     Chapter 7's table (:func:`irmeans_book.chapters.ch07_map_gmap_mrr.disagreeing_pairs`), first row:
@@ -50,7 +56,7 @@ def robust_disagreeing_pair(matrix):
 
 
 #: The chapter's numbered figures: it has none.
-FIGURES: dict = {}
+FIGURES: dict[str, Callable[[], VegaLiteFigure]] = {}
 
 
 # ---------------------------------------------------------------------------
@@ -59,7 +65,7 @@ FIGURES: dict = {}
 
 CH10_A = (0.0, 0.8, 0.8, 0.8)
 CH10_B = (0.4, 0.4, 0.4, 0.4)
-CH10_AVERAGES = {
+CH10_AVERAGES: dict[str, Callable[[ArrayLike], float | np.ndarray]] = {
     "the arithmetic mean": irmeans.arithmetic_mean,
     "the median": irmeans.median,
     "the geometric mean with ε = 0.01 added": lambda x: irmeans.geometric_mean(x, eps=0.01),
@@ -77,4 +83,4 @@ def ch10_prefers_b() -> Choice:
 @selfcheck("sc-ch10-floor")
 def ch10_floor() -> Number:
     """trec_eval's gm_map of system C: the floor form with ε = 10⁻⁵."""
-    return Number(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor"), decimals=3)
+    return Number(float(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor")), decimals=3)

@@ -30,6 +30,9 @@ class Output:
             self.fd = None
 
     def write(self, text: str) -> None:
+        """Write all of ``text``: through the stream, or encoded and written with ``os.write`` until every
+        byte is out; an ``OSError`` if standard output is closed or a write fails.
+        """
         if self.stream is None:
             raise OSError(errno.EBADF, "standard output is closed")
         if self.fd is None:
@@ -44,6 +47,7 @@ class Output:
             view = view[done:]
 
     def flush(self) -> None:
+        """Flush the stream, where text goes through it (``os.write`` keeps nothing back)."""
         if self.stream is not None and self.fd is None:
             self.stream.flush()
 

@@ -87,6 +87,12 @@ def shown_name(name: object) -> str:
 def check_differences(
     pairs: Sequence[str], columns: Sequence[str], topics: Sequence[str], differences: Any
 ) -> np.ndarray:
+    """``differences`` as a float array of shape (pairs, columns, topics), or an
+    :class:`~irmeans.IrmeansError` naming the shape it has and the one it needs.
+
+    >>> check_differences(["A-B"], ["map"], ["401", "402"], [[[0.1, -0.2]]]).shape
+    (1, 1, 2)
+    """
     d = np.asarray(differences, dtype=np.float64)
     if d.shape != (len(pairs), len(columns), len(topics)):
         raise IrmeansError(

@@ -125,6 +125,7 @@ class CatalogEntry:
 
     @property
     def name(self) -> str:
+        """The matrix's name, ``collection_measure`` (``"adhoc5_ap"``): what :func:`load` takes."""
         return f"{self.collection}_{self.measure}"
 
 

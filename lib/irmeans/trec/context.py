@@ -82,6 +82,7 @@ class Context:
         return value_at(g.idcg_cum, starts, length, k).astype(np.float64)
 
     def idcg_total(self, gains: Gains | None = None) -> np.ndarray:
+        """The DCG of the whole ideal ranking, per topic: :meth:`idcg_at` at the ideal ranking's length."""
         _, _, _, _, length = self.gained(gains).ideal
         return self.idcg_at(length, gains)
 

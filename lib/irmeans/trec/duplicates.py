@@ -28,15 +28,24 @@ class Rows(Protocol):
     """What a duplicate's message needs of qrels or a run (:class:`~.files.Qrels`, :class:`~.files.Run`)."""
 
     @property
-    def topic_ids(self) -> list[bytes]: ...
+    def topic_ids(self) -> list[bytes]:
+        """The topic ids, indexed by the codes of :attr:`topic_codes`."""
+
     @property
-    def topic_codes(self) -> np.ndarray: ...
+    def topic_codes(self) -> np.ndarray:
+        """Each row's topic, coded (an index into :attr:`topic_ids`)."""
+
     @property
-    def docno_strings(self) -> Strings: ...
+    def docno_strings(self) -> Strings:
+        """Each row's document number."""
+
     @property
-    def source(self) -> str: ...
+    def source(self) -> str:
+        """The file the rows were read from, as messages name it."""
+
     @property
-    def lines(self) -> np.ndarray | ConsecutiveLines | None: ...
+    def lines(self) -> np.ndarray | ConsecutiveLines | None:
+        """Each row's line number in the file (None where the rows came from arrays, not a file)."""
 
 
 def topic_bits(topics: int) -> int:

@@ -242,9 +242,11 @@ class Errors:
 
     @property
     def found(self) -> bool:
+        """Whether a bad value or a duplicate is kept, to be raised by :meth:`raise_found`."""
         return self.value is not None or self.duplicate is not None
 
     def raise_found(self) -> None:
+        """Raise the error kept, if any: a bad value before a duplicate."""
         if self.value is not None:
             raise line_error(self.source, self.value.line, self.value.message) from None
         if self.duplicate is not None:
@@ -405,6 +407,7 @@ def _collect(source: str, layout: Layout, errors: Errors) -> tuple[TopicTable, P
 
 
 def lines_of(piece: Piece) -> ConsecutiveLines | np.ndarray:
+    """The line numbers of ``piece``'s rows: its array, or its ``(first, count)`` as :class:`ConsecutiveLines`."""
     return ConsecutiveLines(piece.lines[1], piece.lines[0]) if isinstance(piece.lines, tuple) else piece.lines
 
 
@@ -501,6 +504,7 @@ class Rows:
         return self.one is not None or self.rows is not None
 
     def add(self, piece: Piece) -> None:
+        """Take ``piece`` (an empty one is left out): kept as it is while it is the only one, gathered after."""
         if not len(piece):
             return
         if self.one is None and self.rows is None:
@@ -518,6 +522,7 @@ class Rows:
         return int(self.one.codes[0]) if self.one is not None else int(self.rows.codes[0]) if self.rows else -1
 
     def piece(self) -> Piece:
+        """The rows added, as one piece (only asked for once something was added)."""
         if self.one is not None:
             return self.one
         assert self.rows is not None  # only asked for when something was added

@@ -70,6 +70,7 @@ class Gains:
         return out
 
     def key(self) -> tuple[tuple[tuple[int, float], ...], int]:
+        """A hashable key of these gains (their entries and shift): equal gains, equal keys."""
         return tuple(self.entries), self.shift
 
     def for_ratios(self) -> Gains:

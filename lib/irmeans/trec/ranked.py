@@ -237,6 +237,7 @@ class Ranked:
 
     @property
     def ntopics(self) -> int:
+        """The number of topics."""
         return len(self.topics)
 
     @cached_property

@@ -40,12 +40,19 @@ class RunBlocks(Protocol):
     """
 
     @property
-    def topic_ids(self) -> list[bytes]: ...
+    def topic_ids(self) -> list[bytes]:
+        """Every topic id of the run, once :meth:`map` has run."""
+
     @property
-    def runid(self) -> str: ...
+    def runid(self) -> str:
+        """The run's tag (its last field), once :meth:`map` has run."""
+
     @property
-    def source(self) -> str: ...
-    def map(self, f: Callable[[Run], _T]) -> list[_T]: ...
+    def source(self) -> str:
+        """The run's file, as messages name it."""
+
+    def map(self, f: Callable[[Run], _T]) -> list[_T]:
+        """``f`` of each block of whole topics, in file order."""
 
 
 class InMemory:
@@ -56,6 +63,7 @@ class InMemory:
         self.topic_ids, self.runid, self.source = run.topic_ids, run.runid, run.source
 
     def map(self, f: Callable[[Run], _T]) -> list[_T]:
+        """``[f(run)]``: the run in memory is one block."""
         return [f(self.run)]
 
 

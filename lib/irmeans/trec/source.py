@@ -135,6 +135,9 @@ class Source:
             self.errors = (OSError, EOFError, zlib.error)
 
     def readinto(self, view: memoryview) -> int:
+        """Read into ``view``; return the number of bytes read (0 at the end). A file that cannot be read
+        (a broken gzip stream, an I/O error) raises :class:`~irmeans.FileFormatError` naming it.
+        """
         try:
             return self.fh.readinto(view)
         except self.errors as exc:
@@ -143,6 +146,7 @@ class Source:
             raise FileFormatError(f"{kind} ({what})", path=self.name) from None
 
     def close(self) -> None:
+        """Close the file, if it was opened here (standard input is left open)."""
         if self.own:
             (self.raw if self.gz else self.fh).close()
 
@@ -171,6 +175,7 @@ class Chunk:
 
     @property
     def buf(self) -> np.ndarray:
+        """The chunk's bytes, ``raw``, as a numpy array of uint8 (no copy)."""
         return np.frombuffer(self.raw, dtype=np.uint8)
 
     @property

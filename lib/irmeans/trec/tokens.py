@@ -111,6 +111,7 @@ class TopicTable:
         self.code: dict[bytes, int] = {}
 
     def ids(self) -> list[bytes]:
+        """The topic ids, in order of their codes (of first appearance)."""
         return list(self.code)
 
     def code_ids(self, ids: list[bytes]) -> np.ndarray:
@@ -195,6 +196,11 @@ class ConsecutiveLines:
         return np.asarray(self)[i]
 
     def tolist(self) -> list[int]:
+        """The line numbers as a list.
+
+        >>> ConsecutiveLines(3, 10).tolist()
+        [10, 11, 12]
+        """
         return list(range(self.first, self.first + self.n))
 
 
@@ -213,6 +219,11 @@ def line_numbers(parts: list[tuple[int, int] | np.ndarray]) -> ConsecutiveLines 
 
 
 def line_error(source: str, line: SupportsInt, message: str) -> FileFormatError:
+    """A :class:`~irmeans.FileFormatError` for line ``line`` of ``source`` that says ``message``.
+
+    >>> str(line_error("qrels.txt", 7, "too few fields"))
+    'qrels.txt:7: too few fields'
+    """
     return FileFormatError(message, path=source, line=int(line))
 
 
@@ -296,9 +307,13 @@ class Lines:
         return len(self.count)
 
     def line_numbers(self) -> np.ndarray | ConsecutiveLines:
+        """Each kept line's number in the file: an array, or :class:`ConsecutiveLines` where every line is kept."""
         return ConsecutiveLines(self.lines[1], self.lines[0]) if isinstance(self.lines, tuple) else self.lines
 
     def check_counts(self, source: str, need: int, exact: bool, what: str) -> None:
+        """Raise a :class:`~irmeans.FileFormatError` for the first line with fewer than ``need`` fields (or, with
+        ``exact``, other than ``need``), naming its line and ``what`` the file is.
+        """
         if self.regular:
             return
         bad = self.count < need
