@@ -38,6 +38,8 @@ import re
 import zlib
 from pathlib import Path
 
+from irmeans_book.controls import controls
+
 __all__ = [
     "SLIDE_WIDTH",
     "SLIDE_CONFIG",
@@ -214,8 +216,6 @@ def setting_lines(spec: dict) -> list[str]:
     >>> setting_lines({"mark": "point"})
     []
     """
-    from irmeans_book.plots import controls
-
     parts: list[str] = []
     boxes: list = []  # a run of checkboxes: three or more are named by those ticked
 
