@@ -22,7 +22,7 @@ from irmeans_book.prose import MYST_MIMETYPE  # noqa: E402
 CONF = f"""
 import sys
 sys.path.insert(0, {str(BOOK)!r})
-extensions = ["myst_nb", "irmeans_kernel", "irmeans_eval"]
+extensions = ["myst_nb", "irmeans_eval"]
 nb_execution_mode = {{mode!r}}
 nb_execution_timeout = 60
 exclude_patterns = ["_build"]
