@@ -79,7 +79,7 @@ def test_setup_registers_the_renderer_first_for_html():
             add_directive=directives.__setitem__,
         )
     )
-    assert scripts == [irmeans_site.PAGE_JS, irmeans_site.TOGGLE_JS]  # on every page
+    assert scripts == [irmeans_site.PAGE_JS, irmeans_site.TOGGLE_JS, irmeans_site.ACCESS_JS]  # on every page
     assert irmeans_site.VegaLiteSiteRenderer in load_mime_renders()
     order = get_mime_priority("html", ())
     assert order.index(plots.VEGALITE_MIMETYPE) < order.index("text/html") < order.index("text/plain")
