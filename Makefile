@@ -123,9 +123,31 @@ REPORTS := _build/test-reports
 test: system-for-tests venv $(ASSETS)
 	$(BIN)/python tests/make_test.py
 
+# The two-minute check, for every commit (CONTRIBUTING.md): lint (make lint), the library's tests without the
+# property and combination tests (make standalone runs those), and the book's tests without those marked slow
+# (tests/book/conftest.py: they build a site, a PDF or release files, or execute chapters; make test runs them).
+# The four parts (lint, tests/lib, tests/trec, tests/book) run at once, each to its end, their output printed in
+# turn; any failure fails the target. make test stays the whole proof.
+CHECK_LOG := _build/check
+# pytest with Ctrl-C as Python has it: a shell starts a background job with Ctrl-C ignored, and the library's tests
+# send it (a reader's Ctrl-C still stops every part).
+CHECK_PYTEST := $(BIN)/python -c "import signal, sys, pytest; signal.signal(signal.SIGINT, signal.default_int_handler); \
+	sys.exit(pytest.main(sys.argv[1:]))" -q -p no:cacheprovider
+.PHONY: check
+check: venv
+	@mkdir -p $(CHECK_LOG); \
+	$(MAKE) --no-print-directory lint > $(CHECK_LOG)/lint.log 2>&1 & lint=$$!; \
+	$(CHECK_PYTEST) tests/lib -m "not property and not combinations" > $(CHECK_LOG)/lib.log 2>&1 & lib=$$!; \
+	$(CHECK_PYTEST) tests/trec -m "not property and not combinations" > $(CHECK_LOG)/trec.log 2>&1 & trec=$$!; \
+	$(CHECK_PYTEST) tests/book -m "not slow" > $(CHECK_LOG)/book.log 2>&1 & book=$$!; \
+	wait $$lint; lint=$$?; wait $$lib; lib=$$?; wait $$trec; trec=$$?; wait $$book; book=$$?; \
+	for part in lint lib trec book; do echo "== $$part"; tail -n 40 $(CHECK_LOG)/$$part.log; done; \
+	echo "== check: lint $$lint, tests/lib $$lib, tests/trec $$trec, tests/book $$book (0: passed)"; \
+	test $$lint -eq 0 -a $$lib -eq 0 -a $$trec -eq 0 -a $$book -eq 0
+
 .PHONY: lint standalone environments
-# ruff on everything, then mypy, strict, on the library (its settings: [tool.mypy] in pyproject.toml); all three
-# run, and any failure fails the target.
+# ruff on everything, then mypy, strict, on the library and the book's code (its settings: [tool.mypy] in
+# pyproject.toml); all three run, and any failure fails the target.
 lint: venv
 	@status=0; \
 	$(BIN)/ruff check . || status=1; \

@@ -17,6 +17,11 @@ extension makes that read as Jupyter reads it:
   numbers, document titles and citations are Sphinx's own, linked.
 - The expressions allowed are :data:`irmeans_book.prose.EVAL_PATTERN`
   (myst-nb's ``nb_eval_name_regex``).
+- **myst-nb's internals are changed in one place.** :data:`PATCHES` lists each change
+  (what it replaces, the parameters it expects there, why); :func:`setup` checks each
+  against the installed myst-nb before making it and stops the build naming the one
+  that no longer fits, and tests/book/test_eval_extension.py checks each by name, so
+  that a myst-nb upgrade fails one test that says which.
 - **JupyterLab's front matter is taken off.** A chapter's first cell starts with MyST
   front matter that numbers its exercises for jupyterlab-myst
   (``book/scripts/execute_notebooks.py``); myst-nb reads no front matter from a
@@ -26,8 +31,11 @@ extension makes that read as Jupyter reads it:
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from irmeans_book.prose import EVAL_PATTERN, MYST_MIMETYPE, without_front_matter
@@ -114,15 +122,90 @@ def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = without_lab_front_matter(source[0])
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
+def _add_renderer() -> None:
     # myst-nb finds mime renderers through entry points and caches the list;
     # the book registers its own without packaging a plugin.
     plugins = render.load_mime_renders()
     if MystRenderer not in plugins:
         plugins.append(MystRenderer)
+
+
+def _record_the_cell() -> None:
     MditRenderMixin.render_nb_cell_markdown = render_nb_cell_markdown
-    # The site is built from the stored outputs (execution off): its client reads the stored results.
+
+
+def _read_stored_results() -> None:
     NotebookClientBase.eval_variable = stored_eval
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One change the site makes to myst-nb's internals: the attribute it replaces or uses, the parameters that
+    attribute takes (the replacement takes the same), how it is made and why."""
+
+    name: str
+    owner: object
+    attribute: str
+    parameters: tuple[str, ...]
+    make: Callable[[], None]
+    why: str
+
+    def misfit(self) -> str | None:
+        """What no longer fits in the installed myst-nb (None if all does): the attribute gone, or its parameters."""
+        where = f"{getattr(self.owner, '__module__', '')}.{getattr(self.owner, '__name__', self.owner)}"
+        target = getattr(self.owner, self.attribute, None)
+        if not callable(target):
+            return f"{where}.{self.attribute} is gone"
+        # The original, if this patch is made already: its parameters are what must still fit.
+        original = _ORIGINALS.get(self.name, target)
+        found = tuple(inspect.signature(original).parameters)
+        if found != self.parameters:
+            return f"{where}.{self.attribute} takes {found}, not {self.parameters}"
+        return None
+
+    def apply(self) -> None:
+        """Make the change, after checking that it fits; ``RuntimeError`` naming the patch if it does not."""
+        problem = self.misfit()
+        if problem:
+            raise RuntimeError(f"the book's myst-nb patch {self.name!r} ({self.why}) no longer fits: {problem}")
+        _ORIGINALS.setdefault(self.name, getattr(self.owner, self.attribute))
+        self.make()
+
+
+_ORIGINALS: dict[str, Callable[..., Any]] = {}
+
+#: Every change to myst-nb's internals, made by :func:`setup` (pinned: myst-nb 1.4.0, constraints.txt).
+PATCHES = (
+    Patch(
+        "mime-renderer",
+        render,
+        "load_mime_renders",
+        (),
+        _add_renderer,
+        "MystRenderer is added to myst-nb's cached list of mime renderers",
+    ),
+    Patch(
+        "markdown-cell",
+        MditRenderMixin,
+        "render_nb_cell_markdown",
+        ("self", "token"),
+        _record_the_cell,
+        "the markdown cell being rendered is recorded: its {eval} results are stored there",
+    ),
+    Patch(
+        "stored-eval",
+        NotebookClientBase,
+        "eval_variable",
+        ("self", "name"),
+        _read_stored_results,
+        "{eval} reads the result stored in the cell, the chapters not being executed",
+    ),
+)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    for patch in PATCHES:
+        patch.apply()
     app.connect("config-inited", _eval_pattern)
     app.connect("source-read", _source_read)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

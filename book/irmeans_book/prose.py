@@ -338,7 +338,7 @@ def labelled_years(entries: Any) -> dict[str, str]:
 
     Works whose authors and year are the same ("Urbano et al., 2019") get "2019a", "2019b"... in
     the bibliography's order (:func:`bibliography_order`), as the bibliography labels them
-    (``AuthorYearLabels`` of ``book/irmeans_site.py``), so that the text and the list agree.
+    (``AuthorYearLabels`` of ``book/extensions/irmeans_site.py``), so that the text and the list agree.
 
     >>> from pybtex.database import Entry, Person
     >>> works = {key: Entry("misc", {"year": "2019", "title": title}, {"author": [Person("Urbano, J.")]})

@@ -40,6 +40,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from irmeans_book.controls import controls
+
 __all__ = [
     "SLIDE_WIDTH",
     "SLIDE_CONFIG",
@@ -217,8 +219,6 @@ def setting_lines(spec: dict[str, Any]) -> list[str]:
     >>> setting_lines({"mark": "point"})
     []
     """
-    from irmeans_book.plots import controls
-
     parts: list[str] = []
     boxes: list[Any] = []  # a run of checkboxes: three or more are named by those ticked
 

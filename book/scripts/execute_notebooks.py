@@ -35,15 +35,17 @@ thin bar, not as a table at the end of the chapter.
 
 Usage: ``python book/scripts/execute_notebooks.py [NOTEBOOK ...]`` (default: every chapter of the book).
 
-The kernels use local sockets (``irmeans_kernel.LocalKernelManager``), as in the book's build,
-so ipykernel has no unencrypted TCP connection to warn about.
+The kernels use local sockets (:func:`kernel_manager`: jupyter_client's own ``transport`` setting), so
+ipykernel has no unencrypted TCP connection to warn about.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -51,14 +53,13 @@ from typing import Any
 import nbformat
 from irmeans_book.claims import note
 from irmeans_book.prose import EVAL_PATTERN, eval_expressions, lab_caption_source, without_front_matter
+from jupyter_client.manager import KernelManager
+from jupyter_core.paths import jupyter_runtime_dir
 from nbclient import NotebookClient
 from nbclient.util import ensure_async
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = ROOT / "chapters"
-# The kernel manager lives with the book's Sphinx extensions, which the build loads it as.
-sys.path.insert(0, str(ROOT / "book" / "extensions"))
-from irmeans_kernel import LocalKernelManager  # noqa: E402 - a module of the book's, not an installed one
 
 #: Where jupyterlab-myst keeps a markdown cell's evaluated expressions.
 USER_EXPRESSIONS = "user_expressions"
@@ -188,6 +189,22 @@ class ProseClient(NotebookClient):
         return stored
 
 
+def kernel_manager() -> KernelManager:
+    """A manager whose kernel talks to this process over local sockets (ZeroMQ's IPC), where the system has them.
+
+    Over TCP without CurveZMQ keys, ipykernel warns that "Kernel is running over TCP without encryption", once
+    per notebook. The kernels here only talk to a client on the same machine: jupyter_client's own ``transport``
+    and ``ip`` settings put them on Unix domain sockets in Jupyter's runtime folder (readable by the user alone),
+    at an absolute path, since a kernel runs in its notebook's folder and a relative path would name another
+    file for it and for its client. Without Unix sockets, TCP.
+    """
+    if os.name != "posix":
+        return KernelManager(kernel_name="python3")
+    runtime = Path(jupyter_runtime_dir())
+    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return KernelManager(kernel_name="python3", transport="ipc", ip=str(runtime / f"kernel-{uuid.uuid4().hex[:12]}"))
+
+
 def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
     """Run ``path`` top to bottom in its own folder and write it back with its outputs; return it."""
     nb: nbformat.NotebookNode = nbformat.read(path, as_version=4)
@@ -197,9 +214,9 @@ def execute(path: Path, timeout: int = 300) -> nbformat.NotebookNode:
     # record_timing=False: no timestamps in the file, so a re-run with equal outputs changes nothing.
     client = ProseClient(
         nb,
+        km=kernel_manager(),
         timeout=timeout,
         kernel_name="python3",
-        kernel_manager_class=LocalKernelManager,
         record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
     )

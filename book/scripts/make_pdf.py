@@ -52,7 +52,7 @@ from typing import Any
 
 import make_pdf_access
 import yaml
-from irmeans_book import chromium
+from irmeans_book import chapters, chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "_build" / "pdf"
@@ -193,17 +193,9 @@ def edition(key: str, course: bool = False) -> dict[str, str]:
 
 
 def toc_parts() -> list[dict[str, Any]]:
-    """The book's parts as ``_toc.yml`` lists them: each part's caption, its chapters' documents, and
-    whether its chapters are numbered (the contents page lists their sections)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    return [
-        {
-            "caption": part["caption"],
-            "docs": [chapter["file"] for chapter in part["chapters"]],
-            "numbered": bool(part.get("numbered")),
-        }
-        for part in toc["parts"]
-    ]
+    """The book's parts as ``_toc.yml`` lists them: each part's caption, its chapters' documents (its globs
+    expanded), and whether its chapters are numbered (the contents page lists their sections)."""
+    return chapters.parts(ROOT)
 
 
 _OUTLINE_ITEM = re.compile(r'<item page="(\d+)">(.*?)</item>', re.S)

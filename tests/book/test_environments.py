@@ -67,16 +67,14 @@ READERS_CODE = [
     ROOT / "book" / "scripts" / "lab.py",
     ROOT / "book" / "scripts" / "execute_notebooks.py",
     ROOT / "book" / "scripts" / "make_figures.py",
-    ROOT / "book" / "extensions" / "irmeans_kernel.py",
 ]
 #: The project's own modules, which no distribution of the index provides.
-OWN = {"irmeans", "irmeans_book", "irmeans_kernel", "make_figures", "execute_notebooks", "lab"}
+OWN = {"irmeans", "irmeans_book", "make_figures", "execute_notebooks", "lab"}
 #: Modules of the book's package that only the site's build and its tests import: the browser the PDF is printed
 #: with (playwright, through make_pdf and tests/browser).
 BUILD_ONLY = {"irmeans_book/chromium.py"}
-#: Imports of the code a reader runs that only the site's build reaches: the kernel manager's Sphinx setup() (and
-#: Sphinx's types, which only the type checker imports).
-SITE_ONLY_IMPORTS = {"book/extensions/irmeans_kernel.py": {"myst_nb", "jupyter_cache", "sphinx"}}
+#: Imports of the code a reader runs that only the site's build reaches: none.
+SITE_ONLY_IMPORTS: dict[str, set[str]] = {}
 
 
 def _requirements(path: Path) -> tuple[list[str], list[str]]:

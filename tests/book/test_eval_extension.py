@@ -4,6 +4,7 @@ results are current is checked by the chapters' nbval run: tests/book/test_noteb
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ from irmeans_book.prose import MYST_MIMETYPE  # noqa: E402
 CONF = f"""
 import sys
 sys.path.insert(0, {str(BOOK)!r})
-extensions = ["myst_nb", "irmeans_kernel", "irmeans_eval"]
+extensions = ["myst_nb", "irmeans_eval"]
 nb_execution_mode = {{mode!r}}
 nb_execution_timeout = 60
 exclude_patterns = ["_build"]
@@ -150,3 +151,54 @@ def test_the_front_matter_jupyterlab_reads_is_taken_off_before_the_site_reads_a_
     app.env.doc2path = lambda name: f"/book/{name}.md"
     irmeans_eval._source_read(app, "chapters/index", markdown)
     assert markdown == ["---\nnumbering: {}\n---\n# A page"]  # a markdown page's front matter is MyST's own
+
+
+# ---------------------------------------------------------------------------
+# myst-nb's internals, changed in one place (irmeans_eval.PATCHES)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("patch", irmeans_eval.PATCHES, ids=lambda patch: patch.name)
+def test_each_myst_nb_patch_still_fits_the_installed_myst_nb(patch):
+    """A myst-nb upgrade that moves or changes what a patch replaces fails here, by the patch's name."""
+    assert patch.misfit() is None, f"{patch.name} ({patch.why}): {patch.misfit()}"
+
+
+def test_a_patch_that_no_longer_fits_stops_the_build_naming_it():
+    class Client:
+        def eval_variable(self, name, extra):  # a myst-nb that added a parameter
+            return []
+
+    made = []
+    patch = irmeans_eval.Patch(
+        "stored-eval-test", Client, "eval_variable", ("self", "name"), lambda: made.append(1), "a test"
+    )
+    assert patch.misfit() == f"{__name__}.Client.eval_variable takes ('self', 'name', 'extra'), not ('self', 'name')"
+    with pytest.raises(RuntimeError, match="'stored-eval-test' .*no longer fits"):
+        patch.apply()
+    gone = irmeans_eval.Patch("gone-test", Client, "render", (), lambda: made.append(1), "a test")
+    assert gone.misfit().endswith("Client.render is gone")
+    assert made == []  # nothing was changed
+
+
+def test_every_change_to_myst_nb_is_one_of_the_patches():
+    """Outside the patches' own functions, the extension sets no attribute of what it imports (no other patch)."""
+    tree = ast.parse(Path(irmeans_eval.__file__).read_text(encoding="utf-8"))
+    imported = {
+        (alias.asname or alias.name).split(".")[0]
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    makers = {patch.make.__name__ for patch in irmeans_eval.PATCHES}
+    stray = [
+        f"{function.name}: {ast.unparse(node)}"
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef) and function.name not in makers
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute) and ast.unparse(target).split(".")[0] in imported
+    ]
+    assert not stray, stray
+    assert {"MditRenderMixin", "NotebookClientBase", "render"} <= imported  # what the patches change

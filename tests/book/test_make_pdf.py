@@ -1,7 +1,7 @@
 """`make pdf`: the configuration of the single-page build and the print style sheet.
 
 Printing the PDF itself takes Chromium; `make site` does it, and the browser
-tests check the PDF it leaves in the site (tests/browser/test_selfcheck.py).
+tests check the PDF it leaves in the site (tests/browser/test_book_pdf.py).
 """
 
 from __future__ import annotations
@@ -137,8 +137,7 @@ def test_each_edition_has_a_name_a_description_and_a_title_of_its_own():
 
 
 def test_the_reference_appendix_holds_pages_of_the_table_of_contents():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    files = [doc for part in make_pdf.toc_parts() for doc in part["docs"]]
     assert make_pdf.REFERENCE_DOCS and set(make_pdf.REFERENCE_DOCS) <= set(files)
 
 

@@ -1,6 +1,6 @@
 """A reader's own numbers through a chapter: change its example's data, run it, and it follows them.
 
-For each of the ten chapters, the test rewrites the data cells as a reader
+For each chapter, the test rewrites the data cells as a reader
 would (other numbers in the same lines), runs the whole chapter in a copy of the
 chapters' folder, and checks that it completes, that its figures (their data,
 where their controls start, their alt text), its live controls (where they
@@ -20,153 +20,19 @@ import shutil
 from pathlib import Path
 
 import nbformat
-import numpy as np
 import pytest
+from irmeans_book import chapters
 from irmeans_book.claims import note
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTE = re.compile(r"no longer holds: “(.*)”$")
 
-#: Per chapter: the data lines as the book has them and as a reader changes them, the claims that must then be named,
-#: the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must start
-#: at the new data (their parameters' values), and those whose alt text must describe them; the figure the chapter's
-#: live controls redraw (they must start where it does).
+#: Per chapter (by its notebook's name): the change a reader makes and what must follow, as its module says
+#: (``READER_CHANGE``, found with the chapter's module).
 CHANGES = {
-    "01-introduction": {
-        "live": "fig-ch1-averages",
-        "lines": {
-            "scores_a = np.array([0.60, 0.55, 0.50, 0.45, 0.01])": "scores_a = np.array([0.50, 0.40, 0.30, 0.20, 0.60])",
-            "scores_b = np.array([0.35, 0.30, 0.30, 0.25, 0.20])": "scores_b = np.array([0.30, 0.30, 0.30, 0.30, 0.30])",
-        },
-        "named": {"the geometric mean prefers B", "One score of", "at 0.01 the geometric and harmonic means prefer B"},
-        "figures": {"fig-ch1-averages": [0.5, 0.4, 0.3, 0.2, 0.6]},
-        "box": "0.5, 0.4, 0.3, 0.2, 0.6",
-    },
-    "02-ranked-lists": {
-        "live": "fig-ch2-ranking",
-        "lines": {
-            "ranking = np.array([1, 0, 1, 0, 0, 1, 0, 0, 0, 0])": "ranking = np.array([0, 1, 1, 0, 0, 0, 0, 1, 0, 0])",
-            "R = 5": "R = 4",
-        },
-        "named": {
-            "in which the documents at ranks 1, 3 and 6 are relevant",
-            "the two unretrieved relevant documents are missing from any cutoff",
-            "If our topic had only the three relevant documents we retrieved",
-            "the two missing relevant documents at ranks 11 and 12",
-        },
-        "figures": {"fig-ch2-pr-curve": [0.25, 0.75, 0.375]},
-        "params": {"fig-ch2-ranking": {"rank1": False, "rank2": True, "rank3": True, "rank8": True, "R": 4}},
-    },
-    "03-scales": {
-        "live": "fig-ch3-transform",
-        "lines": {
-            "scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])": "scores_a = np.array([0.55, 0.50, 0.25, 0.22, 0.20, 0.45])",
-            "changes = [(0.05, 0.1), (0.25, 0.5)]": "changes = [(0.05, 0.1), (0.25, 0.75)]",
-        },
-        "named": {
-            "The arithmetic mean of the logs prefers B",
-            "Here the log reverses the verdict",  # what follows from it
-            "B stays ahead on this scale over the whole slider",
-            "they become steps of the same size",
-            "Raw, the second is five times the first",
-        },
-        "figures": {"fig-ch3-transform": [0.55, 0.45], "fig-ch3-doubling": [0.75, 0.5, round(float(np.log(3)), 9)]},
-    },
-    "04-averaging": {
-        "live": "fig-ch4-means",
-        "lines": {
-            '"S1": (0.1, 0.1, 0.3, 0.8, 0.1),': '"S1": (0.1, 0.1, 0.3, 0.2, 0.1),',
-            '"S2": (0.0, 0.4, 0.2, 0.4, 0.3),': '"S2": (0.1, 0.4, 0.2, 0.4, 0.3),',
-        },
-        "named": {
-            "checked value by value against the published one",
-            "The arithmetic mean puts S1 first",
-            "AM rises by 0.05/5",
-        },
-        "figures": {"fig-ch4-eps": [0.16], "fig-ch4-means": [0.1]},
-        "box": "0.1, 0.1, 0.3, 0.2, 0.1",
-    },
-    "05-boost": {
-        "live": "fig-ch5-boost",
-        "lines": {
-            "ap = robertson.load_example()  # the 50 AP values of the reconstruction, as stored": (
-                "ap = np.linspace(0.02, 0.8, 41)  # a reader's own 41 topics"
-            ),
-        },
-        "named": {
-            "checks that the seeded search gives them again",
-            "exactly three zeros and three values of 0.01",
-            "Every figure he prints is reproduced",
-            "MAP rises by the same 0.025 either way",
-            "the three zeros alone supply",
-        },
-        "figures": {"fig-ch5-histogram": [0.41], "fig-ch5-boost": [0.8]},
-        "params": {"fig-ch5-boost": {"which": "lowest 20", "amount": 0.05}},
-    },
-    "06-zeros-and-epsilon": {
-        "live": "fig-ch6-epsilon",
-        "lines": {
-            "R, N = 10, 500_000": "R, N = 10, 5_000",
-            "s2 = np.array([0.0, 0.4, 0.2, 0.4, 0.3])": "s2 = np.array([0.05, 0.4, 0.2, 0.4, 0.6])",
-        },
-        "named": {
-            "Small, but not zero",
-            "With trec_eval's ε = 10⁻⁵ S2's geometric mean is",
-            'once ε passes every score the "mean" is ε itself',
-        },
-        "figures": {"fig-ch6-epsilon": [0.33]},
-        "box": "0.05, 0.4, 0.2, 0.4, 0.6",
-    },
-    "07-map-gmap-mrr": {
-        "live": "fig-ch7-verdicts",
-        "lines": {
-            "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
-            '"X": np.array([1] * 9 + [500])': '"X": np.array([1] * 9 + [3])',
-        },
-        "named": {
-            "MAP rises from",
-            "A paper reporting MAP would call the feedback system an improvement",  # what follows from it
-            "The mean rank prefers Y by a wide margin",
-            "Keeping the gain at",
-        },
-        "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
-        "box": None,
-    },
-    "08-logit": {
-        "live": "fig-ch8-averages",
-        "lines": {
-            "x = np.array([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])": "x = np.array([0.002, 0.2, 0.3, 0.5, 0.7, 0.97])",
-            "Y = np.array([0.995, 1.0, 0.999, 1.0, 0.998, 0.997, 0.62, 0.55, 0.47, 0.40])": (
-                "Y = np.array([0.955, 0.965, 0.955, 0.975, 0.965, 0.955, 0.62, 0.55, 0.47, 0.40])"
-            ),
-        },
-        "named": {"The logit mean prefers Y by far"},
-        "figures": {"fig-ch8-curves": [0.3, 0.7, 0.97], "fig-ch8-averages": [0.955, 0.975]},
-        "params": {"fig-ch8-averages": {"dataset": "nDCG: easy and middling topics", "eps": 0.001}},
-    },
-    "09-consistency": {
-        "lines": {
-            'trec8 = datasets.load("adhoc8", "ap")': 'trec8 = datasets.read_csv("../examples/scores.csv", measure="ap")',
-        },
-        "named": {"the paper reports", "All six deterministic AP cells"},
-        "figures": {},
-        "params": {"fig-ch9-scores": {"matrix": "scores_ap"}, "fig-ch9-difficulty": {"collection": "scores_ap"}},
-        "described": {
-            "fig-ch9-scores": "For scores_ap: ",
-            "fig-ch9-sweep": "epsilon-harmonic means of scores_ap against",
-            "fig-ch9-replication": "(47 in all)",
-        },
-    },
-    "10-which-average": {
-        "lines": {
-            "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])": (
-                "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.2, 0.1])"
-            ),
-        },
-        "named": {"and the εHM prefer B", "B is the safer system"},
-        "figures": {},
-    },
+    chapters.notebook_stem(module.__name__.rpartition(".")[2]): module.READER_CHANGE
+    for module in chapters.chapter_modules()
 }
 
 
@@ -176,9 +42,6 @@ LIVE_CELL = """import json as _json
 from irmeans_book.plots import LiveFigure as _LiveFigure
 _live = [o for o in Out.values() if isinstance(o, _LiveFigure)]
 print("LIVE " + _json.dumps([{p["name"]: p.get("value") for p in o.figure.spec.get("params", [])} for o in _live]))"""
-#: Parameters of a chapter's figure that its live controls do not set: chapter 4's controls have a slider for each
-#: score of one system, not the figure's select of a system.
-NOT_LIVE = {"04-averaging": {"system"}}
 
 
 def _squash(text: str) -> str:
@@ -205,8 +68,8 @@ def _numbers(spec) -> set[float]:
 
 
 def test_every_chapter_is_changed():
-    chapters = sorted(path.stem for path in (ROOT / "chapters").glob("[0-9][0-9]-*.ipynb"))
-    assert len(chapters) == 10 and sorted(CHANGES) == chapters
+    found = [path.stem for path in chapters.notebooks(ROOT)]
+    assert found and sorted(CHANGES) == found
 
 
 def test_a_failed_claim_names_its_sentence_in_the_note():
@@ -270,7 +133,7 @@ def test_a_chapter_runs_on_a_readers_data_and_names_what_no_longer_holds(name, t
         assert live, f"{name}: no live controls were displayed"
         start = {p["name"]: p.get("value") for p in specs[change["live"]].get("params", [])}
         for drawn in live:
-            shared = (set(start) & set(drawn)) - NOT_LIVE.get(name, set())
+            shared = (set(start) & set(drawn)) - change.get("not_live", set())
             assert shared, f"{name}: the live controls draw none of {change['live']}'s controls"
             assert {k: drawn[k] for k in shared} == {k: start[k] for k in shared}, (
                 f"{name}: the live controls do not start where {change['live']} does"

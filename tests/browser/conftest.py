@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 
 import pytest
 import sitetools
@@ -38,9 +40,15 @@ def output_dir(site):
 
 
 @pytest.fixture(scope="session")
-def tour(site, base_url, browser, output_dir):
-    """Every page at each width, light then dark, with every reading the test modules registered (visit.py)."""
+def tour(site, base_url, browser, output_dir, record_testsuite_property):
+    """Every page at each width, light then dark, with every reading the test modules registered (visit.py).
+
+    Its time is counted in the setup of the test that asks for it first; the JUnit report says so (a suite
+    property, ``shared_fixture:tour``), and tests/slowest.py lists the tour on a line of its own."""
+    asked_by = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    start = time.monotonic()
     done = take_the_tour(browser, base_url, sitetools.pages(site), output_dir)
+    record_testsuite_property("shared_fixture:tour", f"{time.monotonic() - start:.3f} {asked_by}")
     seconds = dict(sorted(done.seconds.items(), key=lambda item: -item[1]))
     (output_dir / "tour-seconds.json").write_text(json.dumps(seconds, indent=1), encoding="utf-8")
     return done

@@ -40,11 +40,10 @@ def _key(text: str) -> str:
 def chapters(site):
     """Each chapter of the numbered parts as the site shows it: its title, sections, solutions,
     self-checks (number and answer) and figure captions."""
-    toc = yaml.safe_load((sitetools.ROOT / "_toc.yml").read_text(encoding="utf-8"))
     found = []
-    for part in toc["parts"]:
-        for chapter in part["chapters"]:
-            page = (site / f"{chapter['file']}.html").read_text(encoding="utf-8")
+    for part in make_pdf.toc_parts():
+        for doc in part["docs"]:
+            page = (site / f"{doc}.html").read_text(encoding="utf-8")
             article = page[page.find('<article class="bd-article"') :]
             title = _plain(
                 re.sub(r'<a class="headerlink".*?</a>', "", re.search(r"<h1[^>]*>(.*?)</h1>", article, re.S).group(1))
@@ -71,10 +70,8 @@ def chapters(site):
             found.append(
                 {
                     # The reference pages are printed as an appendix of their own, at the very end.
-                    "part": make_pdf.REFERENCE_CAPTION
-                    if chapter["file"] in make_pdf.REFERENCE_DOCS
-                    else part["caption"],
-                    "numbered": bool(part.get("numbered")),
+                    "part": make_pdf.REFERENCE_CAPTION if doc in make_pdf.REFERENCE_DOCS else part["caption"],
+                    "numbered": part["numbered"],
                     "title": title,
                     "sections": sections,
                     "solutions": solutions,

@@ -29,6 +29,8 @@ from irmeans_book.plots import Grid, LiveFigure, VegaLiteFigure, example, show, 
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "YOUR_SCORES",
     "SCORES_A",
@@ -331,3 +333,34 @@ def ch1_hmwinner() -> Choice:
     """Which of chapter 1's systems the harmonic mean prefers."""
     hm = {"A": irmeans.harmonic_mean(CH1_A), "B": irmeans.harmonic_mean(CH1_B)}
     return Choice(("A", "B"), winner(hm))
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE = {
+    "live": "fig-ch1-averages",
+    "lines": {
+        "scores_a = np.array([0.60, 0.55, 0.50, 0.45, 0.01])": "scores_a = np.array([0.50, 0.40, 0.30, 0.20, 0.60])",
+        "scores_b = np.array([0.35, 0.30, 0.30, 0.25, 0.20])": "scores_b = np.array([0.30, 0.30, 0.30, 0.30, 0.30])",
+    },
+    "named": {"the geometric mean prefers B", "One score of", "at 0.01 the geometric and harmonic means prefer B"},
+    "figures": {"fig-ch1-averages": [0.5, 0.4, 0.3, 0.2, 0.6]},
+    "box": "0.5, 0.4, 0.3, 0.2, 0.6",
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS = [
+    ("95", "the level of chapter 9's intervals over topics, the 95 % of irmeans.tau_intervals"),
+    ("0.02 0.60 0.61", "the illustration of ratios: 0.01 → 0.02 doubles a factor, 0.60 → 0.61 barely moves one"),
+    ("0.20 0.25 0.30 0.35 0.45", "the example's scores of A and B and the slider's top, set in the chapter's code"),
+    ("5 100", "the self-check's hint, arithmetic on those scores: 1/0.01 = 100, and B's 1/0.20 = 5"),
+    (
+        "0.05 0.1 0.3 0.5",
+        "Robertson's illustration of GMAP's and MAP's scales (§4, cited): 0.05 → 0.1, 0.25 → 0.5, 0.25 → 0.3",
+    ),
+]

@@ -31,6 +31,8 @@ from irmeans_book.plots import OKABE_ITO, STATE, LiveFigure, VegaLiteFigure, csv
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "RANKING",
     "R",
@@ -684,3 +686,43 @@ def ch2_interpolated() -> Number:
 def ch2_ndcg() -> Number:
     """nDCG (gain = grade, log2(r + 1) discount) of two relevant documents at ranks 1 and 3."""
     return Number(float(irmeans.ndcg(CH2_SC_GRADES, judged=CH2_SC_JUDGED)), decimals=3)
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE: dict[str, Any] = {
+    "live": "fig-ch2-ranking",
+    "lines": {
+        "ranking = np.array([1, 0, 1, 0, 0, 1, 0, 0, 0, 0])": "ranking = np.array([0, 1, 1, 0, 0, 0, 0, 1, 0, 0])",
+        "R = 5": "R = 4",
+    },
+    "named": {
+        "in which the documents at ranks 1, 3 and 6 are relevant",
+        "the two unretrieved relevant documents are missing from any cutoff",
+        "If our topic had only the three relevant documents we retrieved",
+        "the two missing relevant documents at ranks 11 and 12",
+    },
+    "figures": {"fig-ch2-pr-curve": [0.25, 0.75, 0.375]},
+    "params": {"fig-ch2-ranking": {"rank1": False, "rank2": True, "rank3": True, "rank8": True, "R": 4}},
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS: list[tuple[str, str]] = [
+    ("0.9", "rbp's persistence when rbp.p= names none (trec_eval's m_rbp.c, cited)"),
+    ("3 5 6 10", "the example: ten documents, relevant at ranks 1, 3 and 6, R = 5; P@5 and P@10"),
+    ("2 8 9 11 12 999", "the exercises' rankings: relevant at ranks 11 and 12, 999 and 1000, 8 to 10; rank 2"),
+    ("40 41", "the mean-rank example: X's answer at rank 40; the step from 40 to 41"),
+    ("1000", "TREC's cutoff of 1000 documents per topic (trec_eval, cited)"),
+    ("0.5", "the self-check's recall level"),
+    (
+        "10.0 4",
+        "trec_eval's version, 10.0 (cited), and the exit status its source (trec_eval.c) gives a topic without "
+        "results; gdeval.pl's top grade, 4 (cited)",
+    ),
+    ("7 20", "gdeval.pl (cited): its depth of 20, and the gain 2^3 - 1 = 7 it gives grade 3"),
+]

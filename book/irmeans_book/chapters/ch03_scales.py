@@ -37,6 +37,8 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, exam
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "EXAMPLE",
     "SCORES_A",
@@ -492,3 +494,41 @@ def ch3_logitwinner() -> Choice:
     """Which of chapter 3's systems the logit mean prefers."""
     lm = {"A": irmeans.logit_mean(CH3_A), "B": irmeans.logit_mean(CH3_B)}
     return Choice(("A", "B"), winner(lm))
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE = {
+    "live": "fig-ch3-transform",
+    "lines": {
+        "scores_a = np.array([0.95, 0.90, 0.15, 0.12, 0.10, 0.05])": (
+            "scores_a = np.array([0.55, 0.50, 0.25, 0.22, 0.20, 0.45])"
+        ),
+        "changes = [(0.05, 0.1), (0.25, 0.5)]": "changes = [(0.05, 0.1), (0.25, 0.75)]",
+    },
+    "named": {
+        "The arithmetic mean of the logs prefers B",
+        "Here the log reverses the verdict",  # what follows from it
+        "B stays ahead on this scale over the whole slider",
+        "they become steps of the same size",
+        "Raw, the second is five times the first",
+    },
+    "figures": {"fig-ch3-transform": [0.55, 0.45], "fig-ch3-doubling": [0.75, 0.5, round(float(np.log(3)), 9)]},
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS = [
+    ("10 20 30", "the example's temperatures in °C, set in the chapter's code"),
+    ("301 302", "TREC topic numbers as labels, an illustration"),
+    ("0.05 0.1 0.25 0.5 0.80", "the illustration of scales: gains of 0.05; the doublings the figure draws"),
+    (
+        "0.30 1.80",
+        "0.05 is as far below 0.30 as 1.80 above it on the log scale (a factor of 6; the code checks it)",
+    ),
+    ("0.10 0.18 0.90 0.95", "the example's scores of A and B, set in the chapter's code"),
+]

@@ -39,6 +39,8 @@ from irmeans_book.plots import (
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_tables",
     "EXAMPLE",
     "eps_alt",
@@ -550,3 +552,34 @@ def ch4_first_ehm() -> Choice:
     ehm = {name: irmeans.harmonic_mean(x, eps=1.0) for name, x in table.items()}
     assert winner({name: irmeans.arithmetic_mean(x) for name, x in table.items()}) == "S1"
     return Choice(tuple(table), winner(ehm))
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE = {
+    "live": "fig-ch4-means",
+    "lines": {
+        '"S1": (0.1, 0.1, 0.3, 0.8, 0.1),': '"S1": (0.1, 0.1, 0.3, 0.2, 0.1),',
+        '"S2": (0.0, 0.4, 0.2, 0.4, 0.3),': '"S2": (0.1, 0.4, 0.2, 0.4, 0.3),',
+    },
+    "named": {
+        "checked value by value against the published one",
+        "The arithmetic mean puts S1 first",
+        "AM rises by 0.05/5",
+    },
+    "figures": {"fig-ch4-eps": [0.16], "fig-ch4-means": [0.1]},
+    "box": "0.1, 0.1, 0.3, 0.2, 0.1",
+    "not_live": {"system"},  # its live controls set each score of one system, not the select of a system
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS = [
+    ("0.1 0.3 0.8", "S1's scores in Ravana and Moffat's Table 1 (cited)"),
+    ("-2 10 100", "the values of ε the text looks at (1, 100) and the slider's, ε = 10 raised to its value"),
+    ("0.05", "the exercise's nudge of topic 1"),
+]

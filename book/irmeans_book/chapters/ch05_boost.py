@@ -29,6 +29,8 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, show
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "EXAMPLE",
     "EPS",
@@ -606,3 +608,44 @@ def ch5_zeros_or_top() -> Choice:
     assert (ap == 0).sum() == 3
     gmap = {CH5_ZEROS: irmeans.geometric_mean(zeros, eps=CH5_EPS), CH5_TOP: irmeans.geometric_mean(top, eps=CH5_EPS)}
     return Choice((CH5_ZEROS, CH5_TOP), winner(gmap))
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE = {
+    "live": "fig-ch5-boost",
+    "lines": {
+        "ap = robertson.load_example()  # the 50 AP values of the reconstruction, as stored": (
+            "ap = np.linspace(0.02, 0.8, 41)  # a reader's own 41 topics"
+        ),
+    },
+    "named": {
+        "checks that the seeded search gives them again",
+        "exactly three zeros and three values of 0.01",
+        "Every figure he prints is reproduced",
+        "MAP rises by the same 0.025 either way",
+        "the three zeros alone supply",
+    },
+    "figures": {"fig-ch5-histogram": [0.41], "fig-ch5-boost": [0.8]},
+    "params": {"fig-ch5-boost": {"which": "lowest 20", "amount": 0.05}},
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS = [
+    ("90", "the share of the runs the text's range covers, from the 5th to the 95th percentile (book code)"),
+    (
+        "0.05 25 50 0.025",
+        "Robertson's thought experiment (§3, cited): 0.05 more on 25 of 50 topics, 25 × 0.05 / 50",
+    ),
+    ("0.2", "Robertson's description of his values (§3, cited): half of them below 0.2"),
+    ("2 3", "the improvements numbered in the list"),
+    ("0.00 0.70 0.75", "the illustration: a topic lifted from 0.00 to 0.05 against one from 0.70 to 0.75"),
+    ("0.005 500", "the figure's smallest boost, 0.005 (book code), which is 500 times ε"),
+    ("10 0.3", "the self-checks' settings: the 10 hardest topics; values around 0.3"),
+    ("0.1", "the book's line for a low score, Ravana and Moffat's (≤ 0.1, as chapter 9 counts them)"),
+]

@@ -32,6 +32,8 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, show
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "EXAMPLE",
     "epsilon_alt",
@@ -428,3 +430,35 @@ def ch6_late_below_none() -> Choice:
     below = [option for option, key in CH6_RULES.items() if found[key] < none[key]]
     assert len(below) == 1, below
     return Choice(tuple(CH6_RULES), below[0])
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE = {
+    "live": "fig-ch6-epsilon",
+    "lines": {
+        "R, N = 10, 500_000": "R, N = 10, 5_000",
+        "s2 = np.array([0.0, 0.4, 0.2, 0.4, 0.3])": "s2 = np.array([0.05, 0.4, 0.2, 0.4, 0.6])",
+    },
+    "named": {
+        "Small, but not zero",
+        "With trec_eval's ε = 10⁻⁵ S2's geometric mean is",
+        'once ε passes every score the "mean" is ε itself',
+    },
+    "figures": {"fig-ch6-epsilon": [0.33]},
+    "box": "0.05, 0.4, 0.2, 0.4, 0.6",
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS = [
+    ("0.2 0.3 0.4", "S2's scores in Ravana and Moffat's Table 1 (cited)"),
+    ("5 200 900 1000", "the examples' ranks, 5 and 200 in a top 1000 (TREC's cutoff), and 900"),
+    ("10⁻⁶ 10⁻⁴ 10 50", "Robertson's three ε for his 50 values (§4.1, cited), a factor of 10 apart"),
+    ("0.00001", "the value the Robust track set a zero AP to at TREC 2005 (Robertson §4.1, cited)"),
+    ("10⁻⁸ 10⁶ 0.1", "the figure's range of ε from 10⁻⁸ (book code), the text's large ε, the self-check's ε"),
+]

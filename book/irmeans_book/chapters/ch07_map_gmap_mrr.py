@@ -36,6 +36,8 @@ from irmeans_book.plots import OKABE_ITO, Grid, LiveFigure, VegaLiteFigure, csv_
 from irmeans_book.selfcheck import Choice, Number, selfcheck, winner
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "EXAMPLE",
     "verdicts_alt",
@@ -780,3 +782,41 @@ def ch7_gmap_step() -> Choice:
     # MAP says the opposite: the larger step in AP wins there.
     assert irmeans.arithmetic_mean(large) > irmeans.arithmetic_mean(small)
     return Choice((CH7_SMALL, CH7_LARGE), winner(gmap))
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE = {
+    "live": "fig-ch7-verdicts",
+    "lines": {
+        "gain, loss = 0.2, 0.3": "gain, loss = 0.05, 0.6",
+        '"X": np.array([1] * 9 + [500])': '"X": np.array([1] * 9 + [3])',
+    },
+    "named": {
+        "MAP rises from",
+        "A paper reporting MAP would call the feedback system an improvement",  # what follows from it
+        "The mean rank prefers Y by a wide margin",
+        "Keeping the gain at",
+    },
+    "figures": {"fig-ch7-verdicts": [0.05, 0.6], "fig-ch7-rank-shares": [3]},
+    "box": None,
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS = [
+    ("2 20 30", "the feedback example, set in the chapter's code: +20 %, −30 %, shares between 0 and 2"),
+    ("50", "Robertson's example's 50 topics (chapter 5; §3, cited)"),
+    ("0.05 0.1 0.25 0.5", "the illustration of ratios: 0.05 → 0.1 and 0.25 → 0.5; the 0.05 level of a test"),
+    ("0.10 0.20 0.40 0.60 0.75", "the self-check's scores and changes"),
+    (
+        "3 4 10 100 500",
+        "the known-item examples' ranks (500, 10, W's 3) and illustrations (rank 4, rank 100)",
+    ),
+    ("1000", "Zhai and Massung's comparison (ch. 9, cited): the step from rank 100 to 1000"),
+    ("-1", "the range of Kendall's τ in its definition: −1 for one order the other reversed"),
+]

@@ -31,6 +31,8 @@ from irmeans_book.plots import OKABE_ITO, LiveFigure, VegaLiteFigure, example, s
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "paper_table",
     "EXAMPLE",
     "FIGURES",
@@ -583,3 +585,44 @@ def ch8_logit_step() -> Number:
 def ch8_logit_mean() -> Number:
     """The logit mean of the scores 0.5 and 0.9 (no ε)."""
     return Number(float(irmeans.logit_mean([0.5, 0.9])), decimals=3)
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE: dict[str, Any] = {
+    "live": "fig-ch8-averages",
+    "lines": {
+        "x = np.array([0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999])": "x = np.array([0.002, 0.2, 0.3, 0.5, 0.7, 0.97])",
+        "Y = np.array([0.995, 1.0, 0.999, 1.0, 0.998, 0.997, 0.62, 0.55, 0.47, 0.40])": (
+            "Y = np.array([0.955, 0.965, 0.955, 0.975, 0.965, 0.955, 0.62, 0.55, 0.47, 0.40])"
+        ),
+    },
+    "named": {"The logit mean prefers Y by far"},
+    "figures": {"fig-ch8-curves": [0.3, 0.7, 0.97], "fig-ch8-averages": [0.955, 0.975]},
+    "params": {"fig-ch8-averages": {"dataset": "nDCG: easy and middling topics", "eps": 0.001}},
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS: list[tuple[str, str]] = [
+    (
+        "10 2.30 99.9 99.99 10⁻³ 10⁻⁴ 0.001 0.0001 0.0009",
+        "the spam-filter example's accuracies, 99.9 % and 99.99 % (the chapter's definition), their failure "
+        "rates and difference, and the tenfold difference of errors, log 10 ≈ 2.30",
+    ),
+    ("0.011 0.0101", "the exercise's arithmetic: those failure rates plus ε = 0.01"),
+    (
+        "0.25 -0.15 0.05",
+        "Robertson's reversed example (§4, cited): 0.5 → 0.25 against 0.1 → −0.15; on the log scale, 0.05",
+    ),
+    ("99 10,000", "the exercise's filters: 99 % on one day, 10,000 messages a day"),
+    ("0.1 0.99 0.999", "points of the scale the figure marks (book code): 0.001, 0.01, 0.1, 0.99, 0.999"),
+    ("0.5 0.9 3 9", "the self-checks' scores, 0.5, 0.9 and 0.99, and their hints' odds, 9, 99 and 3"),
+    ("2", "the nDCG example's grades: gain 2 and gain 1"),
+    ("50", "odds from 50 %, the logit's centre, an illustration"),
+    ("10⁻⁶ 0.3", "the range of ε of the Jupyter controls (book code)"),
+]

@@ -48,6 +48,8 @@ from irmeans_book.plots import OKABE_ITO, TREC_DATA, VegaLiteFigure, show, slide
 from irmeans_book.selfcheck import Number, selfcheck
 
 __all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
     "EXAMPLE",
     "TREC8_LABEL",
     "chapter_matrix",
@@ -1467,3 +1469,42 @@ def ch9_tau() -> Number:
 def ch9_one_zero() -> Number:
     """εGM (ε = 10⁻⁵) of a half of 25 topics: one zero, 24 topics at 0.3."""
     return Number(float(irmeans.geometric_mean([0.0] + [0.3] * 24, eps=1e-5)), decimals=3)
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE: dict[str, Any] = {
+    "lines": {
+        'trec8 = datasets.load("adhoc8", "ap")': 'trec8 = datasets.read_csv("../examples/scores.csv", measure="ap")',
+    },
+    "named": {"the paper reports", "All six deterministic AP cells"},
+    "figures": {},
+    "params": {"fig-ch9-scores": {"matrix": "scores_ap"}, "fig-ch9-difficulty": {"collection": "scores_ap"}},
+    "described": {
+        "fig-ch9-scores": "For scores_ap: ",
+        "fig-ch9-sweep": "epsilon-harmonic means of scores_ap against",
+        "fig-ch9-replication": "(47 in all)",
+    },
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS: list[tuple[str, str]] = [
+    ("0.95", "the persistence of Ravana and Moffat's RBP0.95 (cited), its name"),
+    ("0.001", "one unit in the third decimal, the precision the paper prints its τ values to"),
+    ("10,000", "Ravana and Moffat's 10,000 random splits (cited), which the book runs too"),
+    ("0.1", "the paper's threshold of a low score, at most 0.1 (cited)"),
+    ("0.739", "a value the paper prints, Table 3(c) (cited)"),
+    (
+        "4 10 17 23 37 52 56",
+        "Ravana and Moffat's Table 2 (cited): the shares (%) of TREC9's scores at 0 and at most 0.1, by measure",
+    ),
+    ("4.0", "the license's name, CC BY-SA 4.0"),
+    ("95", "the level of every interval the text gives (irmeans.tau_intervals' and the command's, 95 %)"),
+    ("0.02 0.2 0.5 0.6", "the illustration of standardized scores; the standard normal's centre, 0.5"),
+    ("6 24 25 0.20 0.21 0.25 0.3 0.30 0.33 0.35 0.38 0.40", "the self-checks' scores and counts"),
+]

@@ -23,7 +23,16 @@ from numpy.typing import ArrayLike
 from irmeans_book.plots import VegaLiteFigure, example
 from irmeans_book.selfcheck import Choice, Number, selfcheck
 
-__all__ = ["SCORES_A", "SCORES_B", "EXAMPLE", "FIGURES", "ROBUST_PAIR", "robust_disagreeing_pair"]
+__all__ = [
+    "PROSE_NUMBERS",
+    "READER_CHANGE",
+    "SCORES_A",
+    "SCORES_B",
+    "EXAMPLE",
+    "FIGURES",
+    "ROBUST_PAIR",
+    "robust_disagreeing_pair",
+]
 
 #: The worked example: A strong on most topics and failing outright on two, B never failing, never shining.
 SCORES_A = example([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])
@@ -84,3 +93,31 @@ def ch10_prefers_b() -> Choice:
 def ch10_floor() -> Number:
     """trec_eval's gm_map of system C: the floor form with ε = 10⁻⁵."""
     return Number(float(irmeans.geometric_mean(CH10_A, eps=irmeans.TREC_EVAL_GM_EPS, form="floor")), decimals=3)
+
+
+#: What a reader changes in the chapter's data cells, and what the chapter then shows (tests/book/test_own_data.py):
+#: the data lines as the chapter has them and as a reader changes them; the claims of the text the notes must then
+#: name; the figures (by label) that must show the new numbers, and those numbers; the figures whose controls must
+#: start at the new data (``params``), and those whose alt text must describe it (``described``); the figure the
+#: chapter's live controls redraw (``live``: they must start where it does), and its parameters they do not set
+#: (``not_live``); what the "your scores" box must start with (``box``: None, that it is drawn; no key, no box).
+READER_CHANGE: dict[str, Any] = {
+    "lines": {
+        "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.0, 0.0])": (
+            "a = np.array([0.62, 0.55, 0.48, 0.44, 0.41, 0.37, 0.33, 0.30, 0.2, 0.1])"
+        ),
+    },
+    "named": {"and the εHM prefer B", "B is the safer system"},
+    "figures": {},
+}
+
+#: The numbers the chapter's prose types, each with where it comes from (tests/book/test_prose_numbers.py): the
+#: numbers, separated by spaces, and their source. Every other number of its prose is computed where it is written.
+PROSE_NUMBERS: list[tuple[str, str]] = [
+    ("95", "the level of irmeans.compare's bootstrap intervals, its default"),
+    ("0.05 0.02 0.04 0.4 0.8", "the table's illustrations: a gain of 0.05; 0.02 → 0.04 counts as 0.4 → 0.8"),
+    ("0.25 0.3", "Robertson's illustration (§4, cited): GMAP counts 0.05 → 0.1 as 0.25 → 0.5, MAP as 0.25 → 0.3"),
+    ("50", "an example of what to write, 'over 50 topics'"),
+    ("0.9 0.7 0.0 0.6 -4.6 -11.5", "the exercise's scores and the logs of its two ε: log 0.01, log 10⁻⁵"),
+    ("200 0.5 0.1", "the exercises' settings: 200 logged queries; mean AP around 0.5 and 0.1"),
+]
