@@ -114,7 +114,7 @@ def test_the_plot_is_drawn_beside_the_tables(tmp_path, capsys, name, magic):
     if not has_matplotlib():
         assert (status, out) == (1, "") and "pip install 'irmeans[plot]'" in err
         return
-    assert status == 0 and out.startswith("# Comparison: ")
+    assert status == 0 and out.startswith("# Comparison:")
     assert magic in (tmp_path / name).read_bytes()[:300]  # an SVG after its XML declaration
 
 
@@ -123,7 +123,7 @@ def test_a_long_comparison_shows_progress_on_stderr_only(monkeypatch, capsys):
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     monkeypatch.setattr(_progress, "LOG_EVERY", 0.0)
     status, out, err = run(["--dataset", "adhoc8:ap", "--baseline", "run1", "-n", "2500", "-b", "300"], capsys)
-    assert status == 0 and out.startswith("# Comparison: ")
+    assert status == 0 and out.startswith("# Comparison:")
     steps = "3,184 of 3,184 steps (sign vectors, resamples, intervals)"  # 2,500 + 300 + 128 pairs x 3 averages
     assert f"irmeans compare: 100% [########################] {steps}" in err
 

@@ -148,6 +148,7 @@ def read_matrix(opts: argparse.Namespace, command: str, measure: str | None = No
             if not opts.files
             else "give a qrels file and at least two run files (or --scores or --dataset)"
         )
+    from ..comparison.report import runs_label
     from ..score_matrix import evaluate_runs
 
     qrels, runs = opts.files[0], opts.files[1:]
@@ -157,5 +158,5 @@ def read_matrix(opts: argparse.Namespace, command: str, measure: str | None = No
             matrix = evaluate_runs(qrels, runs, measure, progress=bar.update)
     for w in caught:
         say(f"{command}: warning: {in_our_words(w.message)}")
-    label = f"{matrix.measure} of {len(runs)} runs against {shown_path(qrels)}"
+    label = runs_label(matrix.measure, len(runs), shown_path(qrels))
     return Given(replace(matrix, label=label), f"-m {measure}")

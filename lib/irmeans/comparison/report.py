@@ -44,6 +44,8 @@ Comparison = Any
 
 __all__ = [
     "text_report",
+    "runs_label",
+    "glued_label",
     "verdict_lines",
     "report_tables",
     "turned_pairs",
@@ -62,6 +64,30 @@ _TESTS = {"randomization": "the randomization test", "t": "the t-test on each av
 def _glued(text: str) -> str:
     """A name or a label, shown, that no line may break inside."""
     return shown(text).replace(" ", GLUE)
+
+
+#: Between the runs and the qrels' path in the label of scores the command line evaluated (:func:`runs_label`).
+_AGAINST = " runs against "
+
+
+def runs_label(measure: str, runs: int, qrels: str) -> str:
+    """The label of the scores of ``runs`` runs evaluated by ``measure`` against the qrels at ``qrels``: a report
+    breaks its lines between its words, never inside the path.
+
+    >>> runs_label("map", 3, "examples/qrels.txt")
+    'map of 3 runs against examples/qrels.txt'
+    """
+    return f"{measure} of {runs}{_AGAINST}{qrels}"
+
+
+def glued_label(label: str) -> str:
+    """A matrix's label for the text's lines: a name glued whole, a :func:`runs_label` glued in its path alone.
+
+    >>> glued_label("map of 3 runs against my runs/qrels.txt").split(" ")[-1] == "my" + GLUE + "runs/qrels.txt"
+    True
+    """
+    head, against, path = label.partition(_AGAINST)
+    return f"{shown(head)}{against}{_glued(path)}" if against else _glued(label)
 
 
 def _wrap(text: str, first: str = "# ", rest: str = "#   ") -> list[str]:
@@ -101,7 +127,7 @@ def _what(c: Comparison) -> str:
     else:
         what = f"all {n_pairs:,} pairs" if n_pairs > 1 else "one pair"
         what += f", the system the {c.averages[0].label} prefers first"
-    return f"{_glued(m.label or 'scores')}, {m.shape[0]} systems x {m.shape[1]} topics; {what}"
+    return f"{glued_label(m.label or 'scores')}, {m.shape[0]} systems x {m.shape[1]} topics; {what}"
 
 
 def _family(c: Comparison) -> str:

@@ -222,7 +222,10 @@ class ResultsTable:
             head, body = cells(columns)
             lines = text_lines(["system", *head], [[n, *row] for n, row in zip(names, body)], [False] * (1 + len(head)))
             blocks.append("\n".join(lines))
-        title = wrap(shown(sentence(f"Results: {self.notes[0]}")), WIDTH, "# ", "#   ")
+        from .report import glued_label  # a path in the label is never broken
+
+        said_first = shown(sentence(f"Results: {self.notes[0]}")).replace(shown(self.label), glued_label(self.label))
+        title = wrap(said_first, WIDTH, "# ", "#   ")
         said = [_BOLD_IN_TEXT if note == _BOLD else note for note in self.notes[1:]]
         caption = [line for note in said for line in wrap(shown(sentence(note)), WIDTH, "# ", "#   ")]
         return "\n".join(title) + "\n" + "\n\n".join(blocks) + "\n\n" + "\n".join(caption)
