@@ -41,14 +41,15 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+import machine_info
 import numpy as np
+from machine_info import load
 
 SEED = 3
 AVERAGES = ["am", "gm:0.01", "logit:0.01"]
@@ -91,21 +92,8 @@ def write_track(folder: str, n_runs: int, n_topics: int = 50, depth: int = 100) 
     return qrels, paths
 
 
-def load() -> str:
-    try:
-        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:  # pragma: no cover - not on Linux
-        return "unknown"
-
-
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}, numpy {np.__version__}"
+    return machine_info.machine(f"numpy {np.__version__}")
 
 
 def command(qrels: str, runs: list[str]) -> list[str]:

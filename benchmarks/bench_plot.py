@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-import platform
 import resource
 import signal
 import statistics
@@ -36,7 +35,9 @@ import sys
 import tempfile
 import time
 
+import machine_info
 import numpy as np
+from machine_info import load
 
 SEED = 3
 SYSTEMS, TOPICS = 26, 250
@@ -44,26 +45,10 @@ TARGET_SECONDS = 3.0
 TARGET_INTERRUPT = 1.0
 
 
-def load() -> str:
-    try:
-        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:  # pragma: no cover - not on Linux
-        return "unknown"
-
-
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
     import matplotlib
 
-    return (
-        f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}, numpy {np.__version__}, "
-        f"matplotlib {matplotlib.__version__}"
-    )
+    return machine_info.machine(f"numpy {np.__version__}", f"matplotlib {matplotlib.__version__}")
 
 
 def write_scores(folder: str) -> str:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -44,9 +43,11 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import machine_info  # noqa: E402
 import reference_split_half as reference  # noqa: E402
 from irmeans import consistency, datasets  # noqa: E402
 from irmeans._numeric import dense_ranks  # noqa: E402
+from machine_info import load  # noqa: E402
 from scipy import stats  # noqa: E402
 
 SEED = 1
@@ -79,24 +80,8 @@ def scipy_loop(scores, first, second):
     return taus
 
 
-def load():
-    try:
-        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:  # pragma: no cover - not on Linux
-        return "unknown"
-
-
-def machine():
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}, numpy {np.__version__}; "
-        f"load average (1 / 5 / 15 min) {load()} at the start"
-    )
+def machine() -> str:
+    return f"{machine_info.machine(f'numpy {np.__version__}')}; load average (1 / 5 / 15 min) {load()} at the start"
 
 
 def interleaved(contenders, rounds):
